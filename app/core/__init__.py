@@ -1,0 +1,1 @@
+"""Shared, domain-free pieces: settings, database, errors, auth, pagination, logging, metrics."""

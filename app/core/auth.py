@@ -1,0 +1,106 @@
+"""Bearer API keys (`amk_<keyId>_<secret>`, SHA-256 at rest): parsing, minting and the request's principal.
+
+A key is admin (namespace NULL) or scoped to one namespace. With no admin key configured the server runs
+open, which `serve` allows only on a loopback bind: a request without a key then acts as admin, while a
+request that presents a key is still checked, so scoped keys behave the same in both modes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy import select
+
+from app.core.db import DbSession
+from app.core.errors import Forbidden, Unauthorized
+from app.models import ApiKey, Namespace
+
+KEY_PREFIX = "amk"
+
+
+@dataclass(frozen=True)
+class Principal:
+    key_id: str | None
+    namespace_id: int | None  # None: admin
+
+    @property
+    def is_admin(self) -> bool:
+        return self.namespace_id is None
+
+    def require_admin(self) -> None:
+        if not self.is_admin:
+            raise Forbidden("this operation needs an admin key", code="forbidden")
+
+
+ADMIN = Principal(key_id=None, namespace_id=None)
+
+
+@dataclass(frozen=True)
+class MintedKey:
+    key_id: str
+    secret: str
+    secret_sha256: bytes
+
+    @property
+    def token(self) -> str:
+        return f"{KEY_PREFIX}_{self.key_id}_{self.secret}"
+
+
+def hash_secret(secret: str) -> bytes:
+    return hashlib.sha256(secret.encode()).digest()
+
+
+def mint_key() -> MintedKey:
+    key_id = secrets.token_hex(6)
+    secret = secrets.token_hex(24)
+    return MintedKey(key_id, secret, hash_secret(secret))
+
+
+def parse_key(token: str) -> tuple[str, str] | None:
+    parts = token.split("_")
+    if len(parts) != 3 or parts[0] != KEY_PREFIX or not parts[1] or not parts[2]:
+        return None
+    return parts[1], parts[2]
+
+
+_bearer = HTTPBearer(auto_error=False, description="An API key: `Authorization: Bearer amk_<keyId>_<secret>`")
+
+
+async def get_principal(
+    request: Request,
+    db: DbSession,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> Principal:
+    admin_key: str | None = request.app.state.settings.admin_key
+    if credentials is None:
+        if request.app.state.open_mode:
+            return ADMIN
+        raise Unauthorized("missing bearer API key")
+    token = credentials.credentials
+    if admin_key is not None and hmac.compare_digest(token.encode(), admin_key.encode()):
+        return ADMIN
+    parsed = parse_key(token)
+    if parsed is None:
+        raise Unauthorized("malformed API key: expected amk_<keyId>_<secret>")
+    key_id, secret = parsed
+    row = (
+        await db.execute(
+            select(ApiKey.secret_sha256, ApiKey.namespace_id, ApiKey.revoked_at, Namespace.deleted_at)
+            .outerjoin(Namespace, Namespace.id == ApiKey.namespace_id)
+            .where(ApiKey.id == key_id)
+        )
+    ).one_or_none()
+    if row is None or row.revoked_at is not None or row.deleted_at is not None:
+        raise Unauthorized("unknown or revoked API key")
+    if not hmac.compare_digest(row.secret_sha256, hash_secret(secret)):
+        raise Unauthorized("unknown or revoked API key")
+    return Principal(key_id=key_id, namespace_id=row.namespace_id)
+
+
+CurrentPrincipal = Annotated[Principal, Depends(get_principal)]

@@ -1,0 +1,153 @@
+"""One error hierarchy (`AppError`) and the handlers that render every failure as RFC 9457 problem+json."""
+
+from __future__ import annotations
+
+import logging
+from http import HTTPStatus
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+logger = logging.getLogger("agent_memory.errors")
+
+PROBLEM_JSON = "application/problem+json"
+
+
+class AppError(Exception):
+    """An expected failure with its HTTP status and a stable snake_case `code`."""
+
+    status: int = 500
+    code: str = "internal_error"
+    title: str = "Internal error"
+
+    def __init__(self, detail: str | None = None, *, code: str | None = None) -> None:
+        super().__init__(detail or self.title)
+        self.detail = detail or self.title
+        if code is not None:
+            self.code = code
+
+    def extra(self) -> dict[str, Any]:
+        return {}
+
+
+class BadRequest(AppError):
+    status, code, title = 400, "bad_request", "Bad request"
+
+
+class Unauthorized(AppError):
+    status, code, title = 401, "unauthorized", "Unauthorized"
+
+
+class Forbidden(AppError):
+    status, code, title = 403, "forbidden", "Forbidden"
+
+
+class NotFound(AppError):
+    status, code, title = 404, "not_found", "Not found"
+
+
+class Conflict(AppError):
+    status, code, title = 409, "conflict", "Conflict"
+
+
+class PayloadTooLarge(AppError):
+    status, code, title = 413, "payload_too_large", "Payload too large"
+
+
+class ValidationFailed(AppError):
+    status, code, title = 422, "validation_failed", "Validation failed"
+
+    def __init__(self, detail: str, errors: list[dict[str, Any]] | None = None, *, code: str | None = None):
+        super().__init__(detail, code=code)
+        self.errors = errors if errors is not None else [{"loc": [], "msg": detail}]
+
+    def extra(self) -> dict[str, Any]:
+        return {"errors": self.errors}
+
+
+class Unavailable(AppError):
+    status, code, title = 503, "unavailable", "Service unavailable"
+
+
+class Problem(BaseModel):
+    """RFC 9457 problem details, as every error response carries them."""
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    code: str
+
+
+class ValidationErrorItem(BaseModel):
+    loc: list[str | int]
+    msg: str
+
+
+class ValidationProblem(Problem):
+    errors: list[ValidationErrorItem]
+
+
+def problem_response(
+    status: int, code: str, detail: str, title: str | None = None, **extra: Any
+) -> JSONResponse:
+    body: dict[str, Any] = {
+        "type": f"https://agent-memory.dev/problems/{code}",
+        "title": title or HTTPStatus(status).phrase,
+        "status": status,
+        "detail": detail,
+        "code": code,
+        **extra,
+    }
+    return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON)
+
+
+def _clean_loc(loc: tuple[Any, ...]) -> list[str | int]:
+    return [part if isinstance(part, int) else str(part) for part in loc]
+
+
+def _plain(msg: str) -> str:
+    return msg.removeprefix("Value error, ")
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(AppError)
+    async def _app_error(_: Request, exc: AppError) -> JSONResponse:
+        return problem_response(exc.status, exc.code, exc.detail, exc.title, **exc.extra())
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = [{"loc": _clean_loc(tuple(e.get("loc", ()))), "msg": _plain(str(e.get("msg", "")))}
+                  for e in exc.errors()]
+        first = errors[0] if errors else {"loc": [], "msg": "invalid request"}
+        where = ".".join(str(p) for p in first["loc"])
+        detail = f"{where}: {first['msg']}" if where else str(first["msg"])
+        return problem_response(422, "validation_failed", detail, "Validation failed", errors=errors)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        codes = {404: "not_found", 405: "method_not_allowed", 401: "unauthorized", 403: "forbidden"}
+        return problem_response(exc.status_code, codes.get(exc.status_code, "http_error"), str(exc.detail))
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+        # The traceback goes to the log, never to the client.
+        logger.exception("unhandled error on %s %s", request.method, request.url.path)
+        return problem_response(500, "internal_error", "An internal error occurred.")
+
+
+# OpenAPI declarations for error responses, shared by every router.
+def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    out: dict[int | str, dict[str, Any]] = {}
+    for status in statuses:
+        model = ValidationProblem if status == 422 else Problem
+        out[status] = {
+            "model": model,
+            "description": HTTPStatus(status).phrase,
+            "content": {PROBLEM_JSON: {"schema": {"$ref": f"#/components/schemas/{model.__name__}"}}},
+        }
+    return out

@@ -1,0 +1,43 @@
+"""Validated name types (namespace, profile, session id) for bodies and path parameters, with their limits."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Path
+from pydantic import AfterValidator, Field, StringConstraints
+
+NAMESPACE_PATTERN = r"^[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?$"
+NAMESPACE_RULE = "1–32 characters of a-z, 0-9 and '-', starting and ending with a letter or digit"
+
+
+def _no_control_or_slash(value: str) -> str:
+    if "/" in value:
+        raise ValueError("profile name must not contain '/'")
+    if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in value):
+        raise ValueError("profile name must not contain control characters")
+    return value
+
+
+NamespaceName = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=32, pattern=NAMESPACE_PATTERN),
+    Field(description=f"Namespace name: {NAMESPACE_RULE}."),
+]
+ProfileName = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=100),
+    AfterValidator(_no_control_or_slash),
+]
+SessionId = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+
+NamespacePath = Annotated[
+    str,
+    Path(min_length=1, max_length=32, pattern=NAMESPACE_PATTERN, description=f"Namespace: {NAMESPACE_RULE}."),
+]
+ProfilePath = Annotated[
+    str,
+    Path(min_length=1, max_length=100, description="Profile name: 1–100 characters, no control characters or '/'."),
+    AfterValidator(_no_control_or_slash),
+]
+SessionPath = Annotated[str, Path(min_length=1, max_length=64, description="Session id: 1–64 characters.")]

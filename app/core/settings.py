@@ -1,0 +1,89 @@
+"""The one typed settings object, read from `AGENT_MEMORY_*` environment variables and validated at start."""
+
+from __future__ import annotations
+
+import ipaddress
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="AGENT_MEMORY_", extra="ignore")
+
+    database_url: str | None = Field(
+        default=None,
+        description="PostgreSQL URL (postgresql://… or postgresql+asyncpg://…). Unset: the embedded server.",
+    )
+    data_dir: Path = Field(default=Path("./.agent-memory"), description="Where the embedded server keeps data.")
+    host: str = "127.0.0.1"
+    port: int = Field(default=8080, ge=1, le=65535)
+    admin_key: str | None = Field(default=None, description="Bootstrap admin key (amk_<id>_<secret>).")
+    log_format: Literal["json", "console"] = "json"
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    run_worker: bool = Field(default=True, description="Run a worker loop inside `serve`.")
+    db_pool_size: int = Field(default=10, ge=1, le=200)
+    db_max_overflow: int = Field(default=10, ge=0, le=200)
+    worker_concurrency: int = Field(default=2, ge=1, le=64)
+    worker_poll_seconds: float = Field(default=1.0, gt=0, le=60)
+    job_lease_seconds: float = Field(default=30.0, ge=1, le=3600)
+    job_max_attempts: int = Field(default=5, ge=1, le=100)
+    job_backoff_seconds: float = Field(default=2.0, gt=0, le=3600)
+    llm_base_url: str | None = Field(default=None, description="OpenAI-compatible endpoint for extraction.")
+    llm_api_key: str | None = None
+    llm_model: str = "gpt-4o-mini"
+
+    @field_validator("database_url")
+    @classmethod
+    def _check_url(cls, value: str | None) -> str | None:
+        if value in (None, ""):
+            return None
+        assert value is not None
+        if not value.startswith(("postgresql://", "postgres://", "postgresql+asyncpg://")):
+            raise ValueError("must be a postgresql:// URL")
+        return value
+
+    @field_validator("admin_key")
+    @classmethod
+    def _check_admin_key(cls, value: str | None) -> str | None:
+        if value in (None, ""):
+            return None
+        assert value is not None
+        if not value.startswith("amk_") or value.count("_") < 2:
+            raise ValueError("must look like amk_<keyId>_<secret> (create one with `agent-memory keys create`)")
+        return value
+
+    @property
+    def async_database_url(self) -> str | None:
+        """The URL in the form SQLAlchemy's asyncpg dialect wants."""
+        if self.database_url is None:
+            return None
+        return to_async_url(self.database_url)
+
+    def binds_loopback(self) -> bool:
+        if self.host == "localhost":
+            return True
+        try:
+            return ipaddress.ip_address(self.host).is_loopback
+        except ValueError:
+            return False
+
+
+def to_async_url(url: str) -> str:
+    for prefix in ("postgresql+asyncpg://", "postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+asyncpg://" + url[len(prefix) :]
+    return url
+
+
+def to_plain_url(url: str) -> str:
+    """A libpq-style URL, for asyncpg.connect (LISTEN) and tools."""
+    return url.replace("postgresql+asyncpg://", "postgresql://", 1)
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()

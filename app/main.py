@@ -1,0 +1,104 @@
+"""The FastAPI application: lifespan (database, migrations, in-process worker), middleware, routers."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
+
+from app import __version__
+from app.core.db import create_engine, create_sessionmaker
+from app.core.embedded import EmbeddedPostgres
+from app.core.errors import install_error_handlers
+from app.core.middleware import BodyGuardMiddleware, RequestContextMiddleware
+from app.core.migrations import upgrade_to_head
+from app.core.settings import Settings, get_settings
+from app.routers import ROUTERS
+
+logger = logging.getLogger("agent_memory.app")
+
+
+@asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    from app.namespaces.repository import has_admin_key
+    from app.worker.runner import Worker
+
+    settings: Settings = app.state.settings
+    embedded: EmbeddedPostgres | None = None
+    url = settings.async_database_url
+    if url is None:
+        embedded = EmbeddedPostgres(settings.data_dir)
+        url = await asyncio.to_thread(embedded.start)
+    engine = create_engine(url, settings)
+    app.state.engine = engine
+    app.state.database_url = url
+    app.state.sessionmaker = create_sessionmaker(engine)
+    worker: Worker | None = None
+    try:
+        if app.state.migrate_on_start:
+            await upgrade_to_head(engine)
+        async with app.state.sessionmaker() as db:
+            app.state.open_mode = settings.admin_key is None and not await has_admin_key(db)
+        if app.state.open_mode and not settings.binds_loopback():
+            raise RuntimeError(
+                f"refusing to serve on {settings.host} without an API key: set AGENT_MEMORY_ADMIN_KEY "
+                "(see `agent-memory keys create --admin`) or bind to 127.0.0.1"
+            )
+        if app.state.open_mode:
+            logger.warning("no admin key configured: running OPEN (no key needed) on loopback %s", settings.host)
+        if app.state.run_worker:
+            worker = Worker(settings, app.state.sessionmaker, url, name="api-worker")
+            await worker.start()
+            app.state.worker = worker
+        yield
+    finally:
+        if worker is not None:
+            await worker.stop()
+        await engine.dispose()
+        if embedded is not None:
+            await asyncio.to_thread(embedded.stop)
+
+
+def create_app(
+    settings: Settings | None = None, *, run_worker: bool | None = None, migrate_on_start: bool = True
+) -> FastAPI:
+    settings = settings or get_settings()
+    app = FastAPI(
+        title="agent-memory",
+        version=__version__,
+        summary="Self-hosted memory for AI agents: the Agent Memory API and the Session API over REST.",
+        lifespan=lifespan,
+        separate_input_output_schemas=False,
+        # operationId = the endpoint function's name, so generated SDKs read naturally.
+        generate_unique_id_function=lambda route: route.name,
+    )
+    app.state.settings = settings
+    app.state.run_worker = settings.run_worker if run_worker is None else run_worker
+    app.state.migrate_on_start = migrate_on_start
+    install_error_handlers(app)
+    app.add_middleware(BodyGuardMiddleware)
+    app.add_middleware(RequestContextMiddleware)
+    for router in ROUTERS:
+        app.include_router(router)
+    app.openapi = lambda: build_openapi(app)  # type: ignore[method-assign]
+    return app
+
+
+def build_openapi(app: FastAPI) -> dict[str, object]:
+    """The OpenAPI document: operationIds are the endpoint names; ops endpoints need no key."""
+    if app.openapi_schema:
+        return app.openapi_schema
+    schema = get_openapi(
+        title=app.title, version=app.version, summary=app.summary, routes=app.routes,
+        separate_input_output_schemas=False,
+    )
+    for path, item in schema.get("paths", {}).items():
+        for operation in item.values():
+            if path in ("/healthz", "/readyz", "/metrics"):
+                operation["security"] = []
+    app.openapi_schema = schema
+    return schema

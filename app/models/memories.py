@@ -1,0 +1,84 @@
+"""Memories extracted from conversations or remembered directly, and the messages each one came from."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Computed,
+    DateTime,
+    ForeignKey,
+    ForeignKeyConstraint,
+    Index,
+    PrimaryKeyConstraint,
+    String,
+    Text,
+    text,
+)
+from sqlalchemy.dialects.postgresql import TSVECTOR
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.models.base import Base, created_at_column
+
+
+class Memory(Base):
+    __tablename__ = "memories"
+
+    profile_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("profiles.id", ondelete="CASCADE"))
+    id: Mapped[str] = mapped_column(String(26))  # ULID: newest first is id DESC
+    type: Mapped[str] = mapped_column(String(16), nullable=False)
+    summary: Mapped[str] = mapped_column(Text, nullable=False)
+    content: Mapped[str] = mapped_column(Text, nullable=False)
+    session_id: Mapped[str | None] = mapped_column(String(64))
+    topic_key: Mapped[str | None] = mapped_column(String(200))
+    event_time: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    superseded_by: Mapped[str | None] = mapped_column(String(26))
+    content_hash: Mapped[str] = mapped_column(String(64), nullable=False)
+    created_at: Mapped[datetime] = created_at_column()
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False, server_default=text("now()"))
+    tsv: Mapped[Any] = mapped_column(
+        TSVECTOR,
+        Computed(
+            "setweight(to_tsvector('english'::regconfig, summary), 'A') || "
+            "setweight(to_tsvector('english'::regconfig, content), 'B')",
+            persisted=True,
+        ),
+    )
+
+    __table_args__ = (
+        PrimaryKeyConstraint("profile_id", "id"),
+        Index("uq_memories_profile_hash", "profile_id", "content_hash", unique=True),
+        Index("ix_memories_active", "profile_id", "id", postgresql_where=text("superseded_by IS NULL")),
+        Index("ix_memories_session", "profile_id", "session_id"),
+        Index(
+            "ix_memories_topic",
+            "profile_id",
+            "topic_key",
+            postgresql_where=text("superseded_by IS NULL AND topic_key IS NOT NULL"),
+        ),
+        Index("ix_memories_event_time", "profile_id", "event_time"),
+        Index("ix_memories_tsv", "tsv", postgresql_using="gin"),
+    )
+
+
+class MemorySource(Base):
+    __tablename__ = "memory_sources"
+
+    profile_id: Mapped[int] = mapped_column(BigInteger)
+    memory_id: Mapped[str] = mapped_column(String(26))
+    message_id: Mapped[str] = mapped_column(String(128))
+
+    __table_args__ = (
+        PrimaryKeyConstraint("profile_id", "memory_id", "message_id"),
+        ForeignKeyConstraint(
+            ["profile_id", "memory_id"], ["memories.profile_id", "memories.id"], ondelete="CASCADE"
+        ),
+        # A source message deleted (or a session purged) takes the link with it; an extraction racing a
+        # delete fails on this key instead of linking a memory to a message that is gone.
+        ForeignKeyConstraint(
+            ["profile_id", "message_id"], ["messages.profile_id", "messages.id"], ondelete="CASCADE"
+        ),
+        Index("ix_memory_sources_message", "profile_id", "message_id"),
+    )

@@ -1,0 +1,80 @@
+"""Conversation sessions and their messages (a tree via `parent_id`), shared by ingest and the Session API."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Computed,
+    DateTime,
+    Float,
+    ForeignKey,
+    ForeignKeyConstraint,
+    Identity,
+    Index,
+    Integer,
+    PrimaryKeyConstraint,
+    String,
+    Text,
+    text,
+)
+from sqlalchemy.dialects.postgresql import JSONB, TSVECTOR
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.models.base import Base, created_at_column
+
+
+class Session(Base):
+    __tablename__ = "sessions"
+
+    profile_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("profiles.id", ondelete="CASCADE"))
+    id: Mapped[str] = mapped_column(String(64))
+    name: Mapped[str] = mapped_column(Text, nullable=False, server_default=text("''"))
+    parent_session_id: Mapped[str | None] = mapped_column(String(64))
+    model: Mapped[str | None] = mapped_column(Text)
+    source: Mapped[str | None] = mapped_column(Text)
+    end_reason: Mapped[str | None] = mapped_column(Text)
+    input_tokens: Mapped[int] = mapped_column(BigInteger, nullable=False, server_default=text("0"))
+    output_tokens: Mapped[int] = mapped_column(BigInteger, nullable=False, server_default=text("0"))
+    estimated_cost: Mapped[float] = mapped_column(Float, nullable=False, server_default=text("0"))
+    compact_after: Mapped[int | None] = mapped_column(Integer)
+    # The frozen system prompt (freezeSystemPrompt); NULL until first read, replaced only by refresh.
+    system_prompt: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = created_at_column()
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False, server_default=text("now()"))
+
+    __table_args__ = (
+        PrimaryKeyConstraint("profile_id", "id"),
+        Index("ix_sessions_profile_updated", "profile_id", "updated_at"),
+    )
+
+
+class Message(Base):
+    __tablename__ = "messages"
+
+    profile_id: Mapped[int] = mapped_column(BigInteger)
+    id: Mapped[str] = mapped_column(String(128))
+    session_id: Mapped[str] = mapped_column(String(64), nullable=False)
+    parent_id: Mapped[str | None] = mapped_column(String(128))
+    role: Mapped[str] = mapped_column(String(16), nullable=False)
+    # AI SDK UIMessage parts, verbatim; ingested text becomes [{"type": "text", "text": ...}].
+    parts: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, nullable=False)
+    text_content: Mapped[str] = mapped_column(Text, nullable=False, server_default=text("''"))
+    created_at: Mapped[datetime] = created_at_column()
+    # Insertion order: breaks createdAt ties (latest leaf) and orders a session's messages.
+    seq: Mapped[int] = mapped_column(BigInteger, Identity(), nullable=False)
+    tsv: Mapped[Any] = mapped_column(
+        TSVECTOR, Computed("to_tsvector('english'::regconfig, text_content)", persisted=True)
+    )
+
+    __table_args__ = (
+        PrimaryKeyConstraint("profile_id", "id"),
+        ForeignKeyConstraint(
+            ["profile_id", "session_id"], ["sessions.profile_id", "sessions.id"], ondelete="CASCADE"
+        ),
+        Index("ix_messages_session_seq", "profile_id", "session_id", "seq"),
+        Index("ix_messages_parent", "profile_id", "parent_id"),
+        Index("ix_messages_tsv", "tsv", postgresql_using="gin"),
+    )

@@ -1,0 +1,1 @@
+"""Namespaces (tenants) and their API keys."""

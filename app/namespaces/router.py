@@ -1,0 +1,65 @@
+"""HTTP routes of namespaces and their keys."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Response, status
+
+from app.core.auth import CurrentPrincipal
+from app.core.db import DbSession
+from app.core.errors import error_responses
+from app.core.names import NamespacePath
+from app.core.pagination import Cursor, Limit
+from app.namespaces import service
+from app.namespaces.schemas import KeyCreate, KeyCreated, KeyList, NamespaceCreate, NamespaceList, NamespaceOut
+
+router = APIRouter(prefix="/v1/namespaces", tags=["namespaces"], responses=error_responses(401, 422))
+
+
+@router.post("", status_code=201, responses=error_responses(403, 409, 413))
+async def create_namespace(body: NamespaceCreate, db: DbSession, principal: CurrentPrincipal) -> NamespaceOut:
+    """Create a namespace (admin)."""
+    return await service.create(db, principal, body.name)
+
+
+@router.get("", responses=error_responses(403))
+async def list_namespaces(
+    db: DbSession, principal: CurrentPrincipal, limit: Limit = 100, cursor: Cursor = None
+) -> NamespaceList:
+    """List live namespaces by name (admin)."""
+    return await service.list_all(db, principal, limit, cursor)
+
+
+@router.get("/{namespace}", responses=error_responses(404))
+async def get_namespace(namespace: NamespacePath, db: DbSession, principal: CurrentPrincipal) -> NamespaceOut:
+    """One namespace."""
+    return NamespaceOut.model_validate(await service.resolve(db, principal, namespace))
+
+
+@router.delete("/{namespace}", status_code=204, responses=error_responses(403, 404))
+async def delete_namespace(namespace: NamespacePath, db: DbSession, principal: CurrentPrincipal) -> Response:
+    """Soft-delete a namespace (admin): invisible at once, its name free again, its data purged in the background."""
+    await service.delete(db, principal, namespace)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.post("/{namespace}/keys", status_code=201, responses=error_responses(404, 413))
+async def create_key(
+    namespace: NamespacePath, body: KeyCreate, db: DbSession, principal: CurrentPrincipal
+) -> KeyCreated:
+    """Create a key scoped to the namespace; the secret is in the answer and nowhere else."""
+    return await service.create_key(db, principal, namespace, body.name)
+
+
+@router.get("/{namespace}/keys", responses=error_responses(404))
+async def list_keys(namespace: NamespacePath, db: DbSession, principal: CurrentPrincipal) -> KeyList:
+    """List the namespace's keys, without secrets."""
+    return KeyList(keys=await service.list_keys(db, principal, namespace))
+
+
+@router.delete("/{namespace}/keys/{key_id}", status_code=204, responses=error_responses(404))
+async def revoke_key(
+    namespace: NamespacePath, key_id: str, db: DbSession, principal: CurrentPrincipal
+) -> Response:
+    """Revoke a key: it is refused from the next request on."""
+    await service.revoke_key(db, principal, namespace, key_id)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)

@@ -1,0 +1,44 @@
+"""Request and response bodies of the namespace and key endpoints."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import Field
+
+from app.core.names import NamespaceName
+from app.core.schemas import ApiModel, RequestModel
+
+
+class NamespaceCreate(RequestModel):
+    name: NamespaceName
+
+
+class NamespaceOut(ApiModel):
+    name: str
+    created_at: datetime
+
+
+class NamespaceList(ApiModel):
+    namespaces: list[NamespaceOut]
+    cursor: str | None = None
+
+
+class KeyCreate(RequestModel):
+    name: str = Field(min_length=1, max_length=100, description="A label for the key (1–100 characters).")
+
+
+class KeyOut(ApiModel):
+    id: str
+    name: str
+    namespace: str | None
+    created_at: datetime
+    revoked_at: datetime | None = None
+
+
+class KeyCreated(KeyOut):
+    key: str = Field(description="The full key. Shown once: only its SHA-256 is stored.")
+
+
+class KeyList(ApiModel):
+    keys: list[KeyOut]

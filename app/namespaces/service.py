@@ -1,0 +1,97 @@
+"""Rules of namespaces and keys: who may see which namespace, creation, soft deletion, key minting."""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.core.auth import Principal, mint_key
+from app.core.errors import Conflict, NotFound
+from app.core.pagination import decode_cursor, encode_cursor
+from app.models import ApiKey, Namespace
+from app.namespaces import repository
+from app.namespaces.schemas import KeyCreated, KeyOut, NamespaceList, NamespaceOut
+from app.worker import queue
+
+
+class NamespaceNotFound(NotFound):
+    code = "namespace_not_found"
+
+
+class NamespaceExists(Conflict):
+    code = "namespace_exists"
+
+
+class KeyNotFound(NotFound):
+    code = "key_not_found"
+
+
+async def resolve(db: AsyncSession, principal: Principal, name: str) -> Namespace:
+    """The live namespace the principal may use; another namespace's key sees 404, never its data."""
+    namespace = await repository.get_live(db, name)
+    if namespace is None or (not principal.is_admin and principal.namespace_id != namespace.id):
+        raise NamespaceNotFound(f"namespace '{name}' not found")
+    return namespace
+
+
+async def create(db: AsyncSession, principal: Principal, name: str) -> NamespaceOut:
+    principal.require_admin()
+    namespace = await repository.insert_namespace(db, name)
+    if namespace is None:
+        raise NamespaceExists(f"namespace '{name}' already exists")
+    return NamespaceOut.model_validate(namespace)
+
+
+async def list_all(db: AsyncSession, principal: Principal, limit: int, cursor: str | None) -> NamespaceList:
+    principal.require_admin()
+    after = str(decode_cursor(cursor, 1)[0]) if cursor else None
+    rows = await repository.list_live(db, after, limit + 1)
+    page = rows[:limit]
+    next_cursor = encode_cursor(page[-1].name) if len(rows) > limit else None
+    return NamespaceList(namespaces=[NamespaceOut.model_validate(r) for r in page], cursor=next_cursor)
+
+
+async def delete(db: AsyncSession, principal: Principal, name: str) -> None:
+    principal.require_admin()
+    namespace = await resolve(db, principal, name)
+    profile_ids = await repository.soft_delete(db, namespace.id)
+    for profile_id in profile_ids:
+        await queue.enqueue_purge_profile(db, profile_id)
+
+
+def _key_out(key: ApiKey, namespace: str | None) -> KeyOut:
+    return KeyOut(
+        id=key.id, name=key.name, namespace=namespace, created_at=key.created_at, revoked_at=key.revoked_at
+    )
+
+
+async def create_key(db: AsyncSession, principal: Principal, name: str, key_name: str) -> KeyCreated:
+    namespace = await resolve(db, principal, name)
+    minted = mint_key()
+    key = await repository.insert_key(db, minted.key_id, key_name, namespace.id, minted.secret_sha256)
+    return KeyCreated(**_key_out(key, namespace.name).model_dump(), key=minted.token)
+
+
+async def list_keys(db: AsyncSession, principal: Principal, name: str) -> list[KeyOut]:
+    namespace = await resolve(db, principal, name)
+    return [_key_out(k, namespace.name) for k in await repository.list_keys(db, namespace.id)]
+
+
+async def revoke_key(db: AsyncSession, principal: Principal, name: str, key_id: str) -> None:
+    namespace = await resolve(db, principal, name)
+    if not await repository.revoke_key(db, namespace.id, key_id):
+        raise KeyNotFound(f"key '{key_id}' not found in namespace '{name}'")
+
+
+async def create_admin_key(db: AsyncSession, key_name: str) -> str:
+    minted = mint_key()
+    await repository.insert_key(db, minted.key_id, key_name, None, minted.secret_sha256)
+    return minted.token
+
+
+async def create_scoped_key(db: AsyncSession, namespace_name: str, key_name: str) -> str:
+    namespace = await repository.get_live(db, namespace_name)
+    if namespace is None:
+        raise NamespaceNotFound(f"namespace '{namespace_name}' not found")
+    minted = mint_key()
+    await repository.insert_key(db, minted.key_id, key_name, namespace.id, minted.secret_sha256)
+    return minted.token

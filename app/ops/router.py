@@ -1,0 +1,46 @@
+"""`/healthz` (the process answers), `/readyz` (database reachable, schema at head), `/metrics`."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request, Response
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+
+from app.core.errors import Unavailable, error_responses
+from app.core.migrations import current_revision, head_revision
+from app.core.schemas import ApiModel
+
+router = APIRouter(tags=["ops"])
+
+
+class Health(ApiModel):
+    status: str
+
+
+class Readiness(ApiModel):
+    status: str
+    database: str
+    schema_revision: str | None
+
+
+@router.get("/healthz")
+async def healthz() -> Health:
+    """Liveness: the process is up."""
+    return Health(status="ok")
+
+
+@router.get("/readyz", responses=error_responses(503))
+async def readyz(request: Request) -> Readiness:
+    """Readiness: the database answers and the schema is at the newest migration."""
+    try:
+        revision = await current_revision(request.app.state.engine)
+    except Exception as exc:  # any database failure means not ready
+        raise Unavailable(f"database unreachable: {type(exc).__name__}") from exc
+    if revision != head_revision():
+        raise Unavailable(f"schema at {revision}, expected {head_revision()}: run `agent-memory migrate`")
+    return Readiness(status="ready", database="ok", schema_revision=revision)
+
+
+@router.get("/metrics", response_class=Response, responses={200: {"content": {"text/plain": {}}}})
+async def metrics() -> Response:
+    """Prometheus metrics: requests and latencies by route template, jobs, memories created."""
+    return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)

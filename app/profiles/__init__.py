@@ -1,0 +1,1 @@
+"""Profiles: isolated memory stores inside a namespace."""

@@ -1,0 +1,65 @@
+"""Rules of profiles: resolving a profile for a read (404 if absent) or a write (created if absent)."""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.core.auth import Principal
+from app.core.errors import NotFound
+from app.core.pagination import decode_cursor, encode_cursor
+from app.models import Profile
+from app.namespaces import service as namespaces
+from app.profiles import repository
+from app.profiles.schemas import MemoryCounts, ProfileCounts, ProfileDetail, ProfileList, ProfileOut
+from app.worker import queue
+
+
+class ProfileNotFound(NotFound):
+    code = "profile_not_found"
+
+
+async def for_read(db: AsyncSession, principal: Principal, namespace: str, name: str) -> Profile:
+    ns = await namespaces.resolve(db, principal, namespace)
+    profile = await repository.get_live(db, ns.id, name)
+    if profile is None:
+        raise ProfileNotFound(f"profile '{name}' not found in namespace '{namespace}'")
+    return profile
+
+
+async def for_write(db: AsyncSession, principal: Principal, namespace: str, name: str) -> tuple[Profile, bool]:
+    ns = await namespaces.resolve(db, principal, namespace)
+    return await repository.get_or_create(db, ns.id, name)
+
+
+def to_out(profile: Profile, namespace: str) -> ProfileOut:
+    return ProfileOut(name=profile.name, namespace=namespace, created_at=profile.created_at)
+
+
+async def detail(db: AsyncSession, profile: Profile, namespace: str) -> ProfileDetail:
+    raw = await repository.counts(db, profile.id)
+    memories = raw["memories"]
+    assert isinstance(memories, dict)
+    counts = ProfileCounts(
+        memories=MemoryCounts(**memories),
+        messages=int(str(raw["messages"])),
+        sessions=int(str(raw["sessions"])),
+        pending_jobs=int(str(raw["pending_jobs"])),
+    )
+    return ProfileDetail(**to_out(profile, namespace).model_dump(), counts=counts)
+
+
+async def list_profiles(
+    db: AsyncSession, principal: Principal, namespace: str, limit: int, cursor: str | None
+) -> ProfileList:
+    ns = await namespaces.resolve(db, principal, namespace)
+    after = str(decode_cursor(cursor, 1)[0]) if cursor else None
+    rows = await repository.list_live(db, ns.id, after, limit + 1)
+    page = rows[:limit]
+    next_cursor = encode_cursor(page[-1].name) if len(rows) > limit else None
+    return ProfileList(profiles=[to_out(p, ns.name) for p in page], cursor=next_cursor)
+
+
+async def delete(db: AsyncSession, principal: Principal, namespace: str, name: str) -> None:
+    profile = await for_read(db, principal, namespace, name)
+    await repository.soft_delete(db, profile.id)
+    await queue.enqueue_purge_profile(db, profile.id)

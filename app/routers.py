@@ -1,0 +1,9 @@
+"""Every HTTP router of the service, in the order they are mounted."""
+
+from fastapi import APIRouter
+
+from app.namespaces.router import router as namespaces_router
+from app.ops.router import router as ops_router
+from app.profiles.router import router as profiles_router
+
+ROUTERS: list[APIRouter] = [ops_router, namespaces_router, profiles_router]
