@@ -49,6 +49,7 @@ def configure_logging(fmt: str = "json", level: str = "INFO") -> None:
     root.handlers[:] = [handler]
     root.setLevel(level)
     # uvicorn's own access log would duplicate ours; its error log goes through the root handler.
+    logging.getLogger("alembic").setLevel(max(root.level, logging.WARNING))
     for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
         logging.getLogger(name).handlers[:] = []
         logging.getLogger(name).propagate = name != "uvicorn.access"

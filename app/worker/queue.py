@@ -63,3 +63,15 @@ async def enqueue(
 
 async def enqueue_purge_profile(db: AsyncSession, profile_id: int) -> str:
     return await enqueue(db, PURGE_PROFILE, profile_id=profile_id, dedupe_key=f"purge:{profile_id}")
+
+
+async def enqueue_extraction(db: AsyncSession, profile_id: int, session_id: str, message_ids: list[str]) -> str:
+    """Queue extraction of these messages of one session; queued jobs of a session coalesce into one."""
+    return await enqueue(
+        db,
+        EXTRACT,
+        profile_id=profile_id,
+        session_id=session_id,
+        payload={"messageIds": message_ids},
+        dedupe_key=f"extract:{profile_id}:{session_id}",
+    )

@@ -1,0 +1,537 @@
+"""Resolve time expressions in chat text and recall questions to absolute dates.
+
+Two consumers share this module: the extractor, which stamps an event with the
+moment its statement refers to (``resolve_event_time``), and recall, which turns
+"yesterday" or "in May" in a question into a window relative to the reference
+date (``resolve_time_window``). Both go through one parser so that an event
+stored as "last week" falls inside the window a question about "last week"
+asks for. Everything is pure regular-expression work: it runs for every
+extracted sentence, so it must stay cheap.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from typing import Literal
+
+Granularity = Literal["day", "week", "weekend", "month", "season", "year"]
+Tense = Literal["past", "future", "present"]
+
+
+@dataclass(frozen=True)
+class TimeMention:
+    """One resolved time expression: a period, the instant that stands for it, and where it was found."""
+
+    start: datetime
+    end: datetime
+    point: datetime
+    granularity: Granularity
+    label: str
+    span: tuple[int, int]
+
+
+_MONTHS: dict[str, int] = {
+    "jan": 1, "january": 1, "feb": 2, "february": 2, "mar": 3, "march": 3, "apr": 4, "april": 4,
+    "may": 5, "jun": 6, "june": 6, "jul": 7, "july": 7, "aug": 8, "august": 8, "sep": 9, "sept": 9,
+    "september": 9, "oct": 10, "october": 10, "nov": 11, "november": 11, "dec": 12, "december": 12,
+}  # fmt: skip
+_MONTH_NAMES = (
+    "January", "February", "March", "April", "May", "June", "July", "August", "September",
+    "October", "November", "December",
+)  # fmt: skip
+_WEEKDAYS: dict[str, int] = {
+    "monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6,
+}  # fmt: skip
+_NUMBERS: dict[str, int] = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
+    "thirty": 30, "a couple of": 2, "couple of": 2, "a couple": 2, "a few": 3, "few": 3,
+    "several": 3,
+}  # fmt: skip
+_SEASONS: dict[str, int] = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
+
+_MONTH_RE = (
+    r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+)
+_NUM_RE = (
+    r"(?P<num>\d{1,3}|a couple of|couple of|a couple|a few|few|several|an?|one|two|three|four|five|six"
+    r"|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty)"
+)
+_WEEKDAY_RE = r"(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_I = re.IGNORECASE
+
+# Cheap gate: most sentences mention no time at all, and skipping the dozen
+# pattern scans for them is what keeps extraction fast.
+_GATE_RE = re.compile(
+    r"\d|yesterday|today|tonight|tomorrow|\bago\b|\blast\b|\bnext\b|\bthis\b|\bpast\b|\bcoming\b"
+    r"|\bin (?:an?|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple|several)\b|day|month"
+    r"|\bjan|\bfeb|\bmar|\bapr|\bmay\b|\bjun|\bjul|\baug|\bsep|\boct|\bnov|\bdec|spring|summer|autumn"
+    r"|\bfall\b|winter|recent|lately|\bnight\b",
+    _I,
+)
+_ISO_RE = re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b")
+_SLASH_RE = re.compile(
+    r"(?:(?P<prep>\b(?:on|by|until|till|before|after|since|from)\s+))?"
+    r"\b(?P<a>\d{1,2})/(?P<b>\d{1,2})(?:/(?P<y>\d{4}|\d{2}))?\b(?!/)",
+    _I,
+)
+_DAY_MONTH_RE = re.compile(
+    r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)?"
+    r"\s+(?:of\s+)?" + _MONTH_RE + r"(?:,?\s+(?P<y>\d{4}))?\b",
+    _I,
+)
+_MONTH_DAY_RE = re.compile(
+    r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?" + _MONTH_RE
+    + r"\s+(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)?(?![\d:])(?:,?\s+(?P<y>\d{4}))?\b",
+    _I,
+)  # fmt: skip
+_MONTH_YEAR_RE = re.compile(r"\b" + _MONTH_RE + r",?\s+(?P<y>\d{4})\b", _I)
+# A bare month name is only a date after a preposition or a modifier: "may" is
+# a modal verb and "march" a verb, so "in May" counts and "you may" does not.
+_MONTH_ONLY_RE = re.compile(
+    r"\b(?P<pre>in|during|since|until|till|through|by|last|next|this|early|late|mid|end of|"
+    r"beginning of|start of|back in)[\s-]+(?:(?:early|late|mid)[\s-]+)?" + _MONTH_RE + r"(?![\w-])(?!\.?,?\s+(?:the\s+)?\d)",
+    _I,
+)
+_RELDAY_RE = re.compile(
+    r"\b(?P<rel>the\s+day\s+before\s+yesterday|the\s+day\s+after\s+tomorrow|yesterday|today|tonight"
+    r"|tomorrow|last\s+night|this\s+(?:morning|afternoon|evening)|earlier\s+today)\b",
+    _I,
+)
+_AGO_RE = re.compile(
+    r"\b" + _NUM_RE + r"\s+(?P<unit>day|week|fortnight|month|year)s?\s+(?P<dir>ago|back|earlier)\b", _I
+)
+_IN_N_RE = re.compile(
+    r"\b(?:in|within)\s+" + _NUM_RE + r"\s+(?P<unit>day|week|fortnight|month|year)s?\b"
+    r"|\b" + _NUM_RE.replace("?P<num>", "?P<num2>") + r"\s+(?P<unit2>day|week|month|year)s?\s+from\s+now\b",
+    _I,
+)
+_WEEKDAY_PHRASE_RE = re.compile(
+    r"\b(?:(?P<mod>last|this|next|coming|past)\s+)?" + _WEEKDAY_RE + r"(?!s\b)\b", _I
+)
+_PERIOD_RE = re.compile(
+    r"\b(?P<mod>last|this|next|past|previous|coming)\s+(?P<unit>week|weekend|month|year)\b", _I
+)
+_SEASON_RE = re.compile(
+    r"\b(?:(?P<mod>last|this|next|past|in|during|over\s+the|in\s+the|back\s+in)\s+)?"
+    r"(?P<season>spring|summer|fall|autumn|winter)(?:\s+(?:of\s+)?(?P<y>\d{4}))?\b",
+    _I,
+)
+_YEAR_RE = re.compile(r"\b(?:in|since|during|of|from|back\s+in|until|by)\s+(?P<y>(?:19|20)\d{2})\b(?!-)", _I)
+_RECENT_RE = re.compile(r"\b(?:recently|lately|these\s+days|the\s+past\s+few\s+(?:days|weeks))\b", _I)
+_CLOCK_RE = re.compile(
+    r"\b(?:at\s+)?(?P<h>\d{1,2})(?::(?P<mi>\d{2}))?\s*(?P<ap>a\.?m\.?|p\.?m\.?)(?!\w)"
+    r"|\bat\s+(?P<h2>\d{1,2}):(?P<mi2>\d{2})\b|\bat\s+(?P<noon>noon|midnight)\b",
+    _I,
+)
+_FUTURE_RE = re.compile(
+    r"\b(?:will|shall|won't|going\s+to|gonna|plan(?:s|ning)?\s+to|planning|about\s+to|next|upcoming"
+    r"|can't\s+wait|cannot\s+wait|looking\s+forward|hope\s+to|hoping\s+to|intend|scheduled|due\s+(?:on|by|in|date|next)|need\s+to"
+    r"|have\s+to|has\s+to|must|remind|tomorrow|coming|from\s+now|later\s+this|by\s+then)\b|'ll\b",
+    _I,
+)
+_ED_ADJECTIVES = frozenset(
+    "interested excited tired married scared worried bored pleased surprised stressed named called "
+    "based related supposed engaged retired obsessed prepared dedicated determined inspired motivated "
+    "thrilled amazed overwhelmed relaxed concerned involved qualified talented blessed red used need "
+    "feed seed bed shed bled speed indeed exceed proceed succeed".split()
+)
+_PAST_WORDS = frozenset(
+    "was were did had went got made took saw met ran began came bought found felt left lost thought "
+    "told wrote said knew gave won spent sent built taught caught brought heard kept slept drove flew "
+    "swam sang ate drank sat stood became chose forgot grew paid sold threw wore broke fell held led "
+    "rode shook stole struck tore woke ago yesterday last earlier".split()
+)
+_WORD_RE = re.compile(r"[a-z']+")
+
+
+def detect_tense(text: str) -> Tense:
+    """Guess whether a statement talks about the past, the future or neither.
+
+    Future cues win because a plan often mentions a past reference too
+    ("I booked it last week, we fly on 8 May" is ambiguous either way, and a
+    wrong past date is more harmful for reminders than a wrong future one).
+    """
+    if _FUTURE_RE.search(text):
+        return "future"
+    for word in _WORD_RE.findall(text.lower()):
+        if word in _PAST_WORDS or (word.endswith("ed") and len(word) > 3 and word not in _ED_ADJECTIVES):
+            return "past"
+    return "present"
+
+
+def _at_day(d: date, like: datetime) -> datetime:
+    return datetime.combine(d, time(0, 0), tzinfo=like.tzinfo)
+
+
+def _add_months(d: date, months: int) -> date:
+    index = d.year * 12 + (d.month - 1) + months
+    year, month = divmod(index, 12)
+    return date(year, month + 1, min(d.day, _days_in_month(year, month + 1)))
+
+
+def _days_in_month(year: int, month: int) -> int:
+    nxt = date(year + (month == 12), month % 12 + 1, 1)
+    return (nxt - timedelta(days=1)).day
+
+
+def format_date(dt: datetime | date) -> str:
+    """Format a day the way answers show it: ``8 May 2023``."""
+    return f"{dt.day} {_MONTH_NAMES[dt.month - 1]} {dt.year}"
+
+
+def _num(raw: str) -> int | None:
+    raw = " ".join(raw.lower().split())
+    if raw.isdigit():
+        return int(raw)
+    return _NUMBERS.get(raw)
+
+
+def _year2(raw: str) -> int:
+    value = int(raw)
+    return value + 2000 if value < 100 else value
+
+
+class _Builder:
+    """Builds mentions anchored on one day; one instance per parse."""
+
+    def __init__(self, anchor: datetime, tense: Tense) -> None:
+        self.anchor = anchor
+        self.today = anchor.date()
+        self.tense = tense
+
+    def day(self, d: date, span: tuple[int, int], label: str | None = None) -> TimeMention:
+        start = _at_day(d, self.anchor)
+        return TimeMention(start, start + timedelta(days=1), start, "day", label or format_date(d), span)
+
+    def week(self, point: date, span: tuple[int, int], label: str) -> TimeMention:
+        monday = point - timedelta(days=point.weekday())
+        start = _at_day(monday, self.anchor)
+        return TimeMention(start, start + timedelta(days=7), _at_day(point, self.anchor), "week", label, span)
+
+    def weekend(self, saturday: date, span: tuple[int, int]) -> TimeMention:
+        start = _at_day(saturday, self.anchor)
+        label = f"the weekend of {format_date(saturday)}"
+        return TimeMention(start, start + timedelta(days=2), start, "weekend", label, span)
+
+    def month(self, year: int, month: int, span: tuple[int, int]) -> TimeMention:
+        first = date(year, month, 1)
+        start = _at_day(first, self.anchor)
+        end = _at_day(_add_months(first, 1), self.anchor)
+        return TimeMention(start, end, start, "month", f"{_MONTH_NAMES[month - 1]} {year}", span)
+
+    def year(self, year: int, span: tuple[int, int]) -> TimeMention:
+        start = _at_day(date(year, 1, 1), self.anchor)
+        end = _at_day(date(year + 1, 1, 1), self.anchor)
+        return TimeMention(start, end, start, "year", str(year), span)
+
+    def season(self, name: str, year: int, span: tuple[int, int]) -> TimeMention:
+        first = date(year, _SEASONS[name], 1)
+        start = _at_day(first, self.anchor)
+        end = _at_day(_add_months(first, 3), self.anchor)
+        return TimeMention(start, end, start, "season", f"{name} {year}", span)
+
+    def pick_year_for_day(self, month: int, day: int) -> date | None:
+        """A day without a year: the last one for past talk, the next one otherwise."""
+        year = self.today.year
+        try:
+            candidate = date(year, month, day)
+            if self.tense == "past" and candidate > self.today:
+                candidate = date(year - 1, month, day)
+            elif self.tense != "past" and candidate < self.today:
+                candidate = date(year + 1, month, day)
+        except ValueError:
+            return None
+        return candidate
+
+    def pick_year_for_month(self, month: int) -> int:
+        year = self.today.year
+        if self.tense == "past" and month > self.today.month:
+            return year - 1
+        if self.tense == "future" and month < self.today.month:
+            return year + 1
+        return year
+
+
+def _safe_date(year: int, month: int, day: int) -> date | None:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _candidates(text: str, b: _Builder) -> list[TimeMention]:
+    found: list[TimeMention] = []
+    today = b.today
+
+    for m in _ISO_RE.finditer(text):
+        d = _safe_date(int(m["y"]), int(m["m"]), int(m["d"]))
+        if d:
+            found.append(b.day(d, m.span()))
+
+    for m in _SLASH_RE.finditer(text):
+        if not m["y"] and not m["prep"]:
+            continue  # "50/50" or "1/2 cup": a bare pair of numbers is too often not a date
+        a, c = int(m["a"]), int(m["b"])
+        month, day = (a, c) if a <= 12 else (c, a)  # US order unless that cannot be a month
+        if m["y"]:
+            d = _safe_date(_year2(m["y"]), month, day)
+        elif 1 <= month <= 12:
+            d = b.pick_year_for_day(month, day)
+        else:
+            d = None
+        if d:
+            found.append(b.day(d, (m.start("a"), m.end())))
+
+    for rx in (_DAY_MONTH_RE, _MONTH_DAY_RE):
+        for m in rx.finditer(text):
+            month = _MONTHS[m["mon"].lower().rstrip(".")]
+            day = int(m["d"])
+            if m["mon"].lower() == "may" and not m["mon"][0].isupper() and not m["y"]:
+                continue
+            d = _safe_date(int(m["y"]), month, day) if m["y"] else b.pick_year_for_day(month, day)
+            if d:
+                found.append(b.day(d, m.span()))
+
+    for m in _MONTH_YEAR_RE.finditer(text):
+        found.append(b.month(int(m["y"]), _MONTHS[m["mon"].lower().rstrip(".")], m.span()))
+
+    for m in _MONTH_ONLY_RE.finditer(text):
+        mon_raw = m["mon"]
+        pre = m["pre"].lower()
+        if mon_raw.lower() in ("may", "march", "mar") and not mon_raw[0].isupper() and pre == "this":
+            continue  # "this may be", "this march"
+        month = _MONTHS[mon_raw.lower().rstrip(".")]
+        if pre == "last":
+            year = today.year if month < today.month else today.year - 1
+        elif pre == "next":
+            year = today.year if month > today.month else today.year + 1
+        elif pre == "this":
+            year = today.year
+        else:
+            year = b.pick_year_for_month(month)
+        found.append(b.month(year, month, (m.start("mon") if pre in ("in", "during") else m.start(), m.end())))
+
+    for m in _RELDAY_RE.finditer(text):
+        rel = " ".join(m["rel"].lower().split())
+        if rel == "the day before yesterday":
+            d = today - timedelta(days=2)
+        elif rel == "the day after tomorrow":
+            d = today + timedelta(days=2)
+        elif rel in ("yesterday", "last night"):
+            d = today - timedelta(days=1)
+        elif rel == "tomorrow":
+            d = today + timedelta(days=1)
+        else:
+            d = today
+        found.append(b.day(d, m.span()))
+
+    for m in _AGO_RE.finditer(text):
+        n = _num(m["num"])
+        if n is None:
+            continue
+        found.append(_offset(b, -n, m["unit"].lower(), m.span()))
+
+    for m in _IN_N_RE.finditer(text):
+        raw, unit = (m["num"], m["unit"]) if m["num"] else (m["num2"], m["unit2"])
+        n = _num(raw)
+        if n is None:
+            continue
+        found.append(_offset(b, n, unit.lower(), m.span()))
+
+    for m in _WEEKDAY_PHRASE_RE.finditer(text):
+        wd = _WEEKDAYS[m["wd"].lower()]
+        mod = (m["mod"] or "").lower()
+        cur = today.weekday()
+        if mod in ("last", "past"):
+            d = today - timedelta(days=(cur - wd) % 7 or 7)
+        elif mod == "this":
+            d = today + timedelta(days=wd - cur)
+        elif mod in ("next", "coming"):
+            d = today + timedelta(days=(wd - cur) % 7 or 7)
+        elif b.tense == "past":
+            d = today - timedelta(days=(cur - wd) % 7 or 7)
+        else:
+            d = today + timedelta(days=(wd - cur) % 7 or 7)
+        found.append(b.day(d, m.span()))
+
+    for m in _PERIOD_RE.finditer(text):
+        found.append(_period(b, m["mod"].lower(), m["unit"].lower(), m.span()))
+
+    for m in _SEASON_RE.finditer(text):
+        mod = " ".join((m["mod"] or "").lower().split())
+        if not mod and not m["y"]:
+            continue  # "I love summer" says nothing about when
+        found.append(_season(b, m["season"].lower(), mod, m["y"], m.span()))
+
+    for m in _YEAR_RE.finditer(text):
+        found.append(b.year(int(m["y"]), (m.start("y"), m.end())))
+
+    return found
+
+
+def _offset(b: _Builder, n: int, unit: str, span: tuple[int, int]) -> TimeMention:
+    today = b.today
+    ref = format_date(today)
+    if unit == "day":
+        d = today + timedelta(days=n)
+        return b.day(d, span)
+    if unit in ("week", "fortnight"):
+        days = 7 * n * (2 if unit == "fortnight" else 1)
+        d = today + timedelta(days=days)
+        count = abs(n) * (2 if unit == "fortnight" else 1)
+        word = "week" if count == 1 else f"{count} weeks"
+        label = f"{word} before {ref}" if n < 0 else f"{word} after {ref}"
+        return b.week(d, span, f"the {label}" if count == 1 else label)
+    if unit == "month":
+        d = _add_months(today, n)
+        mention = b.month(d.year, d.month, span)
+        return TimeMention(
+            mention.start, mention.end, _at_day(d, b.anchor), "month", mention.label, span
+        )
+    d = _safe_date(today.year + n, today.month, min(today.day, 28)) or today
+    mention = b.year(d.year, span)
+    return TimeMention(mention.start, mention.end, _at_day(d, b.anchor), "year", mention.label, span)
+
+
+def _period(b: _Builder, mod: str, unit: str, span: tuple[int, int]) -> TimeMention:
+    today = b.today
+    step = {"last": -1, "past": -1, "previous": -1, "this": 0, "next": 1, "coming": 1}[mod]
+    ref = format_date(today)
+    if unit == "week":
+        d = today + timedelta(days=7 * step)
+        label = {-1: f"the week before {ref}", 0: f"the week of {ref}", 1: f"the week after {ref}"}[step]
+        return b.week(d, span, label)
+    if unit == "weekend":
+        cur = today.weekday()
+        if step < 0:
+            back = (cur - 5) % 7
+            if cur >= 5:
+                back += 7
+            return b.weekend(today - timedelta(days=back), span)
+        ahead = (5 - cur) % 7
+        if cur == 6:
+            ahead = -1 if step == 0 else 6
+        elif step > 0 and cur == 5:
+            ahead = 7
+        return b.weekend(today + timedelta(days=ahead), span)
+    if unit == "month":
+        d = _add_months(today.replace(day=1), step)
+        return b.month(d.year, d.month, span)
+    return b.year(today.year + step, span)
+
+
+def _season(b: _Builder, name: str, mod: str, year_raw: str | None, span: tuple[int, int]) -> TimeMention:
+    name = "autumn" if name == "fall" else name
+    today = b.today
+    if year_raw:
+        return b.season(name, int(year_raw), span)
+    start_month = _SEASONS[name]
+
+    def bounds(year: int) -> tuple[date, date]:
+        first = date(year, start_month, 1)
+        return first, _add_months(first, 3)
+
+    year = today.year
+    if mod in ("last", "past"):
+        # The most recent one that is over: "last summer" in September is the summer just gone.
+        while bounds(year)[1] > today:
+            year -= 1
+    elif mod == "next":
+        while bounds(year)[0] <= today:
+            year += 1
+    elif mod == "this":
+        if start_month == 12 and today.month <= 2:
+            year -= 1
+    else:
+        # "in the summer": the current or nearest one in the direction the sentence leans.
+        if b.tense == "past":
+            while bounds(year)[0] > today:
+                year -= 1
+        else:
+            while bounds(year)[1] <= today:
+                year += 1
+    return b.season(name, year, span)
+
+
+def _with_clock(text: str, mention: TimeMention) -> TimeMention:
+    if mention.granularity != "day":
+        return mention
+    m = _CLOCK_RE.search(text)
+    if not m:
+        return mention
+    if m["noon"]:
+        hour, minute = (12, 0) if m["noon"].lower() == "noon" else (0, 0)
+    elif m["h2"]:
+        hour, minute = int(m["h2"]), int(m["mi2"])
+    else:
+        hour, minute = int(m["h"]), int(m["mi"] or 0)
+        pm = m["ap"].lower().startswith("p")
+        if hour == 12:
+            hour = 12 if pm else 0
+        elif pm:
+            hour += 12
+    if hour > 23 or minute > 59:
+        return mention
+    point = mention.start.replace(hour=hour, minute=minute)
+    return TimeMention(mention.start, mention.end, point, "day", mention.label, mention.span)
+
+
+def find_time(text: str, anchor: datetime, *, tense: Tense | None = None) -> TimeMention | None:
+    """The first time expression in ``text``, resolved against ``anchor``, or None.
+
+    Overlapping matches keep the longest ("Monday, 8 May 2023" beats "8 May"),
+    then the earliest in the text wins: statements usually lead with the time
+    they are about.
+    """
+    if not _GATE_RE.search(text):
+        return None
+    b = _Builder(anchor, tense or detect_tense(text))
+    found = _candidates(text, b)
+    if not found:
+        return None
+    found.sort(key=lambda t: (t.span[0], -(t.span[1] - t.span[0])))
+    best = found[0]
+    for other in found[1:]:
+        if other.span[0] >= best.span[1]:
+            break
+        if other.span[1] - other.span[0] > best.span[1] - best.span[0]:
+            best = other
+    return _with_clock(text, best)
+
+
+def resolve_event_time(text: str, anchor: datetime) -> datetime | None:
+    """The moment a statement refers to ("yesterday", "last Friday", "on 8 May"), or None."""
+    mention = find_time(text, anchor)
+    return mention.point if mention else None
+
+
+_WHEN_RE = re.compile(r"^\s*(?:when|what\s+(?:date|day|time|year|month))\b", _I)
+
+
+def resolve_time_window(query: str, reference: datetime) -> tuple[datetime, datetime] | None:
+    """The period a recall question is about, as ``[start, end)``, or None when it names none.
+
+    Questions lean to the past ("What did she do in May?" asked in March means
+    last May), unless they are explicitly about the future.
+    """
+    tense: Tense = "future" if _FUTURE_RE.search(query) else "past"
+    mention = find_time(query, reference, tense=tense)
+    if mention is None:
+        if _WHEN_RE.search(query):
+            return None
+        m = _RECENT_RE.search(query)
+        if m:
+            end = _at_day(reference.date(), reference) + timedelta(days=1)
+            return end - timedelta(days=31), end
+        return None
+    return mention.start, mention.end
+
+
+def describe_time(text: str, anchor: datetime) -> str | None:
+    """A human label for the time ``text`` refers to ("7 May 2023", "the week before 8 May 2023")."""
+    mention = find_time(text, anchor)
+    return mention.label if mention else None

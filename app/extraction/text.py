@@ -1,0 +1,127 @@
+"""Text plumbing for extraction: speaker prefixes, image captions, sentences, normal forms.
+
+Kept apart from the classifier so the rules that decide what a memory is do
+not drown in the rules that decide where a sentence ends.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_SPEAKER_RE = re.compile(r"^\s*(?P<name>[A-Z][\w'’.-]{0,30}(?:[ \t]+[A-Z][\w'’.-]{0,30}){0,2})[ \t]*:[ \t]*(?=\S)")
+# Capitalised words that introduce a line but are labels, not people.
+_LABELS = frozenset(
+    "note notes ps p.s update reminder todo to-do question answer q a re fwd subject warning important "
+    "edit tip summary example step task action deadline instruction instructions rule fact event date "
+    "time location address email phone agenda goal goals context background error hint disclaimer "
+    "correction status result results output input me us source sources link url http https fyi btw "
+    "nb tl;dr tldr also and but so quick reminder side note fun fact pro tip new update".split()
+)
+_IMAGE_RE = re.compile(r"\s*\[(?:image|photo|picture)\s*:\s*(?P<caption>[^\]]*)\]", re.IGNORECASE)
+
+_ABBREVIATIONS = frozenset(
+    "mr mrs ms dr prof sr jr st mt ft vs etc e.g eg i.e ie a.m p.m am pm u.s u.k no nos vol inc ltd co "
+    "corp dept est approx fig jan feb mar apr jun jul aug sep sept oct nov dec mon tue tues wed thu thurs "
+    "fri sat sun ave blvd rd gen col lt sgt capt cf al ph.d phd b.a m.a b.sc m.sc".split()
+)
+_BOUNDARY_RE = re.compile(r"(?P<punct>[.!?…]+)(?P<close>[\"'”’)\]]*)(?P<space>\s+)|\n\s*")
+_LAST_TOKEN_RE = re.compile(r"(\S+)$")
+_BULLET_RE = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+")
+_SPACE_RE = re.compile(r"\s+")
+_TRAILING_PUNCT_RE = re.compile(r"[\s.!?,;:…]+$")
+_EMOJI_RE = re.compile(
+    "[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d\u2190-\u21ff\u2300-\u23ff]+"
+)
+
+
+@dataclass(frozen=True)
+class ParsedMessage:
+    """A message body with its speaker prefix and image captions taken out."""
+
+    speaker: str | None
+    body: str
+    captions: tuple[str, ...]
+
+
+def parse_message(content: str) -> ParsedMessage:
+    """Split off a leading ``Name:`` speaker prefix and any ``[image: …]`` captions."""
+    speaker: str | None = None
+    body = content
+    m = _SPEAKER_RE.match(content)
+    if m and m["name"].lower().rstrip(".") not in _LABELS and not any(
+        w.lower() in _LABELS for w in m["name"].split()[:1]
+    ):
+        speaker = m["name"].strip()
+        body = content[m.end() :]
+    captions: tuple[str, ...] = ()
+    if "[" in body:
+        found = [c.group("caption").strip() for c in _IMAGE_RE.finditer(body)]
+        if found:
+            captions = tuple(c for c in found if c)
+            body = _IMAGE_RE.sub("", body)
+    return ParsedMessage(speaker, body.strip(), captions)
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split a message body into sentences.
+
+    A full stop ends a sentence only when it is followed by space and the next
+    word does not start in lower case, and the word before it is not a known
+    abbreviation or an initial: this keeps "Dr. Lee", "e.g. pasta", "3.5" and
+    URLs whole. Line breaks always end a sentence (lists, bullet points).
+    """
+    sentences: list[str] = []
+    start = 0
+    for m in _BOUNDARY_RE.finditer(text):
+        if m["punct"] is None:
+            end = m.start()
+        else:
+            punct = m["punct"]
+            if "!" not in punct and "?" not in punct:
+                if punct == ".":
+                    before = _LAST_TOKEN_RE.search(text, start, m.start())
+                    token = before.group(1).lower().strip("(\"'") if before else ""
+                    if token in _ABBREVIATIONS or (len(token) == 1 and token.isalpha()):
+                        continue
+                if text[m.end() : m.end() + 1].islower():
+                    continue
+            end = m.end("close")
+        piece = text[start:end].strip()
+        if piece:
+            sentences.append(_BULLET_RE.sub("", piece))
+        start = m.end()
+    tail = text[start:].strip()
+    if tail:
+        sentences.append(_BULLET_RE.sub("", tail))
+    return [s for s in sentences if s]
+
+
+def collapse_spaces(text: str) -> str:
+    return _SPACE_RE.sub(" ", text).strip()
+
+
+def strip_emoji(text: str) -> str:
+    return collapse_spaces(_EMOJI_RE.sub(" ", text))
+
+
+def normalise_for_hash(content: str) -> str:
+    """Casefold, collapse whitespace, drop trailing punctuation: equal statements hash equal."""
+    text = _SPACE_RE.sub(" ", content.casefold()).strip()
+    return _TRAILING_PUNCT_RE.sub("", text)
+
+
+def truncate(text: str, limit: int) -> str:
+    """Cut at a word boundary with an ellipsis so the cut is visible."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    if space > limit // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:-") + "…"
+
+
+def slug(text: str) -> str:
+    """Lower-case identifier for topic keys: ``Mary Jane`` → ``mary_jane``."""
+    return re.sub(r"[^a-z0-9]+", "_", text.casefold()).strip("_")

@@ -1,0 +1,109 @@
+"""Test fixtures: a fresh PostgreSQL database per test run (migrated with Alembic), the app over ASGI, a worker.
+
+The server comes from AGENT_MEMORY_TEST_DATABASE_URL (default: the local PostgreSQL on 127.0.0.1:5432,
+database `test`); each run creates its own database on it and drops it at the end, so runs never collide.
+Tests stay isolated by using their own namespace (the `ns` fixture), not by truncating tables.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import AsyncIterator
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+import httpx
+import pytest
+from fastapi import FastAPI
+
+from app.core.settings import Settings, to_async_url
+from app.main import create_app
+from app.worker.runner import Worker
+
+ADMIN_KEY = "amk_testadmin_" + secrets.token_hex(16)
+SERVER_URL = os.environ.get("AGENT_MEMORY_TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+def _with_database(url: str, database: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path="/" + database))
+
+
+@pytest.fixture(scope="session")
+async def database_url() -> AsyncIterator[str]:
+    name = f"am_test_{os.getpid()}_{secrets.token_hex(3)}"
+    admin = await asyncpg.connect(SERVER_URL)
+    await admin.execute(f'CREATE DATABASE "{name}"')
+    await admin.close()
+    try:
+        yield _with_database(SERVER_URL, name)
+    finally:
+        admin = await asyncpg.connect(SERVER_URL)
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.close()
+
+
+def make_settings(database_url: str, **overrides: object) -> Settings:
+    values: dict[str, object] = {
+        "database_url": database_url,
+        "admin_key": ADMIN_KEY,
+        "log_format": "console",
+        "log_level": "WARNING",
+        "job_backoff_seconds": 0.05,
+        "job_lease_seconds": 5.0,
+        "worker_poll_seconds": 0.1,
+    }
+    values.update(overrides)
+    return Settings(**values)  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="session")
+async def settings(database_url: str) -> Settings:
+    return make_settings(database_url)
+
+
+@pytest.fixture(scope="session")
+async def app(settings: Settings) -> AsyncIterator[FastAPI]:
+    application = create_app(settings, run_worker=False)
+    async with application.router.lifespan_context(application):
+        yield application
+
+
+@pytest.fixture(scope="session")
+async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(
+        transport=transport, base_url="http://test", headers={"Authorization": f"Bearer {ADMIN_KEY}"}
+    ) as c:
+        yield c
+
+
+@pytest.fixture
+async def anon(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    """A client that sends no key."""
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as c:
+        yield c
+
+
+@pytest.fixture
+async def worker(app: FastAPI, settings: Settings) -> AsyncIterator[Worker]:
+    """A worker on the test database; `await worker.drain()` runs every runnable job through the real loop."""
+    w = Worker(settings, app.state.sessionmaker, to_async_url(settings.database_url or ""), name="test")
+    yield w
+    await w.stop(grace_seconds=5)
+
+
+@pytest.fixture
+async def ns(client: httpx.AsyncClient) -> str:
+    """A fresh namespace for this test."""
+    name = "t-" + secrets.token_hex(6)
+    response = await client.post("/v1/namespaces", json={"name": name})
+    assert response.status_code == 201, response.text
+    return name
+
+
+@pytest.fixture
+def profile_url(ns: str) -> str:
+    """Base URL of a profile in this test's namespace (created on first write)."""
+    return f"/v1/namespaces/{ns}/profiles/alice"
