@@ -29,7 +29,9 @@ def load_settings(**overrides: Any) -> Settings:
     try:
         return Settings(**{k: v for k, v in overrides.items() if v is not None})
     except ValidationError as exc:
-        lines = [f"  AGENT_MEMORY_{'_'.join(str(p) for p in e['loc']).upper()}: {e['msg']}" for e in exc.errors()]
+        lines = [
+            f"  AGENT_MEMORY_{'_'.join(str(p) for p in e['loc']).upper()}: {e['msg']}" for e in exc.errors()
+        ]
         typer.echo("agent-memory: invalid configuration:\n" + "\n".join(lines), err=True)
         raise typer.Exit(2) from None
 
@@ -71,7 +73,9 @@ def _run(coro_fn: Callable[[], Awaitable[T]]) -> T:
 def serve(
     host: Annotated[str | None, typer.Option(help="Bind address (AGENT_MEMORY_HOST).")] = None,
     port: Annotated[int | None, typer.Option(help="Port (AGENT_MEMORY_PORT).")] = None,
-    worker: Annotated[bool | None, typer.Option("--worker/--no-worker", help="Run a worker in-process.")] = None,
+    worker: Annotated[
+        bool | None, typer.Option("--worker/--no-worker", help="Run a worker in-process.")
+    ] = None,
 ) -> None:
     """Run the API (and, by default, a worker). With no database URL, on the embedded PostgreSQL."""
     import uvicorn
@@ -135,7 +139,9 @@ def migrate() -> None:
 @keys_cli.command("create")
 def keys_create(
     admin: Annotated[bool, typer.Option("--admin", help="An admin key (everything).")] = False,
-    namespace: Annotated[str | None, typer.Option("--namespace", help="A key scoped to this namespace.")] = None,
+    namespace: Annotated[
+        str | None, typer.Option("--namespace", help="A key scoped to this namespace.")
+    ] = None,
     name: Annotated[str, typer.Option(help="A label for the key.")] = "cli",
 ) -> None:
     """Create an API key and print it (shown once)."""

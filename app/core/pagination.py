@@ -12,7 +12,8 @@ from app.core.errors import ValidationFailed
 
 Limit = Annotated[int, Query(ge=1, le=500, description="Page size (1–500).")]
 Cursor = Annotated[
-    str | None, Query(max_length=512, description="Opaque cursor from the previous page; absent for the first.")
+    str | None,
+    Query(max_length=512, description="Opaque cursor from the previous page; absent for the first."),
 ]
 
 
@@ -26,7 +27,9 @@ def decode_cursor(cursor: str, arity: int) -> list[Any]:
         padded = cursor + "=" * (-len(cursor) % 4)
         values = json.loads(base64.urlsafe_b64decode(padded.encode()))
     except (ValueError, UnicodeDecodeError) as exc:
-        raise ValidationFailed("cursor is not valid", [{"loc": ["query", "cursor"], "msg": "invalid cursor"}]) from exc
+        raise ValidationFailed(
+            "cursor is not valid", [{"loc": ["query", "cursor"], "msg": "invalid cursor"}]
+        ) from exc
     if not isinstance(values, list) or len(values) != arity:
         raise ValidationFailed("cursor is not valid", [{"loc": ["query", "cursor"], "msg": "invalid cursor"}])
     return values

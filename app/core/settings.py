@@ -18,7 +18,9 @@ class Settings(BaseSettings):
         default=None,
         description="PostgreSQL URL (postgresql://… or postgresql+asyncpg://…). Unset: the embedded server.",
     )
-    data_dir: Path = Field(default=Path("./.agent-memory"), description="Where the embedded server keeps data.")
+    data_dir: Path = Field(
+        default=Path("./.agent-memory"), description="Where the embedded server keeps data."
+    )
     host: str = "127.0.0.1"
     port: int = Field(default=8080, ge=1, le=65535)
     admin_key: str | None = Field(default=None, description="Bootstrap admin key (amk_<id>_<secret>).")
@@ -53,7 +55,9 @@ class Settings(BaseSettings):
             return None
         assert value is not None
         if not value.startswith("amk_") or value.count("_") < 2:
-            raise ValueError("must look like amk_<keyId>_<secret> (create one with `agent-memory keys create`)")
+            raise ValueError(
+                "must look like amk_<keyId>_<secret> (create one with `agent-memory keys create`)"
+            )
         return value
 
     @property

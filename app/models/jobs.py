@@ -23,7 +23,9 @@ class Job(Base):
     status: Mapped[str] = mapped_column(String(16), nullable=False, server_default=text("'queued'"))
     attempts: Mapped[int] = mapped_column(Integer, nullable=False, server_default=text("0"))
     max_attempts: Mapped[int] = mapped_column(Integer, nullable=False, server_default=text("5"))
-    run_after: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False, server_default=text("now()"))
+    run_after: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), nullable=False, server_default=text("now()")
+    )
     locked_by: Mapped[str | None] = mapped_column(String(100))
     locked_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     last_error: Mapped[str | None] = mapped_column(Text)
@@ -31,13 +33,19 @@ class Job(Base):
     dedupe_key: Mapped[str | None] = mapped_column(String(200))
     memories_created: Mapped[int] = mapped_column(Integer, nullable=False, server_default=text("0"))
     created_at: Mapped[datetime] = created_at_column()
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False, server_default=text("now()"))
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), nullable=False, server_default=text("now()")
+    )
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
     __table_args__ = (
         Index("ix_jobs_queued", "run_after", postgresql_where=text("status = 'queued'")),
         Index("ix_jobs_running_lease", "locked_until", postgresql_where=text("status = 'running'")),
-        Index("uq_jobs_queued_dedupe", "dedupe_key", unique=True,
-              postgresql_where=text("status = 'queued' AND dedupe_key IS NOT NULL")),
+        Index(
+            "uq_jobs_queued_dedupe",
+            "dedupe_key",
+            unique=True,
+            postgresql_where=text("status = 'queued' AND dedupe_key IS NOT NULL"),
+        ),
         Index("ix_jobs_profile", "profile_id", "session_id", "created_at"),
     )

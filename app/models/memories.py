@@ -37,7 +37,9 @@ class Memory(Base):
     superseded_by: Mapped[str | None] = mapped_column(String(26))
     content_hash: Mapped[str] = mapped_column(String(64), nullable=False)
     created_at: Mapped[datetime] = created_at_column()
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False, server_default=text("now()"))
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), nullable=False, server_default=text("now()")
+    )
     tsv: Mapped[Any] = mapped_column(
         TSVECTOR,
         Computed(

@@ -43,7 +43,9 @@ class Session(Base):
     # The frozen system prompt (freezeSystemPrompt); NULL until first read, replaced only by refresh.
     system_prompt: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = created_at_column()
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False, server_default=text("now()"))
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), nullable=False, server_default=text("now()")
+    )
 
     __table_args__ = (
         PrimaryKeyConstraint("profile_id", "id"),

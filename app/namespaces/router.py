@@ -10,7 +10,14 @@ from app.core.errors import error_responses
 from app.core.names import NamespacePath
 from app.core.pagination import Cursor, Limit
 from app.namespaces import service
-from app.namespaces.schemas import KeyCreate, KeyCreated, KeyList, NamespaceCreate, NamespaceList, NamespaceOut
+from app.namespaces.schemas import (
+    KeyCreate,
+    KeyCreated,
+    KeyList,
+    NamespaceCreate,
+    NamespaceList,
+    NamespaceOut,
+)
 
 router = APIRouter(prefix="/v1/namespaces", tags=["namespaces"], responses=error_responses(401, 422))
 

@@ -19,7 +19,11 @@ router = APIRouter(
 
 @router.put("/{profile}", responses={201: {"model": ProfileOut, "description": "Created"}})
 async def put_profile(
-    namespace: NamespacePath, profile: ProfilePath, db: DbSession, principal: CurrentPrincipal, response: Response
+    namespace: NamespacePath,
+    profile: ProfilePath,
+    db: DbSession,
+    principal: CurrentPrincipal,
+    response: Response,
 ) -> ProfileOut:
     """getProfile: the profile, created if absent (201 created, 200 existed)."""
     row, created = await service.for_write(db, principal, namespace, profile)
@@ -29,7 +33,11 @@ async def put_profile(
 
 @router.get("")
 async def list_profiles(
-    namespace: NamespacePath, db: DbSession, principal: CurrentPrincipal, limit: Limit = 20, cursor: Cursor = None
+    namespace: NamespacePath,
+    db: DbSession,
+    principal: CurrentPrincipal,
+    limit: Limit = 20,
+    cursor: Cursor = None,
 ) -> ProfileList:
     """List live profiles by name, keyset paginated."""
     return await service.list_profiles(db, principal, namespace, limit, cursor)

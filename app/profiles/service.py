@@ -26,7 +26,9 @@ async def for_read(db: AsyncSession, principal: Principal, namespace: str, name:
     return profile
 
 
-async def for_write(db: AsyncSession, principal: Principal, namespace: str, name: str) -> tuple[Profile, bool]:
+async def for_write(
+    db: AsyncSession, principal: Principal, namespace: str, name: str
+) -> tuple[Profile, bool]:
     ns = await namespaces.resolve(db, principal, namespace)
     return await repository.get_or_create(db, ns.id, name)
 

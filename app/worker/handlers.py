@@ -37,7 +37,9 @@ _PURGE_STEPS = [
 ]
 
 
-async def purge_profile(ctx: JobContext, profile_id: int | None, _sid: str | None, _payload: dict[str, Any]) -> int:
+async def purge_profile(
+    ctx: JobContext, profile_id: int | None, _sid: str | None, _payload: dict[str, Any]
+) -> int:
     if profile_id is None:
         raise PermanentJobError("purge job without a profile")
     for step in _PURGE_STEPS:
@@ -50,11 +52,15 @@ async def purge_profile(ctx: JobContext, profile_id: int | None, _sid: str | Non
     async with ctx.sessionmaker() as db:
         # The profile row last: its foreign keys cascade whatever small per-profile rows remain.
         await db.execute(
-            text("DELETE FROM jobs WHERE profile_id = :p AND status IN ('queued', 'failed', 'done') "
-                 "AND kind <> :kind"),
+            text(
+                "DELETE FROM jobs WHERE profile_id = :p AND status IN ('queued', 'failed', 'done') "
+                "AND kind <> :kind"
+            ),
             {"p": profile_id, "kind": queue.PURGE_PROFILE},
         )
-        await db.execute(text("DELETE FROM profiles WHERE id = :p AND deleted_at IS NOT NULL"), {"p": profile_id})
+        await db.execute(
+            text("DELETE FROM profiles WHERE id = :p AND deleted_at IS NOT NULL"), {"p": profile_id}
+        )
         await db.commit()
     return 0
 

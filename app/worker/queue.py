@@ -65,7 +65,9 @@ async def enqueue_purge_profile(db: AsyncSession, profile_id: int) -> str:
     return await enqueue(db, PURGE_PROFILE, profile_id=profile_id, dedupe_key=f"purge:{profile_id}")
 
 
-async def enqueue_extraction(db: AsyncSession, profile_id: int, session_id: str, message_ids: list[str]) -> str:
+async def enqueue_extraction(
+    db: AsyncSession, profile_id: int, session_id: str, message_ids: list[str]
+) -> str:
     """Queue extraction of these messages of one session; queued jobs of a session coalesce into one."""
     return await enqueue(
         db,

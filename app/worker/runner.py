@@ -68,7 +68,9 @@ _RELEASE = text(
     "UPDATE jobs SET status = 'queued', attempts = greatest(attempts - 1, 0), locked_by = NULL, "
     "locked_until = NULL, updated_at = now() WHERE id = :id AND locked_by = :me AND status = 'running'"
 )
-_GAUGE = text("SELECT status, count(*) FROM jobs WHERE status IN ('queued', 'running', 'failed') GROUP BY status")
+_GAUGE = text(
+    "SELECT status, count(*) FROM jobs WHERE status IN ('queued', 'running', 'failed') GROUP BY status"
+)
 _PRUNE = text("DELETE FROM jobs WHERE status = 'done' AND finished_at < now() - interval '7 days'")
 
 
@@ -164,15 +166,25 @@ class Worker:
             return 0
         async with self.sessionmaker() as db:
             rows = (
-                await db.execute(_CLAIM, {"me": self.id, "lease": self.settings.job_lease_seconds, "n": free})
-            ).mappings().all()
+                (
+                    await db.execute(
+                        _CLAIM, {"me": self.id, "lease": self.settings.job_lease_seconds, "n": free}
+                    )
+                )
+                .mappings()
+                .all()
+            )
             await db.commit()
         for row in rows:
             job = ClaimedJob(**dict(row))
             task = asyncio.create_task(self._process(job), name=f"job {job.id}")
             self._inflight[job.id] = task
-            task.add_done_callback(lambda _t, jid=job.id: self._inflight.pop(jid, None))
+            task.add_done_callback(self._forget)
         return len(rows)
+
+    def _forget(self, task: asyncio.Task[None]) -> None:
+        job_id = task.get_name().removeprefix("job ")
+        self._inflight.pop(job_id, None)
 
     async def _process(self, job: ClaimedJob) -> None:
         started = time.perf_counter()
@@ -196,8 +208,14 @@ class Worker:
             else:
                 base = self.settings.job_backoff_seconds * 2 ** (job.attempts - 1)
                 delay = min(base * random.uniform(0.5, 1.5), 3600.0)  # jitter spreads retries apart
-                logger.warning("job %s (%s) attempt %d failed, retry in %.1fs: %s",
-                               job.id, job.kind, job.attempts, delay, error)
+                logger.warning(
+                    "job %s (%s) attempt %d failed, retry in %.1fs: %s",
+                    job.id,
+                    job.kind,
+                    job.attempts,
+                    delay,
+                    error,
+                )
                 await self._execute(_RETRY, id=job.id, me=self.id, error=error, delay=delay)
                 JOBS_FINISHED.labels(job.kind, "retried").inc()
         else:
@@ -227,7 +245,7 @@ class Worker:
             return
         self._last_housekeeping = now
         async with self.sessionmaker() as db:
-            counts = dict((await db.execute(_GAUGE)).tuples().all())
+            counts: dict[str, int] = {row[0]: row[1] for row in await db.execute(_GAUGE)}
             await db.execute(_PRUNE)
             await db.commit()
         for status in ("queued", "running", "failed"):

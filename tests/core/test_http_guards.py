@@ -52,7 +52,9 @@ async def test_readyz_and_metrics(anon: httpx.AsyncClient, client: httpx.AsyncCl
     await client.get("/v1/namespaces")
     metrics = await anon.get("/metrics")
     assert metrics.status_code == 200
-    assert 'agent_memory_http_requests_total{method="GET",route="/v1/namespaces",status="200"}' in metrics.text
+    assert (
+        'agent_memory_http_requests_total{method="GET",route="/v1/namespaces",status="200"}' in metrics.text
+    )
     assert "agent_memory_http_request_seconds_bucket" in metrics.text
 
 

@@ -52,7 +52,9 @@ async def test_missing_and_bad_keys(anon: httpx.AsyncClient) -> None:
     assert (await anon.get("/healthz")).status_code == 200
 
 
-async def test_scoped_key_sees_only_its_namespace(client: httpx.AsyncClient, anon: httpx.AsyncClient, ns: str) -> None:
+async def test_scoped_key_sees_only_its_namespace(
+    client: httpx.AsyncClient, anon: httpx.AsyncClient, ns: str
+) -> None:
     other = ns + "-b"
     assert (await client.post("/v1/namespaces", json={"name": other})).status_code == 201
     created = await client.post(f"/v1/namespaces/{ns}/keys", json={"name": "ci"})
