@@ -2,8 +2,10 @@
 
 from fastapi import APIRouter
 
+from app.ingest.router import router as ingest_router
+from app.memories.router import router as memories_router
 from app.namespaces.router import router as namespaces_router
 from app.ops.router import router as ops_router
 from app.profiles.router import router as profiles_router
 
-ROUTERS: list[APIRouter] = [ops_router, namespaces_router, profiles_router]
+ROUTERS: list[APIRouter] = [ops_router, namespaces_router, profiles_router, ingest_router, memories_router]

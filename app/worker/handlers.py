@@ -65,6 +65,12 @@ async def purge_profile(
     return 0
 
 
-HANDLERS: dict[str, Handler] = {
-    queue.PURGE_PROFILE: purge_profile,
-}
+HANDLERS: dict[str, Handler] = {}
+
+
+def load_handlers() -> dict[str, Handler]:
+    """Fill the registry on first use: the domain handlers import the worker, so not at import time."""
+    from app.memories.extraction_job import run_extraction
+
+    HANDLERS.update({queue.PURGE_PROFILE: purge_profile, queue.EXTRACT: run_extraction})
+    return HANDLERS

@@ -1,0 +1,1 @@
+"""Ingest: store a conversation's messages verbatim and queue their extraction, in one transaction."""

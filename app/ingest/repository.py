@@ -1,0 +1,73 @@
+"""SQL of ingest: session upsert, bulk message insert (idempotent on message identity), job lookup."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import select, text
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.models import Job
+
+_UPSERT_SESSION = text(
+    """
+    INSERT INTO sessions (profile_id, id, name) VALUES (:p, :sid, :name)
+    ON CONFLICT (profile_id, id) DO UPDATE SET updated_at = now()
+    """
+)
+_LAST_MESSAGE = text(
+    "SELECT id FROM messages WHERE profile_id = :p AND session_id = :sid ORDER BY seq DESC LIMIT 1"
+)
+# One statement for the whole batch; WITH ORDINALITY keeps the batch order in `seq`.
+_INSERT_MESSAGES = text(
+    """
+    INSERT INTO messages (profile_id, id, session_id, parent_id, role, parts, text_content, created_at)
+    SELECT :p, m.id, :sid, m.parent_id, m.role,
+           jsonb_build_array(jsonb_build_object('type', 'text', 'text', m.content)), m.content, m.created_at
+    FROM unnest(CAST(:ids AS text[]), CAST(:parents AS text[]), CAST(:roles AS text[]),
+                CAST(:contents AS text[]), CAST(:times AS timestamptz[]))
+         WITH ORDINALITY AS m(id, parent_id, role, content, created_at, ord)
+    ORDER BY m.ord
+    ON CONFLICT (profile_id, id) DO NOTHING
+    RETURNING id
+    """
+)
+
+
+async def upsert_session(db: AsyncSession, profile_id: int, session_id: str) -> None:
+    await db.execute(_UPSERT_SESSION, {"p": profile_id, "sid": session_id, "name": session_id})
+
+
+async def last_message_id(db: AsyncSession, profile_id: int, session_id: str) -> str | None:
+    return (await db.execute(_LAST_MESSAGE, {"p": profile_id, "sid": session_id})).scalar_one_or_none()
+
+
+async def insert_messages(
+    db: AsyncSession,
+    profile_id: int,
+    session_id: str,
+    ids: list[str],
+    parents: list[str | None],
+    roles: list[str],
+    contents: list[str],
+    times: list[datetime],
+) -> set[str]:
+    """Insert the messages not stored yet; returns the ids actually inserted."""
+    rows = await db.execute(
+        _INSERT_MESSAGES,
+        {
+            "p": profile_id,
+            "sid": session_id,
+            "ids": ids,
+            "parents": parents,
+            "roles": roles,
+            "contents": contents,
+            "times": times,
+        },
+    )
+    return set(rows.scalars())
+
+
+async def get_job(db: AsyncSession, profile_id: int, job_id: str) -> Job | None:
+    stmt = select(Job).where(Job.id == job_id, Job.profile_id == profile_id)
+    return (await db.execute(stmt)).scalar_one_or_none()

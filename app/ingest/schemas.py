@@ -1,0 +1,47 @@
+"""Request and response bodies of ingest and job status."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import AwareDatetime, Field
+
+from app.core.names import SessionId
+from app.core.schemas import ApiModel, RequestModel
+from app.core.text import MessageContent
+
+MAX_MESSAGES = 500
+
+
+class IngestMessage(RequestModel):
+    role: Literal["system", "user", "assistant"]
+    content: MessageContent
+    timestamp: AwareDatetime | None = Field(
+        default=None, description="When it was said (RFC 3339 with offset); absent → the time of ingest."
+    )
+
+
+class IngestRequest(RequestModel):
+    messages: list[IngestMessage] = Field(min_length=1, max_length=MAX_MESSAGES)
+    session_id: SessionId | None = Field(
+        default=None, description="Absent → derived from the first message, so a conversation keeps its id."
+    )
+
+
+class IngestResult(ApiModel):
+    session_id: str
+    job_id: str | None = Field(description="The extraction job; null when nothing new was ingested.")
+    messages_received: int
+    messages_new: int
+
+
+class JobOut(ApiModel):
+    id: str
+    kind: str
+    status: Literal["queued", "running", "done", "failed"]
+    attempts: int
+    memories_created: int
+    error: str | None = None
+    created_at: datetime
+    finished_at: datetime | None = None

@@ -1,0 +1,87 @@
+"""Rules of ingest: message identity, derived session ids, parent chaining, one transaction with the job."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.core.errors import NotFound
+from app.ingest import repository
+from app.ingest.schemas import IngestRequest, IngestResult, JobOut
+from app.models import Profile
+from app.worker import queue
+
+UNIT_SEPARATOR = "\x1f"
+
+
+class JobNotFound(NotFound):
+    code = "job_not_found"
+
+
+def message_identity(session_id: str, role: str, content: str) -> str:
+    """sha256(sessionId ␟ role ␟ content), first 128 bits as hex: the timestamp is not part of it."""
+    digest = hashlib.sha256(UNIT_SEPARATOR.join((session_id, role, content)).encode("utf-8")).hexdigest()
+    return digest[:32]
+
+
+def derived_session_id(role: str, content: str) -> str:
+    """A session id from the first message alone, so the same conversation extended later keeps it."""
+    return "ses_" + message_identity("", role, content)[:24]
+
+
+async def ingest(db: AsyncSession, profile: Profile, request: IngestRequest) -> IngestResult:
+    first = request.messages[0]
+    session_id = request.session_id or derived_session_id(first.role, first.content)
+    now = datetime.now(UTC)
+
+    ids: list[str] = []
+    seen: set[str] = set()
+    keep = []
+    for message in request.messages:
+        identity = message_identity(session_id, message.role, message.content)
+        if identity in seen:  # the same message twice in one batch is one message
+            continue
+        seen.add(identity)
+        ids.append(identity)
+        keep.append(message)
+
+    await repository.upsert_session(db, profile.id, session_id)
+    previous = await repository.last_message_id(db, profile.id, session_id)
+    parents: list[str | None] = []
+    for identity in ids:
+        # Consecutive messages chain; the batch's first continues the session unless it is already stored.
+        parents.append(previous if previous != identity else None)
+        previous = identity
+    inserted = await repository.insert_messages(
+        db,
+        profile.id,
+        session_id,
+        ids,
+        parents,
+        [m.role for m in keep],
+        [m.content for m in keep],
+        [m.timestamp or now for m in keep],
+    )
+    new_ids = [i for i in ids if i in inserted]
+    job_id = await queue.enqueue_extraction(db, profile.id, session_id, new_ids) if new_ids else None
+    return IngestResult(
+        session_id=session_id, job_id=job_id, messages_received=len(request.messages), messages_new=len(new_ids)
+    )
+
+
+async def get_job(db: AsyncSession, profile: Profile, job_id: str) -> JobOut:
+    job = await repository.get_job(db, profile.id, job_id)
+    if job is None:
+        raise JobNotFound(f"job '{job_id}' not found")
+    return JobOut(
+        id=job.id,
+        kind=job.kind,
+        status=job.status,  # type: ignore[arg-type]
+        attempts=job.attempts,
+        memories_created=job.memories_created,
+        error=job.last_error if job.status == "failed" else None,
+        created_at=job.created_at,
+        finished_at=job.finished_at,
+    )

@@ -1,0 +1,1 @@
+"""Memories: remember, list, get, delete, deleteSession, and storing what extraction produces."""

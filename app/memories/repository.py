@@ -1,0 +1,236 @@
+"""SQL of memories: bulk idempotent insert with sources, supersession by topic key, reads and deletes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncSession
+
+_COLUMNS = "id, type, summary, content, session_id, event_time, created_at, updated_at"
+
+
+@dataclass
+class NewMemory:
+    id: str
+    type: str
+    summary: str
+    content: str
+    session_id: str | None
+    topic_key: str | None
+    event_time: datetime | None
+    content_hash: str
+    source_message_ids: tuple[str, ...]
+
+
+_INSERT = text(
+    """
+    INSERT INTO memories (profile_id, id, type, summary, content, session_id, topic_key, event_time, content_hash)
+    SELECT :p, m.id, m.type, m.summary, m.content, m.session_id, m.topic_key, m.event_time, m.content_hash
+    FROM unnest(CAST(:ids AS text[]), CAST(:types AS text[]), CAST(:summaries AS text[]),
+                CAST(:contents AS text[]), CAST(:sessions AS text[]), CAST(:topics AS text[]),
+                CAST(:times AS timestamptz[]), CAST(:hashes AS text[])) WITH ORDINALITY
+         AS m(id, type, summary, content, session_id, topic_key, event_time, content_hash, ord)
+    ORDER BY m.ord
+    ON CONFLICT (profile_id, content_hash) DO NOTHING
+    RETURNING id
+    """
+)
+_INSERT_SOURCES = text(
+    """
+    INSERT INTO memory_sources (profile_id, memory_id, message_id)
+    SELECT :p, s.memory_id, s.message_id
+    FROM unnest(CAST(:memory_ids AS text[]), CAST(:message_ids AS text[])) AS s(memory_id, message_id)
+    ON CONFLICT DO NOTHING
+    """
+)
+# Only facts and instructions supersede; events accumulate and tasks belong to their session.
+_SUPERSEDE = text(
+    """
+    UPDATE memories SET superseded_by = :new_id, updated_at = now()
+    WHERE profile_id = :p AND topic_key = :topic AND superseded_by IS NULL AND id <> :new_id
+      AND type IN ('fact', 'instruction')
+    """
+)
+
+
+async def insert_memories(db: AsyncSession, profile_id: int, memories: list[NewMemory]) -> list[NewMemory]:
+    """Insert those whose content is new to the profile, link their sources, apply supersession.
+
+    Returns the memories actually created. A source message deleted meanwhile makes the source insert
+    fail (foreign key), so a racing delete can never leave a memory pointing at nothing.
+    """
+    if not memories:
+        return []
+    rows = await db.execute(
+        _INSERT,
+        {
+            "p": profile_id,
+            "ids": [m.id for m in memories],
+            "types": [m.type for m in memories],
+            "summaries": [m.summary for m in memories],
+            "contents": [m.content for m in memories],
+            "sessions": [m.session_id for m in memories],
+            "topics": [m.topic_key for m in memories],
+            "times": [m.event_time for m in memories],
+            "hashes": [m.content_hash for m in memories],
+        },
+    )
+    inserted = set(rows.scalars())
+    created = [m for m in memories if m.id in inserted]
+    pairs = [(m.id, message_id) for m in created for message_id in m.source_message_ids]
+    if pairs:
+        await db.execute(
+            _INSERT_SOURCES,
+            {"p": profile_id, "memory_ids": [a for a, _ in pairs], "message_ids": [b for _, b in pairs]},
+        )
+    for memory in created:  # in order, so a later statement on a topic wins
+        if memory.topic_key and memory.type in ("fact", "instruction"):
+            await db.execute(_SUPERSEDE, {"p": profile_id, "topic": memory.topic_key, "new_id": memory.id})
+    return created
+
+
+async def get_by_hash(db: AsyncSession, profile_id: int, content_hash: str) -> dict[str, Any] | None:
+    row = await db.execute(
+        text(f"SELECT {_COLUMNS}, superseded_by FROM memories WHERE profile_id = :p AND content_hash = :h"),
+        {"p": profile_id, "h": content_hash},
+    )
+    found = row.mappings().one_or_none()
+    return dict(found) if found else None
+
+
+async def get_active(db: AsyncSession, profile_id: int, memory_id: str) -> dict[str, Any] | None:
+    row = await db.execute(
+        text(f"SELECT {_COLUMNS} FROM memories WHERE profile_id = :p AND id = :id AND superseded_by IS NULL"),
+        {"p": profile_id, "id": memory_id},
+    )
+    found = row.mappings().one_or_none()
+    return dict(found) if found else None
+
+
+async def revive(db: AsyncSession, profile_id: int, memory_id: str, new_active_id: str | None) -> None:
+    """Make a superseded memory current again (remembered anew), superseding what replaced it."""
+    topic = (
+        await db.execute(
+            text(
+                "UPDATE memories SET superseded_by = NULL, updated_at = now() "
+                "WHERE profile_id = :p AND id = :id RETURNING topic_key"
+            ),
+            {"p": profile_id, "id": memory_id},
+        )
+    ).scalar_one_or_none()
+    if topic:
+        await db.execute(_SUPERSEDE, {"p": profile_id, "topic": topic, "new_id": memory_id})
+
+
+async def sources(db: AsyncSession, profile_id: int, memory_id: str) -> list[dict[str, Any]]:
+    rows = await db.execute(
+        text(
+            """
+            SELECT m.id AS message_id, m.role, m.text_content AS content, m.created_at AS timestamp
+            FROM memory_sources s JOIN messages m ON m.profile_id = s.profile_id AND m.id = s.message_id
+            WHERE s.profile_id = :p AND s.memory_id = :id
+            ORDER BY m.created_at, m.seq
+            """
+        ),
+        {"p": profile_id, "id": memory_id},
+    )
+    return [dict(r) for r in rows.mappings()]
+
+
+async def list_active(
+    db: AsyncSession,
+    profile_id: int,
+    *,
+    before_id: str | None,
+    session_id: str | None,
+    memory_type: str | None,
+    limit: int,
+) -> list[dict[str, Any]]:
+    """Newest first by ULID, keyset on id: any page costs the same."""
+    clauses = ["profile_id = :p", "superseded_by IS NULL"]
+    params: dict[str, Any] = {"p": profile_id, "limit": limit}
+    if before_id is not None:
+        clauses.append("id < :before")
+        params["before"] = before_id
+    if session_id is not None:
+        clauses.append("session_id = :sid")
+        params["sid"] = session_id
+    if memory_type is not None:
+        clauses.append("type = :type")
+        params["type"] = memory_type
+    sql = (
+        "SELECT id, type, summary, session_id, event_time, created_at, updated_at FROM memories "
+        f"WHERE {' AND '.join(clauses)} ORDER BY id DESC LIMIT :limit"
+    )
+    return [dict(r) for r in (await db.execute(text(sql), params)).mappings()]
+
+
+async def delete_memory_and_sources(db: AsyncSession, profile_id: int, memory_id: str) -> None:
+    await db.execute(
+        text(
+            """
+            WITH src AS (SELECT message_id FROM memory_sources WHERE profile_id = :p AND memory_id = :id)
+            DELETE FROM messages WHERE profile_id = :p AND id IN (SELECT message_id FROM src)
+            """
+        ),
+        {"p": profile_id, "id": memory_id},
+    )
+    await db.execute(text("DELETE FROM memories WHERE profile_id = :p AND id = :id"), {"p": profile_id, "id": memory_id})
+
+
+async def delete_session(db: AsyncSession, profile_id: int, session_id: str) -> None:
+    """Everything of one session: its memories, queued jobs, messages (sources cascade) and the session row."""
+    params = {"p": profile_id, "sid": session_id}
+    await db.execute(text("DELETE FROM memories WHERE profile_id = :p AND session_id = :sid"), params)
+    await db.execute(
+        text("DELETE FROM jobs WHERE profile_id = :p AND session_id = :sid AND status = 'queued'"), params
+    )
+    # The session row's foreign keys cascade to its messages (and their sources) and compactions.
+    await db.execute(text("DELETE FROM sessions WHERE profile_id = :p AND id = :sid"), params)
+
+
+async def window_messages(
+    db: AsyncSession, profile_id: int, session_id: str, message_ids: list[str], context: int
+) -> tuple[list[dict[str, Any]], int]:
+    """The given messages of a session in order, preceded by up to `context` earlier ones.
+
+    Returns (messages, index of the first new one).
+    """
+    new_rows = [
+        dict(r)
+        for r in (
+            await db.execute(
+                text(
+                    "SELECT id, role, text_content, created_at, seq FROM messages "
+                    "WHERE profile_id = :p AND session_id = :sid AND id = ANY(CAST(:ids AS text[])) ORDER BY seq"
+                ),
+                {"p": profile_id, "sid": session_id, "ids": message_ids},
+            )
+        ).mappings()
+    ]
+    if not new_rows:
+        return [], 0
+    before = [
+        dict(r)
+        for r in (
+            await db.execute(
+                text(
+                    "SELECT id, role, text_content, created_at, seq FROM messages "
+                    "WHERE profile_id = :p AND session_id = :sid AND seq < :seq ORDER BY seq DESC LIMIT :n"
+                ),
+                {"p": profile_id, "sid": session_id, "seq": new_rows[0]["seq"], "n": context},
+            )
+        ).mappings()
+    ]
+    before.reverse()
+    return before + new_rows, len(before)
+
+
+async def profile_is_live(db: AsyncSession, profile_id: int) -> bool:
+    row = await db.execute(
+        text("SELECT 1 FROM profiles WHERE id = :p AND deleted_at IS NULL"), {"p": profile_id}
+    )
+    return row.scalar_one_or_none() is not None

@@ -1,0 +1,65 @@
+"""HTTP routes of memories: remember, list, get, delete, deleteSession."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Response
+
+from app.core.db import DbSession
+from app.core.errors import error_responses
+from app.core.names import SessionPath
+from app.core.pagination import Cursor, Limit
+from app.memories import service
+from app.memories.schemas import MemoryDetail, MemoryList, MemoryOut, MemoryType, RememberRequest
+from app.profiles.access import ReadableProfile, WritableProfile
+
+router = APIRouter(
+    prefix="/v1/namespaces/{namespace}/profiles/{profile}", tags=["memory"], responses=error_responses(401, 404, 422)
+)
+
+
+@router.post(
+    "/remember",
+    status_code=201,
+    responses={200: {"model": MemoryOut, "description": "Already stored: the existing memory"}, **error_responses(413)},
+)
+async def remember(body: RememberRequest, profile: WritableProfile, db: DbSession, response: Response) -> MemoryOut:
+    """Store one statement as a memory, synchronously (201); content already stored answers 200 with it."""
+    memory, created = await service.remember(db, profile, body.content, body.session_id)
+    response.status_code = 201 if created else 200
+    return memory
+
+
+@router.get("/memories")
+async def list_memories(
+    profile: ReadableProfile,
+    db: DbSession,
+    limit: Limit = 20,
+    cursor: Cursor = None,
+    session_id: Annotated[str | None, Query(alias="sessionId", max_length=64)] = None,
+    type: Annotated[MemoryType | None, Query()] = None,
+) -> MemoryList:
+    """Active memories, newest first (no `content`), keyset paginated."""
+    return await service.list_memories(
+        db, profile, limit=limit, cursor=cursor, session_id=session_id, memory_type=type
+    )
+
+
+@router.get("/memories/{memory_id}")
+async def get_memory(memory_id: str, profile: ReadableProfile, db: DbSession) -> MemoryDetail:
+    """One memory with the messages it came from."""
+    return await service.get_memory(db, profile, memory_id)
+
+
+@router.delete("/memories/{memory_id}")
+async def delete_memory(memory_id: str, profile: ReadableProfile, db: DbSession) -> MemoryOut:
+    """Delete a memory and the messages it was extracted from; answers the deleted memory."""
+    return await service.delete_memory(db, profile, memory_id)
+
+
+@router.delete("/sessions/{session_id}", status_code=204)
+async def delete_session(session_id: SessionPath, profile: ReadableProfile, db: DbSession) -> Response:
+    """deleteSession: the session's messages, memories and compactions; idempotent."""
+    await service.delete_session(db, profile, session_id)
+    return Response(status_code=204)
