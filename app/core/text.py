@@ -29,7 +29,10 @@ MessageContent = Annotated[
 ]
 RememberContent = Annotated[
     str,
-    Field(min_length=1, description=f"The statement to remember, at most {REMEMBER_CONTENT_BYTES} bytes of UTF-8."),
+    Field(
+        min_length=1,
+        description=f"The statement to remember, at most {REMEMBER_CONTENT_BYTES} bytes of UTF-8.",
+    ),
     max_utf8_bytes(REMEMBER_CONTENT_BYTES),
 ]
 RecallQuery = Annotated[

@@ -11,7 +11,9 @@ from app.ingest.schemas import IngestRequest, IngestResult, JobOut
 from app.profiles.access import ReadableProfile, WritableProfile
 
 router = APIRouter(
-    prefix="/v1/namespaces/{namespace}/profiles/{profile}", tags=["memory"], responses=error_responses(401, 404, 422)
+    prefix="/v1/namespaces/{namespace}/profiles/{profile}",
+    tags=["memory"],
+    responses=error_responses(401, 404, 422),
 )
 
 

@@ -67,7 +67,10 @@ async def ingest(db: AsyncSession, profile: Profile, request: IngestRequest) -> 
     new_ids = [i for i in ids if i in inserted]
     job_id = await queue.enqueue_extraction(db, profile.id, session_id, new_ids) if new_ids else None
     return IngestResult(
-        session_id=session_id, job_id=job_id, messages_received=len(request.messages), messages_new=len(new_ids)
+        session_id=session_id,
+        job_id=job_id,
+        messages_received=len(request.messages),
+        messages_new=len(new_ids),
     )
 
 
@@ -78,7 +81,7 @@ async def get_job(db: AsyncSession, profile: Profile, job_id: str) -> JobOut:
     return JobOut(
         id=job.id,
         kind=job.kind,
-        status=job.status,  # type: ignore[arg-type]
+        status=job.status,
         attempts=job.attempts,
         memories_created=job.memories_created,
         error=job.last_error if job.status == "failed" else None,

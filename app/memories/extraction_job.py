@@ -21,7 +21,7 @@ def extractor_for(ctx: JobContext) -> Extractor:
 
         extractor = DefaultExtractor()
         ctx.cache["extractor"] = extractor
-    return extractor  # type: ignore[no-any-return]
+    return extractor
 
 
 async def run_extraction(
@@ -33,7 +33,9 @@ async def run_extraction(
     async with ctx.sessionmaker() as db:
         if not await repository.profile_is_live(db, profile_id):
             return 0  # deleted meanwhile: the purge job removes everything
-        rows, new_from = await repository.window_messages(db, profile_id, session_id, message_ids, CONTEXT_MESSAGES)
+        rows, new_from = await repository.window_messages(
+            db, profile_id, session_id, message_ids, CONTEXT_MESSAGES
+        )
     if len(rows) <= new_from:
         return 0  # every message was deleted before we got here
     inputs = [

@@ -178,7 +178,9 @@ async def delete_memory_and_sources(db: AsyncSession, profile_id: int, memory_id
         ),
         {"p": profile_id, "id": memory_id},
     )
-    await db.execute(text("DELETE FROM memories WHERE profile_id = :p AND id = :id"), {"p": profile_id, "id": memory_id})
+    await db.execute(
+        text("DELETE FROM memories WHERE profile_id = :p AND id = :id"), {"p": profile_id, "id": memory_id}
+    )
 
 
 async def delete_session(db: AsyncSession, profile_id: int, session_id: str) -> None:

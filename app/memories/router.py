@@ -15,16 +15,23 @@ from app.memories.schemas import MemoryDetail, MemoryList, MemoryOut, MemoryType
 from app.profiles.access import ReadableProfile, WritableProfile
 
 router = APIRouter(
-    prefix="/v1/namespaces/{namespace}/profiles/{profile}", tags=["memory"], responses=error_responses(401, 404, 422)
+    prefix="/v1/namespaces/{namespace}/profiles/{profile}",
+    tags=["memory"],
+    responses=error_responses(401, 404, 422),
 )
 
 
 @router.post(
     "/remember",
     status_code=201,
-    responses={200: {"model": MemoryOut, "description": "Already stored: the existing memory"}, **error_responses(413)},
+    responses={
+        200: {"model": MemoryOut, "description": "Already stored: the existing memory"},
+        **error_responses(413),
+    },
 )
-async def remember(body: RememberRequest, profile: WritableProfile, db: DbSession, response: Response) -> MemoryOut:
+async def remember(
+    body: RememberRequest, profile: WritableProfile, db: DbSession, response: Response
+) -> MemoryOut:
     """Store one statement as a memory, synchronously (201); content already stored answers 200 with it."""
     memory, created = await service.remember(db, profile, body.content, body.session_id)
     response.status_code = 201 if created else 200

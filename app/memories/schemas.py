@@ -21,7 +21,9 @@ class MemorySummary(ApiModel):
     type: MemoryType
     summary: str
     session_id: str | None
-    event_time: datetime | None = Field(default=None, description="When the event happened or will, if known.")
+    event_time: datetime | None = Field(
+        default=None, description="When the event happened or will, if known."
+    )
     created_at: datetime
     updated_at: datetime
 

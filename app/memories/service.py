@@ -54,7 +54,9 @@ async def remember(
     from app.extraction.default import classify_one
 
     # The extractor classifies and summarises; the memory keeps the statement exactly as given.
-    extracted = replace(classify_one(content, role="user", timestamp=datetime.now(UTC)), content=content.strip())
+    extracted = replace(
+        classify_one(content, role="user", timestamp=datetime.now(UTC)), content=content.strip()
+    )
     digest = content_hash(extracted.content)
     existing = await repository.get_by_hash(db, profile.id, digest)
     if existing is not None:

@@ -10,14 +10,28 @@ from app.worker.runner import Worker
 CONVERSATION = [
     {"role": "user", "content": "Hi there!", "timestamp": "2024-05-10T09:00:00Z"},
     {"role": "assistant", "content": "Hello! How can I help?", "timestamp": "2024-05-10T09:00:05Z"},
-    {"role": "user", "content": "I moved to Lisbon last year and I work as a nurse.", "timestamp": "2024-05-10T09:01:00Z"},
-    {"role": "user", "content": "Yesterday I ran my first half marathon.", "timestamp": "2024-05-10T09:02:00Z"},
+    {
+        "role": "user",
+        "content": "I moved to Lisbon last year and I work as a nurse.",
+        "timestamp": "2024-05-10T09:01:00Z",
+    },
+    {
+        "role": "user",
+        "content": "Yesterday I ran my first half marathon.",
+        "timestamp": "2024-05-10T09:02:00Z",
+    },
     {"role": "user", "content": "From now on, always answer in French.", "timestamp": "2024-05-10T09:03:00Z"},
-    {"role": "user", "content": "Remind me to renew my passport by June 3.", "timestamp": "2024-05-10T09:04:00Z"},
+    {
+        "role": "user",
+        "content": "Remind me to renew my passport by June 3.",
+        "timestamp": "2024-05-10T09:04:00Z",
+    },
 ]
 
 
-async def _ingest(client: httpx.AsyncClient, url: str, messages: list[dict[str, str]], sid: str | None = "s1"):
+async def _ingest(
+    client: httpx.AsyncClient, url: str, messages: list[dict[str, str]], sid: str | None = "s1"
+):
     body: dict[str, object] = {"messages": messages}
     if sid is not None:
         body["sessionId"] = sid
@@ -113,7 +127,9 @@ async def test_ingest_limits(client: httpx.AsyncClient, profile_url: str) -> Non
     assert empty.status_code == 422
     long_sid = await _ingest(client, profile_url, [{"role": "user", "content": "x"}], sid="s" * 65)
     assert long_sid.status_code == 422 and "64" in long_sid.json()["detail"]
-    naive = await _ingest(client, profile_url, [{"role": "user", "content": "x", "timestamp": "2024-01-01T00:00:00"}])
+    naive = await _ingest(
+        client, profile_url, [{"role": "user", "content": "x", "timestamp": "2024-01-01T00:00:00"}]
+    )
     assert naive.status_code == 422
 
 
@@ -133,7 +149,9 @@ async def test_supersession_keeps_one_active_fact(
 ) -> None:
     await _ingest(client, profile_url, [{"role": "user", "content": "My favourite colour is blue."}], sid="a")
     await worker.drain()
-    await _ingest(client, profile_url, [{"role": "user", "content": "My favourite colour is green now."}], sid="b")
+    await _ingest(
+        client, profile_url, [{"role": "user", "content": "My favourite colour is green now."}], sid="b"
+    )
     await worker.drain()
     listed = (await client.get(f"{profile_url}/memories")).json()["memories"]
     colours = [m for m in listed if "colo" in m["summary"].lower()]
@@ -144,7 +162,9 @@ async def test_supersession_keeps_one_active_fact(
 
         rows = (
             await db.execute(
-                text("SELECT content, superseded_by FROM memories WHERE content ILIKE '%blue%' AND topic_key IS NOT NULL")
+                text(
+                    "SELECT content, superseded_by FROM memories WHERE content ILIKE '%blue%' AND topic_key IS NOT NULL"
+                )
             )
         ).all()
     assert any(r.superseded_by == colours[0]["id"] for r in rows), "the old fact is kept with supersededBy"
@@ -156,7 +176,10 @@ async def test_list_filters_and_pagination(
 ) -> None:
     for i in range(7):
         sid = "s1" if i % 2 == 0 else "s2"
-        r = await client.post(f"{profile_url}/remember", json={"content": f"Fact number {i}: I own {i} bikes.", "sessionId": sid})
+        r = await client.post(
+            f"{profile_url}/remember",
+            json={"content": f"Fact number {i}: I own {i} bikes.", "sessionId": sid},
+        )
         assert r.status_code == 201
     params: dict[str, object] = {"limit": 2}
     if session_param:
@@ -164,7 +187,11 @@ async def test_list_filters_and_pagination(
     seen: list[str] = []
     cursor = None
     while True:
-        page = (await client.get(f"{profile_url}/memories", params={**params, **({"cursor": cursor} if cursor else {})})).json()
+        page = (
+            await client.get(
+                f"{profile_url}/memories", params={**params, **({"cursor": cursor} if cursor else {})}
+            )
+        ).json()
         seen += [m["id"] for m in page["memories"]]
         cursor = page.get("cursor")
         if not cursor:

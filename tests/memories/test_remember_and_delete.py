@@ -44,9 +44,13 @@ async def test_delete_memory_removes_source_messages(
     assert deleted.status_code == 200 and deleted.json()["id"] == dog["id"] and "content" in deleted.json()
     assert (await client.get(f"{profile_url}/memories/{dog['id']}")).status_code == 404
     assert (await client.delete(f"{profile_url}/memories/{dog['id']}")).status_code == 404
-    remaining = await _count(client, "SELECT count(*) FROM messages WHERE text_content LIKE '%beagle named Max%'")
+    remaining = await _count(
+        client, "SELECT count(*) FROM messages WHERE text_content LIKE '%beagle named Max%'"
+    )
     assert remaining == 0
-    assert await _count(client, "SELECT count(*) FROM messages WHERE text_content LIKE '%bakery in Leeds%'") >= 1
+    assert (
+        await _count(client, "SELECT count(*) FROM messages WHERE text_content LIKE '%bakery in Leeds%'") >= 1
+    )
 
 
 async def test_delete_session_is_idempotent_and_complete(
@@ -54,13 +58,25 @@ async def test_delete_session_is_idempotent_and_complete(
 ) -> None:
     msgs = [{"role": "user", "content": "I am training for the Berlin marathon in September."}]
     await client.post(f"{profile_url}/ingest", json={"sessionId": "gone", "messages": msgs})
-    await client.post(f"{profile_url}/ingest", json={"sessionId": "kept", "messages": [
-        {"role": "user", "content": "My daughter Lina starts school in August."}]})
+    await client.post(
+        f"{profile_url}/ingest",
+        json={
+            "sessionId": "kept",
+            "messages": [{"role": "user", "content": "My daughter Lina starts school in August."}],
+        },
+    )
     await worker.drain()
-    await client.post(f"{profile_url}/remember", json={"content": "I prefer window seats.", "sessionId": "gone"})
+    await client.post(
+        f"{profile_url}/remember", json={"content": "I prefer window seats.", "sessionId": "gone"}
+    )
     # a queued job for the session, not yet run, must not resurrect anything
-    await client.post(f"{profile_url}/ingest", json={"sessionId": "gone", "messages": [
-        {"role": "user", "content": "I bought new running shoes yesterday."}]})
+    await client.post(
+        f"{profile_url}/ingest",
+        json={
+            "sessionId": "gone",
+            "messages": [{"role": "user", "content": "I bought new running shoes yesterday."}],
+        },
+    )
 
     first = await client.delete(f"{profile_url}/sessions/gone")
     second = await client.delete(f"{profile_url}/sessions/gone")
@@ -73,12 +89,15 @@ async def test_delete_session_is_idempotent_and_complete(
     assert await _count(client, "SELECT count(*) FROM sessions WHERE id = 'gone'") == 0
 
 
-async def test_delete_profile_purges_everything(
-    client: httpx.AsyncClient, ns: str, worker: Worker
-) -> None:
+async def test_delete_profile_purges_everything(client: httpx.AsyncClient, ns: str, worker: Worker) -> None:
     url = f"/v1/namespaces/{ns}/profiles/doomed"
-    await client.post(f"{url}/ingest", json={"sessionId": "x", "messages": [
-        {"role": "user", "content": "I live in Oslo and I play the cello."}]})
+    await client.post(
+        f"{url}/ingest",
+        json={
+            "sessionId": "x",
+            "messages": [{"role": "user", "content": "I live in Oslo and I play the cello."}],
+        },
+    )
     await worker.drain()
     profile_id = await _count(
         client,
@@ -97,7 +116,9 @@ async def test_delete_profile_purges_everything(
     assert await _count(client, "SELECT count(*) FROM profiles WHERE id = :p", p=profile_id) == 0
 
 
-async def test_namespace_delete_purges_its_profiles(client: httpx.AsyncClient, ns: str, worker: Worker) -> None:
+async def test_namespace_delete_purges_its_profiles(
+    client: httpx.AsyncClient, ns: str, worker: Worker
+) -> None:
     url = f"/v1/namespaces/{ns}/profiles/p1"
     await client.post(f"{url}/remember", json={"content": "I am allergic to peanuts."})
     assert (await client.delete(f"/v1/namespaces/{ns}")).status_code == 204

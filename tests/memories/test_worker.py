@@ -1,0 +1,158 @@
+"""The job queue under real concurrency: no job runs twice, a killed worker's job is finished by another."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import httpx
+from sqlalchemy import text
+
+from app.core.settings import Settings
+from app.worker import handlers
+from app.worker.handlers import JobContext
+from app.worker.runner import Worker
+from tests.conftest import make_settings
+
+
+async def test_two_workers_never_run_a_job_twice(app: Any, settings: Settings, profile_url: str) -> None:
+    runs: Counter[str] = Counter()
+
+    async def probe(ctx: JobContext, profile_id: int | None, sid: str | None, payload: dict[str, Any]) -> int:
+        runs[payload["n"]] += 1
+        await asyncio.sleep(0.005)
+        return 0
+
+    handlers.load_handlers()
+    handlers.HANDLERS["probe"] = probe
+    try:
+        from app.worker.queue import enqueue
+
+        async with app.state.sessionmaker() as db:
+            for n in range(120):
+                await enqueue(db, "probe", profile_id=None, payload={"n": str(n)})
+            await db.commit()
+        url = settings.database_url or ""
+        one = Worker(settings, app.state.sessionmaker, url, name="w1")
+        two = Worker(settings, app.state.sessionmaker, url, name="w2")
+        await asyncio.gather(one.drain(), two.drain())
+        await one.stop()
+        await two.stop()
+    finally:
+        del handlers.HANDLERS["probe"]
+    assert len(runs) == 120 and set(runs.values()) == {1}
+
+
+async def test_killed_worker_job_is_finished_by_another(
+    client: httpx.AsyncClient, profile_url: str, database_url: str, app: Any
+) -> None:
+    response = await client.post(
+        f"{profile_url}/ingest",
+        json={
+            "sessionId": "k",
+            "messages": [{"role": "user", "content": "I keep bees on my roof in Bristol."}],
+        },
+    )
+    job_id = response.json()["jobId"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AGENT_MEMORY_")}
+    env.update(
+        AGENT_MEMORY_DATABASE_URL=database_url,
+        AGENT_MEMORY_JOB_LEASE_SECONDS="2",
+        AGENT_MEMORY_WORKER_POLL_SECONDS="0.1",
+        AGENT_MEMORY_LOG_FORMAT="console",
+        PYTHONPATH=str(Path(__file__).resolve().parents[2]),
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tests.memories.slow_worker", "worker"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        assert proc.stdout is not None
+        line = await asyncio.wait_for(asyncio.to_thread(proc.stdout.readline), timeout=60)
+        assert line.strip() == b"claimed"
+        status = (await client.get(f"{profile_url}/jobs/{job_id}")).json()
+        assert status["status"] == "running"
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+    started = time.monotonic()
+    rescuer = Worker(
+        make_settings(database_url, job_lease_seconds=2.0),
+        app.state.sessionmaker,
+        database_url,
+        name="rescuer",
+    )
+    await rescuer.drain(timeout=30)
+    await rescuer.stop()
+    assert time.monotonic() - started >= 0.5, "the job waited for the dead worker's lease"
+    job = (await client.get(f"{profile_url}/jobs/{job_id}")).json()
+    assert job["status"] == "done" and job["attempts"] == 2
+    memories = (await client.get(f"{profile_url}/memories")).json()["memories"]
+    assert len(memories) == 1 and "bees" in memories[0]["summary"]
+
+
+async def test_failing_job_retries_then_fails_with_error_kept(app: Any, settings: Settings) -> None:
+    attempts: list[int] = []
+
+    async def broken(
+        ctx: JobContext, profile_id: int | None, sid: str | None, payload: dict[str, Any]
+    ) -> int:
+        attempts.append(1)
+        raise RuntimeError("upstream said no")
+
+    handlers.load_handlers()
+    handlers.HANDLERS["broken"] = broken
+    try:
+        from app.worker.queue import enqueue
+
+        async with app.state.sessionmaker() as db:
+            job_id = await enqueue(db, "broken", profile_id=None, max_attempts=3)
+            await db.commit()
+        w = Worker(settings, app.state.sessionmaker, settings.database_url or "", name="w")
+        await w.drain()
+        await w.stop()
+    finally:
+        del handlers.HANDLERS["broken"]
+    assert len(attempts) == 3
+    async with app.state.sessionmaker() as db:
+        row = (
+            await db.execute(
+                text("SELECT status, attempts, last_error FROM jobs WHERE id = :id"), {"id": job_id}
+            )
+        ).one()
+    assert row.status == "failed" and row.attempts == 3 and "upstream said no" in row.last_error
+
+
+async def test_worker_loop_wakes_on_notify(
+    app: Any, settings: Settings, client: httpx.AsyncClient, profile_url: str
+) -> None:
+    """The running loop (not drain) picks up a job promptly through LISTEN/NOTIFY."""
+    slow_poll = make_settings(settings.database_url or "", worker_poll_seconds=30.0)
+    w = Worker(slow_poll, app.state.sessionmaker, settings.database_url or "", name="listener")
+    await w.start()
+    try:
+        await asyncio.sleep(0.3)  # let it LISTEN
+        response = await client.post(
+            f"{profile_url}/ingest",
+            json={"messages": [{"role": "user", "content": "I play chess every Sunday."}]},
+        )
+        job_id = response.json()["jobId"]
+        for _ in range(100):
+            if (await client.get(f"{profile_url}/jobs/{job_id}")).json()["status"] == "done":
+                break
+            await asyncio.sleep(0.05)
+        assert (await client.get(f"{profile_url}/jobs/{job_id}")).json()["status"] == "done"
+    finally:
+        await w.stop()
