@@ -1,0 +1,536 @@
+"""Retrieval-quality evaluation of agent-memory on LoCoMo-format data, with two lexical baselines.
+
+For every conversation of the data file this script
+
+* ingests it into its own profile through the HTTP API (one ``sessionId`` per
+  session, timestamps from the session dates, speaker A as ``user``, speaker B
+  as ``assistant``, content ``"<speaker>: <text>[ [image: <caption>]]"``),
+  waits for the extraction jobs, asks every question through ``/recall`` and
+  maps each candidate memory back to its source turns (``GET /memories/{id}``);
+* runs, on the same turns, BM25 (``bm25s``, English stopwords, PyStemmer) and a
+  PostgreSQL OR-tsquery ranked by ``ts_rank``;
+* prints any@k / all@k (k = 1, 5, 10), NDCG@10 and MRR per category 1-4 and
+  overall, for each system (see ``bench/locomo.py`` and ``quality.md``).
+
+Examples::
+
+    python bench/eval_retrieval.py --baselines-only
+    python bench/eval_retrieval.py --url http://127.0.0.1:8080 --key amk_...
+    python bench/eval_retrieval.py --serve --json /tmp/eval.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+try:
+    from bench.locomo import (
+        QA,
+        Sample,
+        Turn,
+        aggregate,
+        dataset_stats,
+        format_table,
+        load_samples,
+        ranked_turns,
+        score_ranking,
+    )
+except ModuleNotFoundError:  # run as a script: python bench/eval_retrieval.py
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from bench.locomo import (
+        QA,
+        Sample,
+        Turn,
+        aggregate,
+        dataset_stats,
+        format_table,
+        load_samples,
+        ranked_turns,
+        score_ranking,
+    )
+
+K = 10
+MAX_BATCH = 500
+DEFAULT_DATA = Path(__file__).resolve().parent / "data" / "dev_locomo.json"
+
+
+@dataclass
+class QuestionResult:
+    sample_id: str
+    qa: QA
+    ranked: list[str]
+    metrics: dict[str, float]
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _iso(dt: datetime) -> str:
+    return dt.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _progress(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def _score(sample: Sample, qa: QA, ranked: list[str], **extra: Any) -> QuestionResult:
+    return QuestionResult(sample.sample_id, qa, ranked, score_ranking(ranked, qa.evidence), extra)
+
+
+# --------------------------------------------------------------------------- BM25 baseline
+
+
+def run_bm25(samples: list[Sample]) -> list[QuestionResult]:
+    """BM25 over each conversation's raw turns (bm25s, English stopwords, Snowball English stemmer)."""
+    import bm25s
+    import Stemmer
+
+    stemmer = Stemmer.Stemmer("english")
+    results: list[QuestionResult] = []
+    for sample in samples:
+        turns = sample.turns
+        questions = sample.scored_questions()
+        if not turns or not questions:
+            continue
+        corpus_tokens = bm25s.tokenize(
+            [t.content for t in turns], stopwords="en", stemmer=stemmer, show_progress=False
+        )
+        retriever = bm25s.BM25()
+        retriever.index(corpus_tokens, show_progress=False)
+        vocab = corpus_tokens.vocab
+        for qa in questions:
+            q_tokens = bm25s.tokenize(
+                qa.question, stopwords="en", stemmer=stemmer, return_ids=False, show_progress=False
+            )[0]
+            q_tokens = [tok for tok in q_tokens if tok in vocab]
+            ranked: list[str] = []
+            if q_tokens:
+                docs, scores = retriever.retrieve([q_tokens], k=min(K, len(turns)), show_progress=False)
+                ranked = [turns[int(d)].dia_id for d, s in zip(docs[0], scores[0], strict=True) if s > 0]
+            results.append(_score(sample, qa, ranked))
+    return results
+
+
+# --------------------------------------------------------------------------- PostgreSQL baseline
+
+_PG_QUERY = """
+WITH q AS (
+    SELECT to_tsquery('english', string_agg(quote_literal(lexeme), ' | ')) AS q
+    FROM unnest(to_tsvector('english', $2))
+)
+SELECT t.dia_id
+FROM eval_turns t, q
+WHERE t.sample = $1 AND q.q IS NOT NULL AND t.tsv @@ q.q
+ORDER BY ts_rank(t.tsv, q.q) DESC, md5(t.dia_id || $2)
+LIMIT $3
+"""
+
+
+async def run_pg(samples: list[Sample], dsn: str) -> list[QuestionResult]:
+    """OR of the question's lexemes as a tsquery, ranked by ts_rank, over each conversation's raw turns.
+
+    Every turn carries its speaker's name, so a question naming a speaker matches half the
+    conversation with equal ranks; ties are broken by a hash of (turn, question) rather than by
+    turn order, which would otherwise favour early sessions.
+    """
+    import asyncpg
+
+    conn = await asyncpg.connect(dsn)
+    try:
+        await conn.execute(
+            "CREATE TEMP TABLE eval_turns (sample text, dia_id text, ord int, content text,"
+            " tsv tsvector GENERATED ALWAYS AS (to_tsvector('english', content)) STORED)"
+        )
+        rows = [(s.sample_id, t.dia_id, i, t.content) for s in samples for i, t in enumerate(s.turns)]
+        await conn.copy_records_to_table(
+            "eval_turns", records=rows, columns=["sample", "dia_id", "ord", "content"]
+        )
+        await conn.execute("CREATE INDEX ON eval_turns (sample)")
+        await conn.execute("ANALYZE eval_turns")
+        results: list[QuestionResult] = []
+        for sample in samples:
+            for qa in sample.scored_questions():
+                found = await conn.fetch(_PG_QUERY, sample.sample_id, qa.question, K)
+                results.append(_score(sample, qa, [r["dia_id"] for r in found]))
+        return results
+    finally:
+        await conn.close()
+
+
+# --------------------------------------------------------------------------- agent-memory over HTTP
+
+
+class ApiError(RuntimeError):
+    pass
+
+
+def profile_name(sample: Sample) -> str:
+    name = "".join(ch for ch in sample.sample_id if ch.isprintable() and ch != "/")
+    return (name or "sample")[:100]
+
+
+class TurnMap:
+    """Maps message content (as sent) back to dia_ids; the timestamp breaks ties between equal contents."""
+
+    def __init__(self, turns: list[Turn]) -> None:
+        self.by_content: dict[str, list[Turn]] = defaultdict(list)
+        for t in turns:
+            self.by_content[t.content].append(t)
+
+    def lookup(self, content: str, timestamp: str | None) -> list[str]:
+        cands = self.by_content.get(content)
+        if not cands:
+            stripped = content.strip()
+            cands = self.by_content.get(stripped, [])
+        if len(cands) <= 1 or not timestamp:
+            return [t.dia_id for t in cands]
+        try:
+            ts = datetime.fromisoformat(timestamp.replace("Z", "+00:00"))
+        except ValueError:
+            return [t.dia_id for t in cands]
+        exact = [t for t in cands if abs((t.timestamp - ts).total_seconds()) < 1]
+        return [t.dia_id for t in (exact or cands)]
+
+
+class AgentMemoryClient:
+    def __init__(self, url: str, key: str | None, concurrency: int, timeout: float) -> None:
+        import httpx
+
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        self.http = httpx.AsyncClient(base_url=url.rstrip("/"), headers=headers, timeout=timeout)
+        self.sem = asyncio.Semaphore(concurrency)
+
+    async def close(self) -> None:
+        await self.http.aclose()
+
+    async def request(self, method: str, path: str, *, ok: tuple[int, ...] = (200,), **kw: Any) -> Any:
+        import httpx
+
+        for attempt in range(5):
+            try:
+                async with self.sem:
+                    r = await self.http.request(method, path, **kw)
+            except httpx.TransportError as exc:
+                if attempt == 4:
+                    raise ApiError(f"{method} {path}: {exc!r}") from exc
+                await asyncio.sleep(0.5 * 2**attempt)
+                continue
+            if r.status_code in (429, 503) and attempt < 4:
+                await asyncio.sleep(float(r.headers.get("retry-after", 0.5 * 2**attempt)))
+                continue
+            if r.status_code not in ok:
+                raise ApiError(f"{method} {path} -> {r.status_code}: {r.text[:500]}")
+            return r.json() if r.content else None
+        raise ApiError(f"{method} {path}: retries exhausted")
+
+
+async def ensure_namespace(client: AgentMemoryClient, ns: str) -> None:
+    await client.request("POST", "/v1/namespaces", json={"name": ns}, ok=(201, 409))
+
+
+async def ingest_sample(client: AgentMemoryClient, ns: str, sample: Sample) -> list[str]:
+    profile = profile_name(sample)
+    job_ids: list[str] = []
+    for session in sample.sessions:
+        msgs = [{"role": t.role, "content": t.content, "timestamp": _iso(t.timestamp)} for t in session.turns]
+        for i in range(0, len(msgs), MAX_BATCH):
+            body = {"sessionId": session.key, "messages": msgs[i : i + MAX_BATCH]}
+            r = await client.request(
+                "POST", f"/v1/namespaces/{ns}/profiles/{profile}/ingest", json=body, ok=(200, 201, 202)
+            )
+            job_ids.append(r["jobId"])
+    return job_ids
+
+
+async def wait_jobs(
+    client: AgentMemoryClient, ns: str, jobs: dict[str, list[str]], max_wait: float
+) -> dict[str, dict[str, Any]]:
+    """Poll every job until done or failed; returns per-profile counts and failures."""
+    deadline = time.monotonic() + max_wait
+    pending = {(p, j) for p, ids in jobs.items() for j in ids}
+    report: dict[str, dict[str, Any]] = {
+        p: {"jobs": len(ids), "memoriesCreated": 0, "failed": []} for p, ids in jobs.items()
+    }
+    while pending:
+        if time.monotonic() > deadline:
+            raise ApiError(f"{len(pending)} extraction job(s) not finished after {max_wait:.0f}s")
+
+        async def poll(p: str, j: str) -> tuple[str, str, dict[str, Any]]:
+            return p, j, await client.request("GET", f"/v1/namespaces/{ns}/profiles/{p}/jobs/{j}")
+
+        for p, j, st in await asyncio.gather(*(poll(p, j) for p, j in pending)):
+            if st["status"] in ("done", "failed"):
+                pending.discard((p, j))
+                report[p]["memoriesCreated"] += int(st.get("memoriesCreated") or 0)
+                if st["status"] == "failed":
+                    report[p]["failed"].append({"jobId": j, "error": st.get("error")})
+        if pending:
+            _progress(f"  waiting for {len(pending)} extraction job(s)...")
+            await asyncio.sleep(1.0)
+    return report
+
+
+async def run_agent_memory(
+    samples: list[Sample], args: argparse.Namespace
+) -> tuple[list[QuestionResult], dict[str, Any]]:
+    client = AgentMemoryClient(args.url, args.key, args.concurrency, args.timeout)
+    ns = args.namespace
+    info: dict[str, Any] = {"namespace": ns}
+    try:
+        await ensure_namespace(client, ns)
+        t0 = time.monotonic()
+        jobs: dict[str, list[str]] = {}
+        for sample in samples:
+            jobs[profile_name(sample)] = await ingest_sample(client, ns, sample)
+        info["ingest_seconds"] = round(time.monotonic() - t0, 2)
+        _progress(
+            f"ingested {sum(len(s.turns) for s in samples)} turns into namespace {ns}; "
+            f"{sum(map(len, jobs.values()))} job(s)"
+        )
+        report = await wait_jobs(client, ns, jobs, args.ingest_timeout)
+        info["extraction_seconds"] = round(time.monotonic() - t0, 2)
+        info["jobs"] = report
+        failures = [(p, f) for p, r in report.items() for f in r["failed"]]
+        for p, f in failures:
+            _progress(f"  FAILED job {f['jobId']} in profile {p}: {f['error']}")
+        created = sum(r["memoriesCreated"] for r in report.values())
+        _progress(
+            f"extraction finished in {info['extraction_seconds']}s; "
+            f"{created} memories, {len(failures)} failed job(s)"
+        )
+
+        results: list[QuestionResult] = []
+        latencies: list[float] = []
+        unmapped = 0
+        for sample in samples:
+            profile = profile_name(sample)
+            base = f"/v1/namespaces/{ns}/profiles/{profile}"
+            turn_map = TurnMap(sample.turns)
+            cache: dict[str, asyncio.Task[list[str]]] = {}
+
+            async def fetch_turns(mem_id: str, base: str = base, turn_map: TurnMap = turn_map) -> list[str]:
+                nonlocal unmapped
+                mem = await client.request("GET", f"{base}/memories/{mem_id}")
+                out: list[str] = []
+                for src in mem.get("sources") or []:
+                    ids = turn_map.lookup(src.get("content", ""), src.get("timestamp"))
+                    if not ids:
+                        unmapped += 1
+                    out.extend(i for i in ids if i not in out)
+                return out
+
+            def memory_turns(
+                mem_id: str, cache: dict[str, asyncio.Task[list[str]]] = cache, fetch_turns: Any = fetch_turns
+            ) -> asyncio.Task[list[str]]:
+                if mem_id not in cache:
+                    cache[mem_id] = asyncio.ensure_future(fetch_turns(mem_id))
+                return cache[mem_id]
+
+            async def ask(
+                qa: QA, sample: Sample = sample, base: str = base, memory_turns: Any = memory_turns
+            ) -> QuestionResult:
+                body = {
+                    "query": qa.question,
+                    "thinkingLevel": args.thinking_level,
+                    "limit": K,
+                    "referenceDate": _iso(sample.last_date),
+                }
+                t = time.perf_counter()
+                r = await client.request("POST", f"{base}/recall", json=body)
+                latencies.append(time.perf_counter() - t)
+                cands = r.get("candidates") or []
+                turn_lists = [await memory_turns(c["id"]) for c in cands]
+                ranked = ranked_turns(turn_lists, K)
+                return _score(
+                    sample,
+                    qa,
+                    ranked,
+                    answer=r.get("answer", ""),
+                    candidates=[
+                        {
+                            "id": c["id"],
+                            "type": c.get("type"),
+                            "summary": c.get("summary"),
+                            "score": c.get("score"),
+                        }
+                        for c in cands
+                    ],
+                )
+
+            results.extend(await asyncio.gather(*(ask(qa) for qa in sample.scored_questions())))
+            _progress(f"  recalled {len(sample.scored_questions())} question(s) for {profile}")
+        if latencies:
+            latencies.sort()
+            info["recall_p50_ms"] = round(1000 * latencies[len(latencies) // 2], 1)
+            info["recall_p95_ms"] = round(1000 * latencies[int(len(latencies) * 0.95) - 1], 1)
+        info["unmapped_sources"] = unmapped
+        return results, info
+    finally:
+        await client.close()
+
+
+# --------------------------------------------------------------------------- --serve
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(database_url: str | None, ready_timeout: float) -> tuple[subprocess.Popen[bytes], str]:
+    import httpx
+
+    exe = Path(sys.executable).parent / "agent-memory"
+    cmd_path = str(exe) if exe.exists() else shutil.which("agent-memory")
+    if not cmd_path:
+        raise SystemExit("--serve: agent-memory executable not found")
+    port = _free_port()
+    env = dict(os.environ)
+    if database_url:
+        env["AGENT_MEMORY_DATABASE_URL"] = database_url
+    cmd = [cmd_path, "serve", "--host", "127.0.0.1", "--port", str(port)]
+    log_path = Path(tempfile.gettempdir()) / f"agent-memory-eval-{port}.log"
+    _progress(f"starting: {' '.join(cmd)} (log: {log_path})")
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + ready_timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"--serve: server exited with code {proc.returncode}; see {log_path}")
+        try:
+            if httpx.get(f"{url}/readyz", timeout=2).status_code == 200:
+                _progress(f"server ready at {url}")
+                return proc, url
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.25)
+    stop_server(proc)
+    raise SystemExit(f"--serve: server not ready after {ready_timeout:.0f}s")
+
+
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+# --------------------------------------------------------------------------- main
+
+
+def _per_question(results: list[QuestionResult]) -> list[dict[str, Any]]:
+    return [
+        {
+            "sample_id": r.sample_id,
+            "qa_index": r.qa.index,
+            "category": r.qa.category,
+            "question": r.qa.question,
+            "answer": r.qa.answer,
+            "evidence": list(r.qa.evidence),
+            "ranked": r.ranked,
+            **r.metrics,
+            **r.extra,
+        }
+        for r in results
+    ]
+
+
+async def run(args: argparse.Namespace) -> int:
+    samples = load_samples(args.data, args.limit_samples)
+    stats = dataset_stats(samples)
+    dropped = sum(s.dropped_evidence for s in samples)
+    _progress(
+        f"data {args.data}: {stats['samples']} samples, {stats['turns']} turns, "
+        f"{stats['questions']} questions {stats['by_category']}"
+        + (f"; {dropped} evidence id(s) not in the conversation ignored" if dropped else "")
+    )
+    systems: dict[str, list[QuestionResult]] = {}
+    info: dict[str, Any] = {}
+    proc = None
+    try:
+        if not args.baselines_only:
+            if args.serve:
+                proc, args.url = start_server(args.database_url, args.ready_timeout)
+            systems["agent-memory"], info["agent-memory"] = await run_agent_memory(samples, args)
+    finally:
+        if proc is not None:
+            stop_server(proc)
+    t = time.monotonic()
+    systems["bm25"] = run_bm25(samples)
+    info["bm25"] = {"seconds": round(time.monotonic() - t, 2)}
+    if not args.no_pg:
+        t = time.monotonic()
+        systems["pg-or-tsquery"] = await run_pg(samples, args.pg_dsn)
+        info["pg-or-tsquery"] = {"seconds": round(time.monotonic() - t, 2)}
+
+    table = {name: aggregate((r.qa.category, r.metrics) for r in res) for name, res in systems.items()}
+    print(format_table(table), end="")
+    if "agent-memory" in info:
+        print(json.dumps(info["agent-memory"], default=str)[:2000])
+    if args.json:
+        out = {
+            "command": " ".join(sys.argv),
+            "data": str(args.data),
+            "dataset": stats,
+            "table": table,
+            "info": info,
+            "questions": {name: _per_question(res) for name, res in systems.items()},
+        }
+        text = json.dumps(out, indent=1, default=str)
+        await asyncio.to_thread(Path(args.json).write_text, text, encoding="utf-8")
+        _progress(f"wrote {args.json}")
+    return 0
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--data", default=str(DEFAULT_DATA), help="LoCoMo-format JSON file")
+    p.add_argument("--limit-samples", type=int, default=None, help="only the first N conversations")
+    p.add_argument("--url", default="http://127.0.0.1:8080", help="agent-memory base URL")
+    p.add_argument("--key", default=os.environ.get("AGENT_MEMORY_KEY"), help="bearer token (admin key)")
+    p.add_argument("--namespace", default=None, help="namespace to ingest into (default eval-<random>)")
+    p.add_argument("--thinking-level", default="medium", choices=["low", "medium", "high"])
+    p.add_argument("--concurrency", type=int, default=8, help="concurrent HTTP requests")
+    p.add_argument("--timeout", type=float, default=60.0, help="per-request timeout, seconds")
+    p.add_argument("--ingest-timeout", type=float, default=1800.0, help="max wait for extraction, seconds")
+    p.add_argument("--baselines-only", action="store_true", help="skip agent-memory (no server needed)")
+    p.add_argument("--serve", action="store_true", help="run `agent-memory serve` on a free port for the run")
+    p.add_argument("--database-url", default=None, help="with --serve: AGENT_MEMORY_DATABASE_URL")
+    p.add_argument("--ready-timeout", type=float, default=60.0, help="with --serve: max wait for /readyz")
+    p.add_argument("--pg-dsn", default="postgresql://postgres@127.0.0.1:5432/test", help="pg baseline DSN")
+    p.add_argument("--no-pg", action="store_true", help="skip the PostgreSQL baseline")
+    p.add_argument("--json", default=None, help="also write the table and per-question rankings here")
+    args = p.parse_args(argv)
+    if args.namespace is None:
+        args.namespace = f"eval-{secrets.token_hex(4)}"
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        return asyncio.run(run(parse_args(argv)))
+    except ApiError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
