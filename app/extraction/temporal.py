@@ -93,7 +93,9 @@ _MONTH_YEAR_RE = re.compile(r"\b" + _MONTH_RE + r",?\s+(?P<y>\d{4})\b", _I)
 # a modal verb and "march" a verb, so "in May" counts and "you may" does not.
 _MONTH_ONLY_RE = re.compile(
     r"\b(?P<pre>in|during|since|until|till|through|by|last|next|this|early|late|mid|end of|"
-    r"beginning of|start of|back in)[\s-]+(?:(?:early|late|mid)[\s-]+)?" + _MONTH_RE + r"(?![\w-])(?!\.?,?\s+(?:the\s+)?\d)",
+    r"beginning of|start of|back in)[\s-]+(?:(?:early|late|mid)[\s-]+)?"
+    + _MONTH_RE
+    + r"(?![\w-])(?!\.?,?\s+(?:the\s+)?\d)",
     _I,
 )
 _RELDAY_RE = re.compile(
@@ -110,8 +112,23 @@ _IN_N_RE = re.compile(
     _I,
 )
 _WEEKDAY_PHRASE_RE = re.compile(
-    r"\b(?:(?P<mod>last|this|next|coming|past)\s+)?" + _WEEKDAY_RE + r"(?!s\b)\b", _I
+    r"(?<!every\s)(?<!each\s)\b(?:(?P<mod>last|this|next|coming|past)\s+)?" + _WEEKDAY_RE + r"(?!s\b)\b", _I
 )
+_WEEKDAY_ABBR_RE = re.compile(
+    r"\b(?P<mod>last|this|next|coming|past)\s+(?P<wd>mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\b\.?", _I
+)
+_WEEKDAY_ABBR = {
+    "mon": 0,
+    "tue": 1,
+    "tues": 1,
+    "wed": 2,
+    "thu": 3,
+    "thur": 3,
+    "thurs": 3,
+    "fri": 4,
+    "sat": 5,
+    "sun": 6,
+}
 _PERIOD_RE = re.compile(
     r"\b(?P<mod>last|this|next|past|previous|coming)\s+(?P<unit>week|weekend|month|year)\b", _I
 )
@@ -134,16 +151,22 @@ _FUTURE_RE = re.compile(
     _I,
 )
 _ED_ADJECTIVES = frozenset(
-    "interested excited tired married scared worried bored pleased surprised stressed named called "
-    "based related supposed engaged retired obsessed prepared dedicated determined inspired motivated "
-    "thrilled amazed overwhelmed relaxed concerned involved qualified talented blessed red used need "
-    "feed seed bed shed bled speed indeed exceed proceed succeed".split()
+    re.split(
+        r"\s+",
+        "interested excited tired married scared worried bored pleased surprised stressed named called "
+        "based related supposed engaged retired obsessed prepared dedicated determined inspired motivated "
+        "thrilled amazed overwhelmed relaxed concerned involved qualified talented blessed red used need "
+        "feed seed bed shed bled speed indeed exceed proceed succeed",
+    )
 )
 _PAST_WORDS = frozenset(
-    "was were did had went got made took saw met ran began came bought found felt left lost thought "
-    "told wrote said knew gave won spent sent built taught caught brought heard kept slept drove flew "
-    "swam sang ate drank sat stood became chose forgot grew paid sold threw wore broke fell held led "
-    "rode shook stole struck tore woke ago yesterday last earlier".split()
+    re.split(
+        r"\s+",
+        "was were did had went got made took saw met ran began came bought found felt left lost thought "
+        "told wrote said knew gave won spent sent built taught caught brought heard kept slept drove flew "
+        "swam sang ate drank sat stood became chose forgot grew paid sold threw wore broke fell held led "
+        "rode shook stole struck tore woke ago yesterday last earlier",
+    )
 )
 _WORD_RE = re.compile(r"[a-z']+")
 
@@ -313,7 +336,9 @@ def _candidates(text: str, b: _Builder) -> list[TimeMention]:
             year = today.year
         else:
             year = b.pick_year_for_month(month)
-        found.append(b.month(year, month, (m.start("mon") if pre in ("in", "during") else m.start(), m.end())))
+        found.append(
+            b.month(year, month, (m.start("mon") if pre in ("in", "during") else m.start(), m.end()))
+        )
 
     for m in _RELDAY_RE.finditer(text):
         rel = " ".join(m["rel"].lower().split())
@@ -342,8 +367,9 @@ def _candidates(text: str, b: _Builder) -> list[TimeMention]:
             continue
         found.append(_offset(b, n, unit.lower(), m.span()))
 
-    for m in _WEEKDAY_PHRASE_RE.finditer(text):
-        wd = _WEEKDAYS[m["wd"].lower()]
+    weekday_matches = [(m, _WEEKDAYS[m["wd"].lower()]) for m in _WEEKDAY_PHRASE_RE.finditer(text)]
+    weekday_matches += [(m, _WEEKDAY_ABBR[m["wd"].lower()]) for m in _WEEKDAY_ABBR_RE.finditer(text)]
+    for m, wd in weekday_matches:
         mod = (m["mod"] or "").lower()
         cur = today.weekday()
         if mod in ("last", "past"):
@@ -389,9 +415,7 @@ def _offset(b: _Builder, n: int, unit: str, span: tuple[int, int]) -> TimeMentio
     if unit == "month":
         d = _add_months(today, n)
         mention = b.month(d.year, d.month, span)
-        return TimeMention(
-            mention.start, mention.end, _at_day(d, b.anchor), "month", mention.label, span
-        )
+        return TimeMention(mention.start, mention.end, _at_day(d, b.anchor), "month", mention.label, span)
     d = _safe_date(today.year + n, today.month, min(today.day, 28)) or today
     mention = b.year(d.year, span)
     return TimeMention(mention.start, mention.end, _at_day(d, b.anchor), "year", mention.label, span)

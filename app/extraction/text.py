@@ -9,21 +9,37 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_SPEAKER_RE = re.compile(r"^\s*(?P<name>[A-Z][\w'’.-]{0,30}(?:[ \t]+[A-Z][\w'’.-]{0,30}){0,2})[ \t]*:[ \t]*(?=\S)")
+_SPEAKER_RE = re.compile(
+    r"^\s*(?P<name>[A-Z][\w'’.-]{0,30}(?:[ \t]+[A-Z][\w'’.-]{0,30}){0,2})[ \t]*:[ \t]*(?=\S)"
+)
 # Capitalised words that introduce a line but are labels, not people.
 _LABELS = frozenset(
-    "note notes ps p.s update reminder todo to-do question answer q a re fwd subject warning important "
-    "edit tip summary example step task action deadline instruction instructions rule fact event date "
-    "time location address email phone agenda goal goals context background error hint disclaimer "
-    "correction status result results output input me us source sources link url http https fyi btw "
-    "nb tl;dr tldr also and but so quick reminder side note fun fact pro tip new update".split()
+    re.split(
+        r"\s+",
+        "note notes ps p.s update reminder todo to-do question answer q a re fwd subject warning "
+        "important edit tip summary example step task action deadline instruction instructions rule fact "
+        "event date time location address email phone agenda goal goals context background error hint "
+        "disclaimer correction status result results output input me us source sources link url http "
+        "https fyi btw nb tl;dr tldr also and but so quick reminder side note fun fact pro tip new update",
+    )
 )
 _IMAGE_RE = re.compile(r"\s*\[(?:image|photo|picture)\s*:\s*(?P<caption>[^\]]*)\]", re.IGNORECASE)
 
+# Never end a sentence: they always lead into more words ("Dr. Lee", "e.g. pasta").
 _ABBREVIATIONS = frozenset(
-    "mr mrs ms dr prof sr jr st mt ft vs etc e.g eg i.e ie a.m p.m am pm u.s u.k no nos vol inc ltd co "
-    "corp dept est approx fig jan feb mar apr jun jul aug sep sept oct nov dec mon tue tues wed thu thurs "
-    "fri sat sun ave blvd rd gen col lt sgt capt cf al ph.d phd b.a m.a b.sc m.sc".split()
+    re.split(
+        r"\s+",
+        "mr mrs ms dr prof sr jr st mt ft vs e.g eg i.e ie u.s u.k no nos vol approx fig ave blvd gen col lt "
+        "sgt capt cf ph.d b.a m.a b.sc m.sc",
+    )
+)
+# End a sentence only before a capital: "last Tues. I'm…" ends, "at 9 a.m. sharp" does not.
+_SOFT_ABBREVIATIONS = frozenset(
+    re.split(
+        r"\s+",
+        "etc a.m p.m am pm inc ltd co corp dept est jan feb mar apr jun jul aug sep sept oct nov dec mon tue "
+        "tues wed thu thurs fri sat sun al phd rd",
+    )
 )
 _BOUNDARY_RE = re.compile(r"(?P<punct>[.!?…]+)(?P<close>[\"'”’)\]]*)(?P<space>\s+)|\n\s*")
 _LAST_TOKEN_RE = re.compile(r"(\S+)$")
@@ -49,8 +65,10 @@ def parse_message(content: str) -> ParsedMessage:
     speaker: str | None = None
     body = content
     m = _SPEAKER_RE.match(content)
-    if m and m["name"].lower().rstrip(".") not in _LABELS and not any(
-        w.lower() in _LABELS for w in m["name"].split()[:1]
+    if (
+        m
+        and m["name"].lower().rstrip(".") not in _LABELS
+        and not any(w.lower() in _LABELS for w in m["name"].split()[:1])
     ):
         speaker = m["name"].strip()
         body = content[m.end() :]
@@ -83,6 +101,8 @@ def split_sentences(text: str) -> list[str]:
                     before = _LAST_TOKEN_RE.search(text, start, m.start())
                     token = before.group(1).lower().strip("(\"'") if before else ""
                     if token in _ABBREVIATIONS or (len(token) == 1 and token.isalpha()):
+                        continue
+                    if token in _SOFT_ABBREVIATIONS and not text[m.end() : m.end() + 1].isupper():
                         continue
                 if text[m.end() : m.end() + 1].islower():
                     continue

@@ -50,7 +50,9 @@ class Extractor(Protocol):
     resolve e.g. an answer to a question) and yield no memories themselves.
     """
 
-    async def extract(self, messages: Sequence[InputMessage], *, new_from: int = 0) -> list[ExtractedMemory]: ...
+    async def extract(
+        self, messages: Sequence[InputMessage], *, new_from: int = 0
+    ) -> list[ExtractedMemory]: ...
 
 
 def content_hash(content: str) -> str:

@@ -1,0 +1,25 @@
+"""Extraction: turning conversation messages into typed memories.
+
+``Extractor`` is the protocol the worker uses; ``DefaultExtractor`` the
+offline implementation; ``classify_statement``/``classify_one`` serve
+``/remember``; ``temporal`` resolves dates for extraction and recall.
+"""
+
+from app.extraction.default import DefaultExtractor, classify_one, classify_statement, extract_memories
+from app.extraction.temporal import format_date, resolve_event_time, resolve_time_window
+from app.extraction.types import ExtractedMemory, Extractor, InputMessage, MemoryType, content_hash
+
+__all__ = [
+    "DefaultExtractor",
+    "ExtractedMemory",
+    "Extractor",
+    "InputMessage",
+    "MemoryType",
+    "classify_one",
+    "classify_statement",
+    "content_hash",
+    "extract_memories",
+    "format_date",
+    "resolve_event_time",
+    "resolve_time_window",
+]

@@ -1,0 +1,615 @@
+"""The default extractor: offline, deterministic, rule-based.
+
+A message is split into sentences; chit-chat and bare questions are dropped;
+what is left is typed (instruction, task, event, fact), given a topic key when
+it states a replaceable attribute (home city, job, favourite colour, the
+agent's tone…), dated against the message timestamp, and summarised with
+first and second person resolved to names. It needs nothing outside the
+process and runs thousands of messages a second, so the worker can use it on
+every ingest and ``/remember`` can call it inline.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from app.extraction import lexicon as lx
+from app.extraction.temporal import TimeMention, detect_tense, find_time
+from app.extraction.text import (
+    ParsedMessage,
+    collapse_spaces,
+    parse_message,
+    slug,
+    split_sentences,
+    strip_emoji,
+    truncate,
+)
+from app.extraction.types import (
+    CONTENT_MAX_CHARS,
+    SUMMARY_MAX_CHARS,
+    ExtractedMemory,
+    InputMessage,
+    MemoryType,
+)
+
+_TOKEN_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_WORD_OR_GAP_RE = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?|[^A-Za-z]+")
+_CAPITALISED_RE = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+")
+_YES_NO_RE = re.compile(
+    r"^(?:yes|yeah|yep|yup|no|nope|nah|not\s+yet|definitely|of\s+course|sure|absolutely|totally|kind\s+of|sort\s+of)\b",
+    re.IGNORECASE,
+)
+_AUX_QUESTION_RE = re.compile(
+    r"^(?:\w+[,!]?\s+)?(?:do|does|did|have|has|are|is|was|were|can|could|will|would|should)\s+(?:you|u|ya)\b",
+    re.IGNORECASE,
+)
+_DEPENDENT_START = lx.words(
+    "it it's its that that's this they they're them he she he's she's his her their there so and but which "
+    "too also plus both those these"
+)
+_QUOTE_RE = re.compile(r"[\"“”]")
+_APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "`": "'"})
+_GENERIC_SPEAKERS = {"user": "User", "assistant": "Assistant", "system": "System"}
+
+
+@dataclass
+class _Speech:
+    """Who is talking in one message and to whom."""
+
+    name: str
+    named: bool  # the message carried a "Name:" prefix (or an explicit speaker)
+    role: str
+    addressee: str | None
+    timestamp: datetime
+    message_id: str | None
+
+
+@dataclass
+class _Group:
+    """One memory in the making: a main sentence plus dependent sentences merged into it."""
+
+    sentences: list[str] = field(default_factory=list)
+    context: str | None = None  # a question this statement answers, from the other speaker
+    explicit: bool = False  # "remember that …": keep whatever it says
+    captions: tuple[str, ...] = ()  # image captions shared with these words
+    photo: bool = False  # made for a shared photo whose words alone would have been dropped
+
+
+# ---------------------------------------------------------------- sentence analysis
+
+
+def _tokens(text: str) -> list[str]:
+    return _TOKEN_RE.findall(text.lower())
+
+
+def _is_specific(sentence: str, names: frozenset[str]) -> bool:
+    """Digits, quoted titles or proper nouns (other than the people talking) make a sentence specific."""
+    if any(c.isdigit() for c in sentence) or _QUOTE_RE.search(sentence):
+        return True
+    return any(m.group(0).lower() not in names for m in _CAPITALISED_RE.finditer(sentence))
+
+
+def _is_chitchat(sentence: str, names: frozenset[str]) -> bool:
+    core = strip_emoji(sentence)
+    tokens = _tokens(core)
+    if not tokens:
+        return True
+    phrase = " ".join(tokens)
+    if phrase in lx.CHIT_PHRASES:
+        return True
+    if lx.GREETING_RE.match(core) and len(tokens) <= 6:
+        return True
+    content = [t for t in tokens if t not in lx.FILLER and t not in names]
+    if not content:
+        return True
+    return bool(lx.REACTION_START_RE.match(core) and len(tokens) <= 6 and not _is_specific(core, names))
+
+
+def _strip_thanks(sentence: str) -> str:
+    """Drop a leading "Thanks!"/"Thank you for X," and return what follows (maybe nothing)."""
+    m = lx.THANKS_PREFIX_RE.match(sentence)
+    if not m:
+        return sentence
+    return sentence[m.end() :].strip()
+
+
+def _is_dependent(sentence: str) -> bool:
+    tokens = _tokens(sentence)
+    if not tokens:
+        return False
+    return len(tokens) <= 2 or (len(tokens) <= 8 and tokens[0] in _DEPENDENT_START)
+
+
+# ---------------------------------------------------------------- typing and topics
+
+
+def _is_instruction(text: str, speech: _Speech) -> bool:
+    if speech.role == "assistant" and not speech.named:
+        return False  # the agent describing itself is not an instruction to itself
+    m = lx.FROM_NOW_ON_RE.match(text)
+    if m:
+        rest = m["rest"].lstrip()
+        return not re.match(r"(?:I|I'm|I'll|I've|we|we're|we'll|my|our)\b", rest)
+    if lx.PREFER_YOU_RE.search(text):
+        return not speech.named or bool(lx.AGENT_CUE_RE.search(text))
+    m = lx.IMPERATIVE_START_RE.match(text)
+    if m:
+        verb = m["verb"].lower()
+        if verb == "never" and re.match(r"\W*never\s+mind\b", text, re.IGNORECASE):
+            return False
+        # Between friends ("Never give up!") an imperative is advice, not a rule for the agent.
+        if speech.named or verb not in (
+            "always",
+            "never",
+            "don't",
+            "do not",
+            "stop",
+            "avoid",
+            "only",
+            "no more",
+        ):
+            return bool(lx.AGENT_CUE_RE.search(text))
+        return True
+    return False
+
+
+def _is_task(text: str, mention: TimeMention | None) -> bool:
+    if lx.TASK_RE.search(text):
+        return True
+    # "by Friday" makes a deadline only for something still to come ("I finished it by Friday" is done).
+    return bool(mention and lx.DEADLINE_RE.search(text) and detect_tense(text) != "past")
+
+
+def _favourite_key(thing: str) -> str:
+    parts = [lx.SPELLING.get(w, w) for w in thing.lower().split()]
+    if parts and parts[-1] in ("is", "are", "was", "of"):
+        parts = parts[:-1]
+    return "favourite_" + "_".join(parts) if parts else "favourite"
+
+
+def _person_topic(text: str, who: str) -> str | None:
+    """Topic key for a statement about the speaker ("my favourite colour is blue" → favourite_color)."""
+    if lx.NEGATION_RE.search(text):
+        return f"{who}.diet" if lx.DIET_RE.search(text) else None
+    m = lx.FAVOURITE_RE.search(text)
+    if m:
+        return f"{who}.{_favourite_key(m['thing'] or m['thing2'])}"
+    checks: tuple[tuple[re.Pattern[str], str], ...] = (
+        (lx.NAME_RE, "name"),
+        (lx.HOME_CITY_RE, "home_city"),
+        (lx.HOMETOWN_RE, "hometown"),
+        (lx.PARTNER_RE, "partner"),
+        (lx.EMPLOYER_RE, "employer"),
+        (lx.JOB_RE, "job"),
+        (lx.AGE_RE, "age"),
+        (lx.RELATIONSHIP_RE, "relationship_status"),
+        (lx.DIET_RE, "diet"),
+        (lx.BIRTHDAY_RE, "birthday"),
+        (lx.STUDIES_RE, "studies"),
+    )
+    for rx, key in checks:
+        if rx.search(text):
+            return f"{who}.{key}"
+    m = lx.PET_RE.search(text)
+    if m:
+        return f"{who}.{slug(m['animal'] or m['animal2'])}_name"
+    m = lx.MY_X_IS_RE.search(text)
+    if m:
+        thing = " ".join(lx.SPELLING.get(w, w) for w in m["thing"].lower().split())
+        value = m["value"]
+        last = thing.split()[-1]
+        attribute = (
+            thing in lx.GENERIC_ATTRIBUTES
+            or last.endswith(lx.ATTRIBUTE_SUFFIXES)
+            or bool(m["name"])
+            or value[:1].isupper()
+            or value[:1].isdigit()
+        )
+        if attribute and len(_tokens(text)) <= 16:
+            return f"{who}.{slug(thing)}{'_name' if m['name'] else ''}"
+    return None
+
+
+def _agent_topic(text: str) -> str | None:
+    for key, rx in lx.AGENT_TOPICS:
+        if rx.search(text):
+            return key
+    return None
+
+
+def _to_first_person(text: str) -> str:
+    """The agent's "your X is Y" about the user, read as the user's "my X is Y" for topic detection."""
+    swaps = {"your": "my", "you're": "I'm", "you": "I", "yours": "mine"}
+    return re.sub(
+        r"\b(?:your|you're|yours|you)\b", lambda m: swaps[m.group(0).lower()], text, flags=re.IGNORECASE
+    )
+
+
+# ---------------------------------------------------------------- summaries
+
+
+def _third_person(word: str) -> str:
+    lower = word.lower()
+    if lower in lx.THIRD_PERSON:
+        out = lx.THIRD_PERSON[lower]
+    elif (
+        lower in lx.MODALS
+        or lower in lx.IRREGULAR_PAST
+        or lower.endswith(("n't", "ing"))
+        or (lower.endswith("ed") and not lower.endswith("eed"))
+        or lower in ("too", "myself", "alone", "both", "all", "gotta", "gonna", "wanna")
+    ):
+        return word
+    elif lower.endswith(("s", "x", "z", "ch", "sh", "o")):
+        out = lower + "es"
+    elif lower.endswith("y") and len(lower) > 1 and lower[-2] not in "aeiou":
+        out = lower[:-1] + "ies"
+    else:
+        out = lower + "s"
+    return out.capitalize() if word[:1].isupper() else out
+
+
+_CONTRACTIONS_I = {"i'm": "{} is", "i've": "{} has", "i'll": "{} will", "i'd": "{} would"}
+_CONTRACTIONS_YOU = {"you're": "{} is", "you've": "{} has", "you'll": "{} will", "you'd": "{} would"}
+_SUBJECT_BEFORE = lx.words("and but so because when if that then while though although or as since")
+
+
+def _resolve_persons(text: str, speaker: str, addressee: str | None) -> str:
+    """Rewrite I/me/my to the speaker and you/your to the addressee, keeping verbs in agreement."""
+    parts = _WORD_OR_GAP_RE.findall(text)
+    out: list[str] = []
+    conjugate_next = False
+    prev_word = ""
+    for part in parts:
+        if not part[0].isalpha():
+            out.append(part)
+            if any(c in part for c in ",;:.!?"):
+                prev_word = ","
+            continue
+        lower = part.lower()
+        if conjugate_next:
+            if lower in lx.ADVERBS:
+                out.append(part)
+                prev_word = lower
+                continue
+            conjugate_next = False
+            if lower not in ("i", "you", "my", "your"):
+                out.append(_third_person(part))
+                prev_word = lower
+                continue
+        if lower == "i":
+            out.append(speaker)
+            conjugate_next = True
+        elif lower in _CONTRACTIONS_I:
+            out.append(_CONTRACTIONS_I[lower].format(speaker))
+        elif lower in ("me", "myself"):
+            out.append(speaker)
+        elif lower in ("my", "mine"):
+            out.append(f"{speaker}'s")
+        elif addressee and lower in _CONTRACTIONS_YOU:
+            out.append(_CONTRACTIONS_YOU[lower].format(addressee))
+        elif addressee and lower in ("you", "u"):
+            out.append(addressee)
+            conjugate_next = prev_word in ("", ",") or prev_word in _SUBJECT_BEFORE
+        elif addressee and lower == "yourself":
+            out.append(addressee)
+        elif addressee and lower in ("your", "yours", "ur"):
+            out.append(f"{addressee}'s")
+        else:
+            out.append(part)
+        prev_word = lower
+    return "".join(out)
+
+
+_PHOTO_OF_RE = re.compile(
+    r"^(?:a|an)\s+(?:photo|picture|image|pic|snapshot|screenshot)\s+of\s+", re.IGNORECASE
+)
+
+
+def _photo_phrase(captions: Sequence[str]) -> str:
+    caption = strip_emoji(captions[0]).rstrip(". ")
+    return f"a photo of {_PHOTO_OF_RE.sub('', caption)}"
+
+
+def _summarise(group: _Group, speech: _Speech, kind: MemoryType, mention: TimeMention | None) -> str:
+    text = " ".join(strip_emoji(s.translate(_APOSTROPHES)) for s in group.sentences)
+    stripped = lx.LEADING_FILLER_RE.sub("", text).strip()
+    if stripped:
+        text = stripped
+    text = collapse_spaces(_resolve_persons(text, speech.name, speech.addressee))
+    if group.photo:
+        # The words around a shared photo are usually "look at this!"; the caption is what matters.
+        text = f"{speech.name} shared {_photo_phrase(group.captions)}"
+    elif speech.named and speech.name.lower() not in text.lower() and kind != "instruction":
+        text = f"{speech.name}: {text}"
+    if group.context:
+        question = truncate(strip_emoji(group.context.translate(_APOSTROPHES)), 90)
+        text = f"{text} (asked: {question})"
+    if mention and mention.label.lower() not in text.lower():
+        text = f"{text.rstrip(' .!')} ({mention.label})"
+    text = text[:1].upper() + text[1:]
+    return truncate(text.rstrip(), SUMMARY_MAX_CHARS)
+
+
+# ---------------------------------------------------------------- building memories
+
+
+def _content(group: _Group, speech: _Speech) -> str:
+    body = " ".join(group.sentences)
+    if group.captions:
+        body = (body + "".join(f" [image: {c}]" for c in group.captions)).strip()
+    text = f"{speech.name}: {body}" if speech.named else body
+    if group.context:
+        text += f" (in reply to: {group.context})"
+    return truncate(text, CONTENT_MAX_CHARS)
+
+
+def _build(
+    group: _Group, speech: _Speech, previous: TimeMention | None = None
+) -> tuple[ExtractedMemory | None, TimeMention | None]:
+    """Type, date and summarise one group; also returns the time it is about, for the next group."""
+    content = _content(group, speech)
+    if not content.strip():
+        return None, previous
+    main = group.sentences[0].translate(_APOSTROPHES) if group.sentences else ""
+    full = " ".join(group.sentences).translate(_APOSTROPHES)
+    mention = find_time(full, speech.timestamp)
+    if mention is None and previous is not None:
+        # "We went camping last weekend. We roasted marshmallows." - the second is the same outing.
+        tense = detect_tense(full)
+        if (tense == "past" and previous.start <= speech.timestamp) or (
+            tense == "future" and previous.end > speech.timestamp
+        ):
+            mention = previous
+    who = slug(speech.name) or "user"
+
+    kind: MemoryType
+    topic: str | None = None
+    event_time: datetime | None = None
+    if _is_instruction(main, speech) and not (
+        lx.STRONG_TASK_RE.search(main) and not lx.FROM_NOW_ON_RE.match(main)
+    ):
+        kind = "instruction"
+        topic = _agent_topic(main)
+    elif _is_task(full, mention):
+        kind = "task"
+        event_time = mention.point if mention else None
+    else:
+        subject_text = full
+        if speech.role == "assistant" and not speech.named:
+            subject_text = _to_first_person(full)
+            who = "user"
+        topic = _person_topic(subject_text, who)
+        if topic is not None:
+            kind = "fact"
+            event_time = mention.point if mention else None
+        elif mention is not None:
+            kind = "event"
+            event_time = mention.point
+        elif lx.PAST_ACTION_RE.search(full) and not lx.PAST_STATE_RE.search(full):
+            kind = "event"
+            event_time = speech.timestamp
+        else:
+            kind = "fact"
+    used = mention if event_time is not None else None
+    summary = _summarise(group, speech, kind, used)
+    ids = (speech.message_id,) if speech.message_id else ()
+    return ExtractedMemory(kind, summary, content, topic, event_time, ids), used or previous
+
+
+def _speech_for(speaker: str | None, role: str) -> tuple[str, bool]:
+    if speaker:
+        return speaker, True
+    return _GENERIC_SPEAKERS.get(role, role.capitalize() or "User"), False
+
+
+def _default_addressee(role: str, named: bool) -> str | None:
+    if named:
+        return None
+    if role == "assistant":
+        return "User"
+    if role == "user":
+        return "the assistant"
+    return None
+
+
+def _split_statement(sentence: str) -> tuple[str, bool, bool]:
+    """Normalise one sentence: returns (statement, is_question, explicit-remember)."""
+    text = sentence.strip()
+    explicit = False
+    m = lx.REMEMBER_WRAPPER_RE.match(text)
+    if m and len(text) - m.end() > 3:
+        text = text[m.end() :]
+        text = text[:1].upper() + text[1:]
+        explicit = True
+        # "Did you know I moved to Boston?" is a statement dressed as a question.
+        return (text.rstrip(" ?") if text.rstrip().endswith("?") else text), False, explicit
+    if text.rstrip(" \"'”)").endswith("?"):
+        req = lx.REQUEST_QUESTION_RE.match(text)
+        if req and lx.REQUEST_REST_RE.match(req["rest"]):
+            rest = req["rest"].rstrip(" ?")
+            return rest[:1].upper() + rest[1:], False, explicit
+        return text, True, explicit
+    return text, False, explicit
+
+
+def _groups_for_message(
+    sentences: Sequence[str], names: frozenset[str], context_question: str | None
+) -> tuple[list[_Group], bool]:
+    """Group a message's sentences into memories; also says whether its last sentence was kept."""
+    groups: list[_Group] = []
+    last_kept: _Group | None = None
+    last_sentence_kept = False
+    # Only the other speaker's question gives context: one's own question is not answered by oneself.
+    pending_question = context_question
+    for index, raw in enumerate(sentences):
+        last_sentence_kept = False
+        text, is_question, explicit = _split_statement(raw)
+        if is_question:
+            pending_question = None
+            last_kept = None
+            continue
+        if not explicit:
+            remainder = _strip_thanks(text)
+            if not remainder:
+                continue
+            text = remainder
+        chit = not explicit and _is_chitchat(text, names)
+        if (
+            last_kept is not None
+            and _is_dependent(text)
+            and not lx.GREETING_RE.match(text)
+            and len(" ".join(last_kept.sentences)) + len(text) < CONTENT_MAX_CHARS - 100
+        ):
+            last_kept.sentences.append(text)
+            last_sentence_kept = True
+            continue
+        if chit:
+            answer = (
+                index == 0
+                and pending_question is not None
+                and _YES_NO_RE.match(text) is not None
+                and _AUX_QUESTION_RE.match(pending_question) is not None
+                and len([t for t in _tokens(pending_question) if t not in lx.FILLER]) >= 2
+            )
+            if not answer:
+                pending_question = None
+                continue
+        group = _Group([text], explicit=explicit)
+        if pending_question is not None and (len(_tokens(text)) <= 8 or _YES_NO_RE.match(text)):
+            group.context = pending_question
+        pending_question = None
+        groups.append(group)
+        last_kept = group
+        last_sentence_kept = True
+    return groups, last_sentence_kept
+
+
+class DefaultExtractor:
+    """Rule-based extractor: no network, no model, same input → same output."""
+
+    async def extract(self, messages: Sequence[InputMessage], *, new_from: int = 0) -> list[ExtractedMemory]:
+        return extract_memories(messages, new_from=new_from)
+
+
+def extract_memories(messages: Sequence[InputMessage], *, new_from: int = 0) -> list[ExtractedMemory]:
+    """Synchronous core of ``DefaultExtractor.extract``, for callers that are not async."""
+    parsed = [parse_message(m.content) for m in messages]
+    speakers = [m.speaker or p.speaker for m, p in zip(messages, parsed, strict=True)]
+    names = _name_forms(s for s in speakers if s)
+    memories: list[ExtractedMemory] = []
+    seen: set[str] = set()
+    for index in range(max(new_from, 0), len(messages)):
+        message = messages[index]
+        p = parsed[index]
+        name, named = _speech_for(speakers[index], message.role)
+        addressee = _addressee(speakers, index, name) if named else _default_addressee(message.role, named)
+        speech = _Speech(name, named, message.role, addressee, message.timestamp, message.id)
+        context_question = _previous_question(messages, parsed, speakers, index, name)
+        sentences = split_sentences(p.body) if p.body else []
+        groups, last_kept = _groups_for_message(sentences, names, context_question)
+        if p.captions:
+            if groups and last_kept:
+                groups[-1].captions = p.captions
+            else:
+                # A shared photo is information even when the words around it are not ("Look at this!").
+                groups.append(_Group(sentences[-1:], captions=p.captions, photo=True))
+        previous: TimeMention | None = None
+        for group in groups:
+            memory, previous = _build(group, speech, previous)
+            if memory is None or memory.content in seen:
+                continue
+            seen.add(memory.content)
+            memories.append(memory)
+    return memories
+
+
+def _name_forms(speakers: Iterable[str]) -> frozenset[str]:
+    """Lower-case names and their nicknames ("Mel" for Melanie), so addressing someone is not content."""
+    forms = {"user", "assistant"}
+    for speaker in speakers:
+        for part in speaker.lower().split():
+            forms.add(part)
+            forms.update(part[:n] for n in range(3, len(part)))
+    return frozenset(forms)
+
+
+def _addressee(speakers: Sequence[str | None], index: int, name: str) -> str | None:
+    """The other person in a two-party chat: the nearest different speaker, looking back first."""
+    for j in range(index - 1, -1, -1):
+        other = speakers[j]
+        if other and other != name:
+            return other
+    for j in range(index + 1, len(speakers)):
+        other = speakers[j]
+        if other and other != name:
+            return other
+    return None
+
+
+def _previous_question(
+    messages: Sequence[InputMessage],
+    parsed: Sequence[ParsedMessage],
+    speakers: Sequence[str | None],
+    index: int,
+    name: str,
+) -> str | None:
+    if index == 0:
+        return None
+    prev = messages[index - 1]
+    prev_speaker = speakers[index - 1] or _speech_for(None, prev.role)[0]
+    if prev_speaker == name:
+        return None
+    body = parsed[index - 1].body
+    sentences = split_sentences(body) if body else []
+    if sentences and sentences[-1].rstrip(" \"'”)").endswith("?"):
+        return sentences[-1]
+    return None
+
+
+def classify_statement(
+    text: str,
+    role: str,
+    timestamp: datetime,
+    *,
+    speaker: str | None = None,
+    keep_all: bool = False,
+    message_id: str | None = None,
+) -> ExtractedMemory | None:
+    """Classify one statement as one memory, as ``/remember`` needs.
+
+    Chit-chat and bare questions give None unless ``keep_all``, in which case
+    they are stored as a fact: whoever calls ``/remember`` already decided it
+    is worth keeping. The whole text is one memory, however many sentences.
+    """
+    parsed = parse_message(text)
+    name, named = _speech_for(speaker or parsed.speaker, role)
+    speech = _Speech(name, named, role, _default_addressee(role, named), timestamp, message_id)
+    body = collapse_spaces(parsed.body)
+    if not body:
+        if not parsed.captions:
+            return None
+        body = f"{name} shared a photo"
+    statement, is_question, explicit = _split_statement(body)
+    remainder = _strip_thanks(statement)
+    names = _name_forms([name])
+    if not keep_all and not explicit and (is_question or not remainder or _is_chitchat(remainder, names)):
+        return None
+    statement = remainder or statement
+    return _build(_Group([statement], explicit=explicit, captions=parsed.captions), speech)[0]
+
+
+def classify_one(
+    text: str, role: str, timestamp: datetime, *, speaker: str | None = None, message_id: str | None = None
+) -> ExtractedMemory:
+    """``classify_statement`` that never drops: for ``/remember``, which stores what it is given."""
+    memory = classify_statement(text, role, timestamp, speaker=speaker, keep_all=True, message_id=message_id)
+    if memory is None:
+        content = truncate(text.strip(), CONTENT_MAX_CHARS)
+        summary = truncate(collapse_spaces(content), SUMMARY_MAX_CHARS)
+        ids = (message_id,) if message_id else ()
+        return ExtractedMemory("fact", summary or "(empty)", content, None, None, ids)
+    return memory
