@@ -1,10 +1,24 @@
 """SQLAlchemy models, one module per domain; importing this package registers every table on `Base.metadata`."""
 
 from app.models.base import Base
+from app.models.context import Compaction, ContextBlock, ContextEntry
 from app.models.jobs import Job
 from app.models.memories import Memory, MemorySource
 from app.models.namespaces import ApiKey, Namespace
 from app.models.profiles import Profile
 from app.models.sessions import Message, Session
 
-__all__ = ["ApiKey", "Base", "Job", "Memory", "MemorySource", "Message", "Namespace", "Profile", "Session"]
+__all__ = [
+    "ApiKey",
+    "Base",
+    "Compaction",
+    "ContextBlock",
+    "ContextEntry",
+    "Job",
+    "Memory",
+    "MemorySource",
+    "Message",
+    "Namespace",
+    "Profile",
+    "Session",
+]

@@ -42,6 +42,8 @@ class Session(Base):
     compact_after: Mapped[int | None] = mapped_column(Integer)
     # The frozen system prompt (freezeSystemPrompt); NULL until first read, replaced only by refresh.
     system_prompt: Mapped[str | None] = mapped_column(Text)
+    # Skills loaded by load_context in this session ("label:key"), so unload_context knows what it may reclaim.
+    loaded_skills: Mapped[list[str]] = mapped_column(JSONB, nullable=False, server_default=text("'[]'::jsonb"))
     created_at: Mapped[datetime] = created_at_column()
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), nullable=False, server_default=text("now()")

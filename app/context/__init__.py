@@ -1,0 +1,1 @@
+"""Context blocks of a profile, the frozen system prompt they render into, and the tools they give an LLM."""

@@ -1,0 +1,208 @@
+"""Rules of context blocks: what each kind renders, who may write it, and `maxTokens` on every write path."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.context import repository
+from app.context.schemas import BlockDefine, BlockOut, EntryOut
+from app.core.errors import Conflict, NotFound, ValidationFailed
+from app.models import ContextBlock, ContextEntry, Profile
+from app.sessions.tokens import estimate_string_tokens
+
+INLINE_KINDS = ("readonly", "writable")
+KEYED_KINDS = ("skill", "search")
+
+
+class BlockNotFound(NotFound):
+    code = "block_not_found"
+
+
+class EntryNotFound(NotFound):
+    code = "entry_not_found"
+
+
+class WrongBlockKind(Conflict):
+    code = "wrong_block_kind"
+
+
+class BlockTooLarge(ValidationFailed):
+    def __init__(self, label: str, tokens: int, max_tokens: int) -> None:
+        detail = f'Block "{label}" exceeds maxTokens: {tokens} > {max_tokens}'
+        super().__init__(detail, [{"loc": ["body", "content"], "msg": detail}], code="block_too_large")
+
+
+@dataclass(frozen=True)
+class BlockView:
+    """A block as the prompt sees it: its rendered content and token count."""
+
+    label: str
+    kind: str
+    description: str | None
+    content: str
+    tokens: int
+    max_tokens: int | None
+
+    def out(self) -> BlockOut:
+        return BlockOut(
+            label=self.label,
+            kind=self.kind,
+            description=self.description,
+            content=self.content,
+            tokens=self.tokens,
+            max_tokens=self.max_tokens,
+        )
+
+
+def skill_listing(entries: list[ContextEntry]) -> str:
+    return "\n".join(f"- {e.key}: {e.description}" if e.description else f"- {e.key}" for e in entries)
+
+
+async def rendered_content(db: AsyncSession, profile: Profile, block: ContextBlock, session_id: str | None) -> str:
+    if block.kind == "skill":
+        return skill_listing(await repository.list_entries(db, profile.id, block.label))
+    if block.kind == "search":
+        count = await repository.count_entries(db, profile.id, block.label)
+        return f"{count} entries indexed." if count else ""
+    if block.kind == "summary":
+        # The bridge to Agent Memory: the profile's summary as it is at render time.
+        from app.summary.service import build_summary
+
+        summary: str = await build_summary(db, profile, session_id)
+        return summary
+    return block.content
+
+
+async def view(db: AsyncSession, profile: Profile, block: ContextBlock, session_id: str | None = None) -> BlockView:
+    content = await rendered_content(db, profile, block, session_id)
+    return BlockView(
+        label=block.label,
+        kind=block.kind,
+        description=block.description,
+        content=content,
+        tokens=estimate_string_tokens(content),
+        max_tokens=block.max_tokens,
+    )
+
+
+async def views(db: AsyncSession, profile: Profile, session_id: str | None = None) -> list[BlockView]:
+    return [await view(db, profile, b, session_id) for b in await repository.list_blocks(db, profile.id)]
+
+
+async def require_block(db: AsyncSession, profile: Profile, label: str) -> ContextBlock:
+    block = await repository.get_block(db, profile.id, label)
+    if block is None:
+        raise BlockNotFound(f'context block "{label}" not found')
+    return block
+
+
+def check_size(label: str, content: str, max_tokens: int | None) -> int:
+    tokens = estimate_string_tokens(content)
+    if max_tokens is not None and tokens > max_tokens:
+        raise BlockTooLarge(label, tokens, max_tokens)
+    return tokens
+
+
+async def _check_keyed_size(db: AsyncSession, profile: Profile, block: ContextBlock) -> None:
+    if block.max_tokens is not None:
+        check_size(block.label, await rendered_content(db, profile, block, None), block.max_tokens)
+
+
+async def define_block(db: AsyncSession, profile: Profile, label: str, body: BlockDefine) -> tuple[BlockOut, bool]:
+    """PUT /context/{label}: define or redefine; content kept unless given, maxTokens checked against it."""
+    existing = await repository.get_block(db, profile.id, label)
+    if body.content is not None and body.kind not in INLINE_KINDS:
+        raise ValidationFailed(
+            f"content is only for readonly and writable blocks; a {body.kind} block "
+            + ("is rendered from the profile's memory" if body.kind == "summary" else "takes entries"),
+            [{"loc": ["body", "content"], "msg": f"not allowed for kind {body.kind}"}],
+        )
+    content = ""
+    if body.kind in INLINE_KINDS:
+        if body.content is not None:
+            content = body.content
+        elif existing is not None and existing.kind in INLINE_KINDS:
+            content = existing.content
+        check_size(label, content, body.max_tokens)
+    if existing is not None and existing.kind in KEYED_KINDS and body.kind not in KEYED_KINDS:
+        await repository.delete_entries(db, profile.id, label)
+    row, created = await repository.upsert_block(
+        db, profile.id, label, body.kind, body.description, body.max_tokens, content
+    )
+    if row.kind in KEYED_KINDS:
+        await _check_keyed_size(db, profile, row)
+    return (await view(db, profile, row)).out(), created
+
+
+async def get_block(db: AsyncSession, profile: Profile, label: str) -> BlockOut:
+    return (await view(db, profile, await require_block(db, profile, label))).out()
+
+
+async def list_blocks(db: AsyncSession, profile: Profile) -> list[BlockOut]:
+    return [v.out() for v in await views(db, profile)]
+
+
+async def delete_block(db: AsyncSession, profile: Profile, label: str) -> None:
+    if not await repository.delete_block(db, profile.id, label):
+        raise BlockNotFound(f'context block "{label}" not found')
+
+
+def appended(existing: str, content: str) -> str:
+    """Append as the reference does: a newline between old and new unless the new text starts with one."""
+    separator = "\n" if existing and not content.startswith("\n") else ""
+    return existing + separator + content
+
+
+async def write_content(
+    db: AsyncSession, profile: Profile, label: str, content: str, action: str, *, via_tool: bool = False
+) -> BlockView:
+    """Replace or append the text of an inline block; readonly blocks only through the API."""
+    block = await require_block(db, profile, label)
+    if block.kind not in INLINE_KINDS or (via_tool and block.kind != "writable"):
+        raise WrongBlockKind(f'Block "{label}" is readonly' if via_tool else
+                             f'Block "{label}" is a {block.kind} block; only readonly and writable blocks take content')
+    new_content = appended(block.content, content) if action == "append" else content
+    tokens = check_size(label, new_content, block.max_tokens)
+    row = await repository.set_content(db, profile.id, label, new_content)
+    return BlockView(row.label, row.kind, row.description, row.content, tokens, row.max_tokens)
+
+
+def to_entry(row: ContextEntry) -> EntryOut:
+    return EntryOut.model_validate(row)
+
+
+async def require_keyed(db: AsyncSession, profile: Profile, label: str) -> ContextBlock:
+    block = await require_block(db, profile, label)
+    if block.kind not in KEYED_KINDS:
+        raise WrongBlockKind(f'Block "{label}" is a {block.kind} block; only skill and search blocks have entries')
+    return block
+
+
+async def put_entry(
+    db: AsyncSession, profile: Profile, label: str, key: str, content: str, description: str | None
+) -> tuple[EntryOut, bool]:
+    block = await require_keyed(db, profile, label)
+    row, created = await repository.upsert_entry(db, profile.id, label, key, content, description)
+    await _check_keyed_size(db, profile, block)
+    return to_entry(row), created
+
+
+async def list_entries(db: AsyncSession, profile: Profile, label: str) -> list[EntryOut]:
+    await require_keyed(db, profile, label)
+    return [to_entry(e) for e in await repository.list_entries(db, profile.id, label)]
+
+
+async def get_entry(db: AsyncSession, profile: Profile, label: str, key: str) -> EntryOut:
+    await require_keyed(db, profile, label)
+    row = await repository.get_entry(db, profile.id, label, key)
+    if row is None:
+        raise EntryNotFound(f'entry "{key}" not found in block "{label}"')
+    return to_entry(row)
+
+
+async def delete_entry(db: AsyncSession, profile: Profile, label: str, key: str) -> None:
+    await require_keyed(db, profile, label)
+    if not await repository.delete_entry(db, profile.id, label, key):
+        raise EntryNotFound(f'entry "{key}" not found in block "{label}"')

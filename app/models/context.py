@@ -1,0 +1,96 @@
+"""Session API tables: a profile's context blocks and their keyed entries, and sessions' compaction overlays."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Computed,
+    DateTime,
+    ForeignKey,
+    ForeignKeyConstraint,
+    Identity,
+    Index,
+    Integer,
+    PrimaryKeyConstraint,
+    String,
+    Text,
+    text,
+)
+from sqlalchemy.dialects.postgresql import TSVECTOR
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.models.base import Base, created_at_column
+
+
+class ContextBlock(Base):
+    """A labelled section of the system prompt; `kind` decides who may write it and which tools it brings."""
+
+    __tablename__ = "context_blocks"
+
+    profile_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("profiles.id", ondelete="CASCADE"))
+    label: Mapped[str] = mapped_column(String(64))
+    kind: Mapped[str] = mapped_column(String(16), nullable=False)
+    description: Mapped[str | None] = mapped_column(Text)
+    max_tokens: Mapped[int | None] = mapped_column(Integer)
+    # Inline content of readonly/writable blocks; keyed kinds keep theirs in context_entries.
+    content: Mapped[str] = mapped_column(Text, nullable=False, server_default=text("''"))
+    # Definition order: the order blocks render in, kept when a block is redefined.
+    seq: Mapped[int] = mapped_column(BigInteger, Identity(), nullable=False)
+    created_at: Mapped[datetime] = created_at_column()
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False, server_default=text("now()"))
+
+    __table_args__ = (
+        PrimaryKeyConstraint("profile_id", "label"),
+        Index("ix_context_blocks_profile_seq", "profile_id", "seq"),
+    )
+
+
+class ContextEntry(Base):
+    """One keyed entry of a skill or search block; search entries are found through `tsv`."""
+
+    __tablename__ = "context_entries"
+
+    profile_id: Mapped[int] = mapped_column(BigInteger)
+    label: Mapped[str] = mapped_column(String(64))
+    key: Mapped[str] = mapped_column(String(128))
+    content: Mapped[str] = mapped_column(Text, nullable=False)
+    description: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = created_at_column()
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False, server_default=text("now()"))
+    tsv: Mapped[Any] = mapped_column(
+        TSVECTOR, Computed("to_tsvector('english'::regconfig, content)", persisted=True)
+    )
+
+    __table_args__ = (
+        PrimaryKeyConstraint("profile_id", "label", "key"),
+        ForeignKeyConstraint(
+            ["profile_id", "label"], ["context_blocks.profile_id", "context_blocks.label"], ondelete="CASCADE"
+        ),
+        Index("ix_context_entries_tsv", "tsv", postgresql_using="gin"),
+    )
+
+
+class Compaction(Base):
+    """A summary overlay replacing the range [from_message_id, to_message_id] of a session's history on read."""
+
+    __tablename__ = "compactions"
+
+    profile_id: Mapped[int] = mapped_column(BigInteger)
+    id: Mapped[str] = mapped_column(String(26))
+    session_id: Mapped[str] = mapped_column(String(64), nullable=False)
+    summary: Mapped[str] = mapped_column(Text, nullable=False)
+    from_message_id: Mapped[str] = mapped_column(String(128), nullable=False)
+    to_message_id: Mapped[str] = mapped_column(String(128), nullable=False)
+    created_at: Mapped[datetime] = created_at_column()
+    seq: Mapped[int] = mapped_column(BigInteger, Identity(), nullable=False)
+
+    __table_args__ = (
+        PrimaryKeyConstraint("profile_id", "id"),
+        ForeignKeyConstraint(
+            ["profile_id", "session_id"], ["sessions.profile_id", "sessions.id"], ondelete="CASCADE"
+        ),
+        Index("ix_compactions_session_seq", "profile_id", "session_id", "seq"),
+    )

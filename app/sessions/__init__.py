@@ -1,0 +1,1 @@
+"""Session API: conversation sessions, branching message trees, history, search, compaction, fork and split."""

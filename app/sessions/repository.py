@@ -1,0 +1,303 @@
+"""SQL of the Session API: sessions, the message tree (path walks, leaves, branches), full text, compactions."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, func, select, text, update
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.models import Compaction, Message, Session
+
+MAX_DEPTH = 10_000
+
+# ---------------------------------------------------------------- sessions
+
+
+async def get_session(db: AsyncSession, profile_id: int, session_id: str) -> Session | None:
+    stmt = select(Session).where(Session.profile_id == profile_id, Session.id == session_id)
+    return (await db.execute(stmt)).scalar_one_or_none()
+
+
+async def insert_session(db: AsyncSession, profile_id: int, session_id: str, **values: Any) -> Session | None:
+    """The new session, or None when the id is taken (concurrent creators included)."""
+    stmt = (
+        insert(Session)
+        .values(profile_id=profile_id, id=session_id, **values)
+        .on_conflict_do_nothing(index_elements=["profile_id", "id"])
+        .returning(Session)
+    )
+    return (await db.execute(stmt)).scalar_one_or_none()
+
+
+async def list_sessions(
+    db: AsyncSession, profile_id: int, after: tuple[datetime, str] | None, limit: int
+) -> list[Session]:
+    stmt = (
+        select(Session)
+        .where(Session.profile_id == profile_id)
+        .order_by(Session.updated_at.desc(), Session.id.desc())
+        .limit(limit)
+    )
+    if after is not None:
+        stmt = stmt.where(func.row(Session.updated_at, Session.id) < func.row(after[0], after[1]))
+    return list((await db.execute(stmt)).scalars())
+
+
+async def update_session(db: AsyncSession, profile_id: int, session_id: str, **values: Any) -> Session:
+    """Apply the changes and move `updated_at`; the session must exist."""
+    stmt = (
+        update(Session)
+        .where(Session.profile_id == profile_id, Session.id == session_id)
+        .values(updated_at=func.clock_timestamp(), **values)
+        .returning(Session)
+        .execution_options(synchronize_session=False)
+    )
+    return (await db.execute(stmt)).scalar_one()
+
+
+async def touch(db: AsyncSession, profile_id: int, session_id: str) -> None:
+    # clock_timestamp, not now(): two writes in one transaction (split) still order by updated_at.
+    await db.execute(
+        update(Session)
+        .where(Session.profile_id == profile_id, Session.id == session_id)
+        .values(updated_at=func.clock_timestamp())
+        .execution_options(synchronize_session=False)
+    )
+
+
+async def add_usage(
+    db: AsyncSession, profile_id: int, session_id: str, input_tokens: int, output_tokens: int, cost: float
+) -> Session:
+    return await update_session(
+        db,
+        profile_id,
+        session_id,
+        input_tokens=Session.input_tokens + input_tokens,
+        output_tokens=Session.output_tokens + output_tokens,
+        estimated_cost=Session.estimated_cost + cost,
+    )
+
+
+async def freeze_prompt(db: AsyncSession, profile_id: int, session_id: str, prompt: str) -> str:
+    """Store the prompt unless one is already frozen; the frozen one wins (first reader of a race)."""
+    stored = await db.execute(
+        update(Session)
+        .where(Session.profile_id == profile_id, Session.id == session_id, Session.system_prompt.is_(None))
+        .values(system_prompt=prompt)
+        .returning(Session.system_prompt)
+        .execution_options(synchronize_session=False)
+    )
+    frozen = stored.scalar_one_or_none()
+    if frozen is not None:
+        return frozen
+    current = await db.execute(
+        select(Session.system_prompt).where(Session.profile_id == profile_id, Session.id == session_id)
+    )
+    return current.scalar_one_or_none() or prompt
+
+
+async def store_prompt(db: AsyncSession, profile_id: int, session_id: str, prompt: str) -> None:
+    await db.execute(
+        update(Session)
+        .where(Session.profile_id == profile_id, Session.id == session_id)
+        .values(system_prompt=prompt)
+        .execution_options(synchronize_session=False)
+    )
+
+
+async def set_loaded_skills(db: AsyncSession, profile_id: int, session_id: str, skills: list[str]) -> None:
+    await db.execute(
+        update(Session)
+        .where(Session.profile_id == profile_id, Session.id == session_id)
+        .values(loaded_skills=skills)
+        .execution_options(synchronize_session=False)
+    )
+
+
+# ---------------------------------------------------------------- messages
+
+
+async def get_message(db: AsyncSession, profile_id: int, message_id: str) -> Message | None:
+    stmt = select(Message).where(Message.profile_id == profile_id, Message.id == message_id)
+    return (await db.execute(stmt)).scalar_one_or_none()
+
+
+async def insert_message(
+    db: AsyncSession,
+    profile_id: int,
+    session_id: str,
+    message_id: str,
+    parent_id: str | None,
+    role: str,
+    parts: list[dict[str, Any]],
+    text_content: str,
+    created_at: datetime | None,
+) -> Message | None:
+    """The new row, or None when the id already exists in the profile (append is idempotent)."""
+    values: dict[str, Any] = {
+        "profile_id": profile_id,
+        "id": message_id,
+        "session_id": session_id,
+        "parent_id": parent_id,
+        "role": role,
+        "parts": parts,
+        "text_content": text_content,
+        # clock_timestamp: messages appended in one transaction (batch, split) keep their order in time.
+        "created_at": created_at if created_at is not None else func.clock_timestamp(),
+    }
+    stmt = (
+        insert(Message)
+        .values(**values)
+        .on_conflict_do_nothing(index_elements=["profile_id", "id"])
+        .returning(Message)
+    )
+    return (await db.execute(stmt)).scalar_one_or_none()
+
+
+async def update_message(
+    db: AsyncSession, profile_id: int, message_id: str, role: str, parts: list[dict[str, Any]], text_content: str
+) -> Message:
+    stmt = (
+        update(Message)
+        .where(Message.profile_id == profile_id, Message.id == message_id)
+        .values(role=role, parts=parts, text_content=text_content)
+        .returning(Message)
+        .execution_options(synchronize_session=False)
+    )
+    return (await db.execute(stmt)).scalar_one()
+
+
+async def delete_message(db: AsyncSession, profile_id: int, session_id: str, message_id: str) -> bool:
+    result = await db.execute(
+        delete(Message)
+        .where(Message.profile_id == profile_id, Message.session_id == session_id, Message.id == message_id)
+        .returning(Message.id)
+    )
+    return result.scalar_one_or_none() is not None
+
+
+async def clear_messages(db: AsyncSession, profile_id: int, session_id: str) -> None:
+    await db.execute(
+        delete(Compaction).where(Compaction.profile_id == profile_id, Compaction.session_id == session_id)
+    )
+    await db.execute(delete(Message).where(Message.profile_id == profile_id, Message.session_id == session_id))
+
+
+async def latest_leaf(db: AsyncSession, profile_id: int, session_id: str) -> Message | None:
+    """The childless message with the greatest createdAt, ties broken by insertion order."""
+    stmt = text(
+        """
+        SELECT m.* FROM messages m
+        WHERE m.profile_id = :p AND m.session_id = :s
+          AND NOT EXISTS (SELECT 1 FROM messages c WHERE c.profile_id = :p AND c.parent_id = m.id)
+        ORDER BY m.created_at DESC, m.seq DESC
+        LIMIT 1
+        """
+    )
+    row = await db.execute(select(Message).from_statement(stmt), {"p": profile_id, "s": session_id})
+    return row.scalar_one_or_none()
+
+
+async def children(db: AsyncSession, profile_id: int, session_id: str, message_id: str) -> list[Message]:
+    stmt = (
+        select(Message)
+        .where(
+            Message.profile_id == profile_id, Message.session_id == session_id, Message.parent_id == message_id
+        )
+        .order_by(Message.created_at, Message.seq)
+    )
+    return list((await db.execute(stmt)).scalars())
+
+
+_PATH = text(
+    """
+    WITH RECURSIVE path AS (
+        SELECT m.id, m.parent_id, 0 AS depth FROM messages m
+        WHERE m.profile_id = :p AND m.session_id = :s AND m.id = :leaf
+      UNION ALL
+        SELECT m.id, m.parent_id, path.depth + 1 FROM messages m
+        JOIN path ON m.id = path.parent_id
+        WHERE m.profile_id = :p AND m.session_id = :s AND path.depth < :cap
+    )
+    SELECT m.* FROM path JOIN messages m ON m.profile_id = :p AND m.id = path.id
+    ORDER BY path.depth DESC
+    """
+)
+
+
+async def path_to(db: AsyncSession, profile_id: int, session_id: str, leaf_id: str) -> list[Message]:
+    """Root → leaf, following parent ids inside the session, at most MAX_DEPTH + 1 messages."""
+    params = {"p": profile_id, "s": session_id, "leaf": leaf_id, "cap": MAX_DEPTH}
+    return list((await db.execute(select(Message).from_statement(_PATH), params)).scalars())
+
+
+async def session_message_ids(db: AsyncSession, profile_id: int, session_id: str) -> list[str]:
+    stmt = (
+        select(Message.id)
+        .where(Message.profile_id == profile_id, Message.session_id == session_id)
+        .order_by(Message.seq)
+    )
+    return list((await db.execute(stmt)).scalars())
+
+
+# Any text becomes an OR of its English lexemes, each quoted for tsquery; 'simple' keeps the stems as they
+# are. No input can make this a tsquery syntax error, and text without lexemes gives NULL: no rows.
+_QUERY = """
+    (SELECT to_tsquery('simple', terms) FROM (
+        SELECT string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || '''', ' | ') AS terms
+        FROM unnest(to_tsvector('english', :q))
+     ) t WHERE terms IS NOT NULL)
+"""
+
+_SEARCH = text(
+    f"""
+    WITH q AS (SELECT {_QUERY} AS query)
+    SELECT m.id, m.session_id, m.role, m.text_content AS content, m.created_at,
+           ts_rank(m.tsv, q.query) AS score
+    FROM messages m, q
+    WHERE m.profile_id = :p AND (CAST(:s AS text) IS NULL OR m.session_id = :s) AND m.tsv @@ q.query
+    ORDER BY score DESC, m.created_at DESC, m.seq DESC
+    LIMIT :limit
+    """
+)
+
+
+async def search(
+    db: AsyncSession, profile_id: int, session_id: str | None, query: str, limit: int
+) -> list[dict[str, Any]]:
+    rows = await db.execute(_SEARCH, {"p": profile_id, "s": session_id, "q": query, "limit": limit})
+    return [dict(row) for row in rows.mappings()]
+
+
+# ---------------------------------------------------------------- compactions
+
+
+async def list_compactions(db: AsyncSession, profile_id: int, session_id: str) -> list[Compaction]:
+    stmt = (
+        select(Compaction)
+        .where(Compaction.profile_id == profile_id, Compaction.session_id == session_id)
+        .order_by(Compaction.created_at, Compaction.seq)
+    )
+    return list((await db.execute(stmt)).scalars())
+
+
+async def insert_compaction(
+    db: AsyncSession, profile_id: int, session_id: str, compaction_id: str, summary: str, from_id: str, to_id: str
+) -> Compaction:
+    stmt = (
+        insert(Compaction)
+        .values(
+            profile_id=profile_id,
+            id=compaction_id,
+            session_id=session_id,
+            summary=summary,
+            from_message_id=from_id,
+            to_message_id=to_id,
+            created_at=func.clock_timestamp(),
+        )
+        .returning(Compaction)
+    )
+    return (await db.execute(stmt)).scalar_one()

@@ -1,0 +1,229 @@
+"""HTTP routes of the Session API: sessions, messages, history, search, compaction, fork, split, usage."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query, Response, status
+
+from app.core.db import DbSession
+from app.core.errors import error_responses
+from app.core.names import SessionPath
+from app.core.pagination import Cursor, Limit
+from app.profiles.access import ReadableProfile, WritableProfile
+from app.sessions import compaction, service
+from app.sessions.schemas import (
+    AppendMessage,
+    AppendMessages,
+    CompactionIn,
+    CompactionList,
+    CompactionOut,
+    CompactRequest,
+    ForkRequest,
+    History,
+    MessageList,
+    SearchResults,
+    SessionCreate,
+    SessionInfo,
+    SessionList,
+    SessionMessage,
+    SessionUpdate,
+    SplitRequest,
+    UsageIn,
+)
+
+router = APIRouter(
+    prefix="/v1/namespaces/{namespace}/profiles/{profile}",
+    tags=["sessions"],
+    responses=error_responses(401, 404, 422),
+)
+
+MessagePath = Annotated[str, Path(min_length=1, max_length=128, description="Message id: 1–128 characters.")]
+SearchQuery = Annotated[str, Query(max_length=1024, description="Words to find (English stemming, any order).")]
+SearchLimit = Annotated[int, Query(ge=1, le=100, description="Most results to return (1–100).")]
+CREATED: dict[int | str, dict[str, Any]] = {201: {"description": "Created"}}
+
+
+@router.post("/sessions", status_code=201, responses=error_responses(409, 413))
+async def create_session(body: SessionCreate, profile: WritableProfile, db: DbSession) -> SessionInfo:
+    """Create a session (client id or generated); 409 `session_exists` if the id is taken."""
+    return await service.create_session(db, profile, body)
+
+
+@router.get("/sessions")
+async def list_sessions(
+    profile: ReadableProfile, db: DbSession, limit: Limit = 20, cursor: Cursor = None
+) -> SessionList:
+    """Sessions, most recently updated first, keyset paginated."""
+    return await service.list_sessions(db, profile, limit, cursor)
+
+
+@router.get("/sessions/{session_id}")
+async def get_session(session_id: SessionPath, profile: ReadableProfile, db: DbSession) -> SessionInfo:
+    """One session with its usage counters."""
+    return await service.get_session(db, profile, session_id)
+
+
+@router.patch("/sessions/{session_id}", responses=error_responses(413))
+async def update_session(
+    session_id: SessionPath, body: SessionUpdate, profile: ReadableProfile, db: DbSession
+) -> SessionInfo:
+    """Rename a session (and/or change its `compactAfter`)."""
+    return await service.update_session(db, profile, session_id, body)
+
+
+@router.post("/sessions/{session_id}/messages", status_code=201, responses={**CREATED, **error_responses(409, 413)})
+async def append_message(
+    session_id: SessionPath, body: AppendMessage, profile: ReadableProfile, db: DbSession, response: Response
+) -> SessionMessage:
+    """appendMessage: `parentId` absent → latest leaf, `null` → new root. An existing id answers 200 unchanged."""
+    message, created = await service.append_message(
+        db, profile, session_id, body.message, "parent_id" in body.model_fields_set, body.parent_id
+    )
+    response.status_code = 201 if created else 200
+    return message
+
+
+@router.post("/sessions/{session_id}/messages/batch", status_code=201, responses=error_responses(409, 413))
+async def append_messages(
+    session_id: SessionPath, body: AppendMessages, profile: ReadableProfile, db: DbSession
+) -> MessageList:
+    """appendAll: the messages in order, each the child of the one before."""
+    messages = await service.append_messages(
+        db, profile, session_id, body.messages, "parent_id" in body.model_fields_set, body.parent_id
+    )
+    return MessageList(messages=messages)
+
+
+@router.put(
+    "/sessions/{session_id}/messages/{message_id}", responses={**CREATED, **error_responses(409, 413)}
+)
+async def upsert_message(
+    session_id: SessionPath,
+    message_id: MessagePath,
+    body: AppendMessage,
+    profile: ReadableProfile,
+    db: DbSession,
+    response: Response,
+) -> SessionMessage:
+    """Upsert: update the message in place if the session has it (200), else append it (201)."""
+    message, created = await service.upsert_message(
+        db, profile, session_id, message_id, body.message, "parent_id" in body.model_fields_set, body.parent_id
+    )
+    response.status_code = 201 if created else 200
+    return message
+
+
+@router.get("/sessions/{session_id}/messages/{message_id}")
+async def get_session_message(
+    session_id: SessionPath, message_id: MessagePath, profile: ReadableProfile, db: DbSession
+) -> SessionMessage:
+    """One message of the session."""
+    return await service.get_message(db, profile, session_id, message_id)
+
+
+@router.delete("/sessions/{session_id}/messages/{message_id}", status_code=204)
+async def delete_session_message(
+    session_id: SessionPath, message_id: MessagePath, profile: ReadableProfile, db: DbSession
+) -> Response:
+    """Delete one message; its children become roots of their own branches."""
+    await service.delete_message(db, profile, session_id, message_id)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.delete("/sessions/{session_id}/messages", status_code=204)
+async def clear_session_messages(session_id: SessionPath, profile: ReadableProfile, db: DbSession) -> Response:
+    """clearMessages: every message and overlay of the session; the session itself stays."""
+    await service.clear_messages(db, profile, session_id)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.get("/sessions/{session_id}/messages/{message_id}/branches")
+async def get_message_branches(
+    session_id: SessionPath, message_id: MessagePath, profile: ReadableProfile, db: DbSession
+) -> MessageList:
+    """getBranches: the message's children, oldest first (e.g. an answer and its regenerations)."""
+    return MessageList(messages=await service.branches(db, profile, session_id, message_id))
+
+
+@router.get("/sessions/{session_id}/history")
+async def get_history(
+    session_id: SessionPath,
+    profile: ReadableProfile,
+    db: DbSession,
+    leaf_id: Annotated[str | None, Query(alias="leafId", min_length=1, max_length=128)] = None,
+    raw: bool = False,
+) -> History:
+    """getHistory: root → leaf (default the latest leaf), compaction overlays applied unless `raw=true`."""
+    return await service.history(db, profile, session_id, leaf_id, raw)
+
+
+@router.get("/sessions/{session_id}/leaf")
+async def get_latest_leaf(session_id: SessionPath, profile: ReadableProfile, db: DbSession) -> SessionMessage | None:
+    """getLatestLeaf: the newest childless message, or null for an empty session."""
+    return await service.latest_leaf(db, profile, session_id)
+
+
+@router.get("/sessions/{session_id}/search")
+async def search_session_messages(
+    session_id: SessionPath, q: SearchQuery, profile: ReadableProfile, db: DbSession, limit: SearchLimit = 20
+) -> SearchResults:
+    """Full-text search in one session, best match first."""
+    return await service.search(db, profile, session_id, q, limit)
+
+
+@router.get("/search")
+async def search_messages(q: SearchQuery, profile: ReadableProfile, db: DbSession, limit: SearchLimit = 20) -> SearchResults:
+    """Full-text search across every session of the profile, best match first."""
+    return await service.search(db, profile, None, q, limit)
+
+
+@router.get("/sessions/{session_id}/compactions")
+async def list_compactions(session_id: SessionPath, profile: ReadableProfile, db: DbSession) -> CompactionList:
+    """The session's compaction overlays, oldest first."""
+    return CompactionList(compactions=await service.list_compactions(db, profile, session_id))
+
+
+@router.post("/sessions/{session_id}/compactions", status_code=201, responses=error_responses(413))
+async def add_compaction(
+    session_id: SessionPath, body: CompactionIn, profile: ReadableProfile, db: DbSession
+) -> CompactionOut:
+    """addCompaction: an overlay replacing [fromMessageId, toMessageId] on read; messages are kept."""
+    return await service.add_compaction(
+        db, profile, session_id, body.summary, body.from_message_id, body.to_message_id
+    )
+
+
+@router.post("/sessions/{session_id}/compact", responses=error_responses(413))
+async def compact_session(
+    session_id: SessionPath, profile: ReadableProfile, db: DbSession, body: CompactRequest | None = None
+) -> CompactionOut | None:
+    """compact: summarise the middle of the history into an overlay; null when there is nothing to compact."""
+    options = body or CompactRequest()
+    return await compaction.compact(
+        db, profile, session_id, options.protect_head, options.tail_token_budget, options.min_tail_messages
+    )
+
+
+@router.post("/sessions/{session_id}/fork", status_code=201, responses=error_responses(413))
+async def fork_session(
+    session_id: SessionPath, body: ForkRequest, profile: ReadableProfile, db: DbSession
+) -> SessionInfo:
+    """fork: a new session holding a copy of the path up to `atMessageId` (new ids, no overlays)."""
+    return await service.fork(db, profile, session_id, body.at_message_id, body.name)
+
+
+@router.post("/sessions/{session_id}/split", status_code=201, responses=error_responses(413))
+async def split_session(
+    session_id: SessionPath, body: SplitRequest, profile: ReadableProfile, db: DbSession
+) -> SessionInfo:
+    """compactAndSplit: end this session and continue in a new one that starts from the summary."""
+    return await service.split(db, profile, session_id, body.summary, body.name)
+
+
+@router.post("/sessions/{session_id}/usage", responses=error_responses(413))
+async def add_session_usage(
+    session_id: SessionPath, body: UsageIn, profile: ReadableProfile, db: DbSession
+) -> SessionInfo:
+    """addUsage: add to the session's input/output token and cost counters."""
+    return await service.add_usage(db, profile, session_id, body.input_tokens, body.output_tokens, body.cost)

@@ -1,0 +1,157 @@
+"""Request and response bodies of the Session API: sessions, messages (AI SDK UIMessage), history, search, compaction."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, StringConstraints, field_validator
+
+from app.core.names import SessionId
+from app.core.schemas import ApiModel, RequestModel
+
+MessageId = Annotated[str, StringConstraints(min_length=1, max_length=128)]
+SessionName = Annotated[str, StringConstraints(max_length=200)]
+Role = Literal["user", "assistant", "system"]
+
+
+class SessionMessage(ApiModel):
+    """An AI SDK `UIMessage`: parts are kept exactly as sent, unknown part types included."""
+
+    id: MessageId
+    role: Role
+    parts: list[dict[str, Any]] = Field(
+        description="UIMessage parts (`{type: 'text', text}`, `{type: 'tool-<name>', toolCallId, state, …}`, …).",
+        max_length=10_000,
+    )
+    created_at: datetime | None = None
+
+    @field_validator("parts")
+    @classmethod
+    def _parts_have_a_type(cls, parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        for index, part in enumerate(parts):
+            if not isinstance(part.get("type"), str) or not part["type"]:
+                raise ValueError(f"part {index} needs a string 'type'")
+        return parts
+
+
+class MessageIn(SessionMessage):
+    model_config = RequestModel.model_config
+
+    metadata: Any = Field(
+        default=None, description="Accepted so a UIMessage can be sent as is; not stored.", exclude=True
+    )
+
+
+class AppendMessage(RequestModel):
+    message: MessageIn
+    parent_id: MessageId | None = Field(
+        default=None,
+        description="Absent: the latest leaf. null: a new root. A message of another session: a new root.",
+    )
+
+
+class AppendMessages(RequestModel):
+    messages: list[MessageIn] = Field(min_length=1, max_length=500)
+    parent_id: MessageId | None = Field(
+        default=None, description="Parent of the first message (same rules as a single append); the rest chain."
+    )
+
+
+class MessageList(ApiModel):
+    messages: list[SessionMessage]
+
+
+class History(ApiModel):
+    messages: list[SessionMessage]
+    path_length: int = Field(description="Messages on the stored path root → leaf, before overlays.")
+    token_estimate: int = Field(description="Estimated tokens of these messages plus the session's system prompt.")
+
+
+class SessionCreate(RequestModel):
+    id: SessionId | None = Field(default=None, description="Client-chosen id; generated when absent.")
+    name: SessionName = ""
+    parent_session_id: SessionId | None = None
+    model: Annotated[str, StringConstraints(max_length=200)] | None = None
+    source: Annotated[str, StringConstraints(max_length=200)] | None = None
+    compact_after: int | None = Field(
+        default=None, ge=1, description="Compact automatically once the session's token estimate exceeds this."
+    )
+
+
+class SessionUpdate(RequestModel):
+    name: SessionName | None = None
+    compact_after: int | None = Field(default=None, ge=1)
+
+
+class SessionInfo(ApiModel):
+    id: str
+    name: str
+    parent_session_id: str | None
+    model: str | None
+    source: str | None
+    end_reason: str | None
+    input_tokens: int
+    output_tokens: int
+    estimated_cost: float
+    compact_after: int | None
+    created_at: datetime
+    updated_at: datetime
+
+
+class SessionList(ApiModel):
+    sessions: list[SessionInfo]
+    cursor: str | None = None
+
+
+class SearchHit(ApiModel):
+    id: str
+    session_id: str
+    role: str
+    content: str
+    created_at: datetime
+    score: float
+
+
+class SearchResults(ApiModel):
+    results: list[SearchHit]
+
+
+class CompactionIn(RequestModel):
+    summary: Annotated[str, StringConstraints(min_length=1, max_length=200_000)]
+    from_message_id: MessageId
+    to_message_id: MessageId
+
+
+class CompactionOut(ApiModel):
+    id: str
+    summary: str
+    from_message_id: str
+    to_message_id: str
+    created_at: datetime
+
+
+class CompactionList(ApiModel):
+    compactions: list[CompactionOut]
+
+
+class CompactRequest(RequestModel):
+    protect_head: int = Field(default=3, ge=0, le=10_000)
+    tail_token_budget: int = Field(default=20_000, ge=0, le=10_000_000)
+    min_tail_messages: int = Field(default=2, ge=0, le=10_000)
+
+
+class ForkRequest(RequestModel):
+    at_message_id: MessageId
+    name: SessionName = ""
+
+
+class SplitRequest(RequestModel):
+    summary: Annotated[str, StringConstraints(max_length=200_000)]
+    name: SessionName | None = None
+
+
+class UsageIn(RequestModel):
+    input_tokens: int = Field(default=0, ge=0, le=10**12)
+    output_tokens: int = Field(default=0, ge=0, le=10**12)
+    cost: float = Field(default=0.0, ge=0, le=1e9, allow_inf_nan=False)

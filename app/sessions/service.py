@@ -1,0 +1,480 @@
+"""Rules of the Session API: parent selection, idempotent appends, history with overlays, fork, split, usage.
+
+Every write moves the session's `updatedAt`. Appends may trigger automatic compaction (`compactAfter`), whose
+failure is logged and never fails the append.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.core.errors import Conflict, NotFound, ValidationFailed
+from app.core.pagination import decode_cursor, encode_cursor
+from app.models import Compaction, Message, Profile, Session
+from app.sessions import repository
+from app.sessions.schemas import (
+    CompactionOut,
+    History,
+    MessageIn,
+    SearchHit,
+    SearchResults,
+    SessionCreate,
+    SessionInfo,
+    SessionList,
+    SessionMessage,
+    SessionUpdate,
+)
+from app.sessions.tokens import estimate_parts_tokens, estimate_string_tokens
+
+logger = logging.getLogger("agent_memory.sessions")
+
+COMPACTION_PREFIX = "compaction_"
+SPLIT_PREFIX = "[Context from previous session]\n\n"
+
+
+class SessionNotFound(NotFound):
+    code = "session_not_found"
+
+
+class MessageNotFound(NotFound):
+    code = "message_not_found"
+
+
+class SessionExists(Conflict):
+    code = "session_exists"
+
+
+class MessageInOtherSession(Conflict):
+    code = "message_in_other_session"
+
+
+# ---------------------------------------------------------------- mapping
+
+
+def to_info(row: Session) -> SessionInfo:
+    return SessionInfo.model_validate(row)
+
+
+def to_message(row: Message) -> SessionMessage:
+    return SessionMessage(id=row.id, role=row.role, parts=row.parts, created_at=row.created_at)
+
+
+def to_compaction(row: Compaction) -> CompactionOut:
+    return CompactionOut.model_validate(row)
+
+
+def text_of(parts: Sequence[dict[str, Any]]) -> str:
+    """The searchable text of a message: its text and reasoning parts."""
+    texts: list[str] = []
+    for part in parts:
+        if part.get("type") in ("text", "reasoning"):
+            value = part.get("text")
+            if value is None:
+                value = part.get("reasoning")
+            if isinstance(value, str) and value:
+                texts.append(value)
+    return "\n".join(texts)
+
+
+def estimate_messages(messages: Sequence[SessionMessage]) -> int:
+    return sum(estimate_parts_tokens(m.parts) for m in messages)
+
+
+# ---------------------------------------------------------------- sessions
+
+
+async def require_session(db: AsyncSession, profile: Profile, session_id: str) -> Session:
+    row = await repository.get_session(db, profile.id, session_id)
+    if row is None:
+        raise SessionNotFound(f"session '{session_id}' not found")
+    return row
+
+
+async def create_session(db: AsyncSession, profile: Profile, body: SessionCreate) -> SessionInfo:
+    session_id = body.id or str(uuid.uuid4())
+    row = await repository.insert_session(
+        db,
+        profile.id,
+        session_id,
+        name=body.name,
+        parent_session_id=body.parent_session_id,
+        model=body.model,
+        source=body.source,
+        compact_after=body.compact_after,
+    )
+    if row is None:
+        raise SessionExists(f"session '{session_id}' already exists")
+    return to_info(row)
+
+
+async def list_sessions(db: AsyncSession, profile: Profile, limit: int, cursor: str | None) -> SessionList:
+    after: tuple[datetime, str] | None = None
+    if cursor:
+        raw_time, raw_id = decode_cursor(cursor, 2)
+        try:
+            after = (datetime.fromisoformat(str(raw_time)), str(raw_id))
+        except ValueError as exc:
+            raise ValidationFailed("cursor is not valid", [{"loc": ["query", "cursor"], "msg": "invalid cursor"}]) from exc
+    rows = await repository.list_sessions(db, profile.id, after, limit + 1)
+    page = rows[:limit]
+    next_cursor = encode_cursor(page[-1].updated_at.isoformat(), page[-1].id) if len(rows) > limit else None
+    return SessionList(sessions=[to_info(r) for r in page], cursor=next_cursor)
+
+
+async def get_session(db: AsyncSession, profile: Profile, session_id: str) -> SessionInfo:
+    return to_info(await require_session(db, profile, session_id))
+
+
+async def update_session(db: AsyncSession, profile: Profile, session_id: str, body: SessionUpdate) -> SessionInfo:
+    await require_session(db, profile, session_id)
+    values = {name: getattr(body, name) for name in body.model_fields_set}
+    if "name" in values and values["name"] is None:
+        raise ValidationFailed("name: must be a string", [{"loc": ["body", "name"], "msg": "must be a string"}])
+    return to_info(await repository.update_session(db, profile.id, session_id, **values))
+
+
+async def add_usage(
+    db: AsyncSession, profile: Profile, session_id: str, input_tokens: int, output_tokens: int, cost: float
+) -> SessionInfo:
+    await require_session(db, profile, session_id)
+    return to_info(await repository.add_usage(db, profile.id, session_id, input_tokens, output_tokens, cost))
+
+
+# ---------------------------------------------------------------- messages
+
+
+async def _resolve_parent(
+    db: AsyncSession, profile: Profile, session_id: str, parent_given: bool, parent_id: str | None
+) -> str | None:
+    if not parent_given:
+        leaf = await repository.latest_leaf(db, profile.id, session_id)
+        return leaf.id if leaf is not None else None
+    if parent_id is None:
+        return None
+    parent = await repository.get_message(db, profile.id, parent_id)
+    # A parent outside this session (or nowhere) starts a new root rather than linking two sessions' trees.
+    if parent is None or parent.session_id != session_id:
+        return None
+    return parent.id
+
+
+async def _insert(
+    db: AsyncSession, profile: Profile, session_id: str, message: MessageIn, parent_id: str | None
+) -> tuple[Message, bool]:
+    """Store one message under `parent_id`; an id already in this session is returned unchanged."""
+    existing = await repository.get_message(db, profile.id, message.id)
+    if existing is None:
+        row = await repository.insert_message(
+            db,
+            profile.id,
+            session_id,
+            message.id,
+            parent_id,
+            message.role,
+            message.parts,
+            text_of(message.parts),
+            message.created_at,
+        )
+        if row is not None:
+            return row, True
+        existing = await repository.get_message(db, profile.id, message.id)
+        assert existing is not None
+    if existing.session_id != session_id:
+        raise MessageInOtherSession(
+            f"message id '{message.id}' is already used in session '{existing.session_id}' of this profile"
+        )
+    return existing, False
+
+
+async def append_message(
+    db: AsyncSession,
+    profile: Profile,
+    session_id: str,
+    message: MessageIn,
+    parent_given: bool,
+    parent_id: str | None,
+) -> tuple[SessionMessage, bool]:
+    """appendMessage: (the stored message, whether it was new)."""
+    session = await require_session(db, profile, session_id)
+    existing = await repository.get_message(db, profile.id, message.id)
+    if existing is not None:
+        row, created = await _insert(db, profile, session_id, message, None)
+        return to_message(row), created
+    parent = await _resolve_parent(db, profile, session_id, parent_given, parent_id)
+    row, created = await _insert(db, profile, session_id, message, parent)
+    if created:
+        await repository.touch(db, profile.id, session_id)
+        await auto_compact(db, profile, session)
+    return to_message(row), created
+
+
+async def append_messages(
+    db: AsyncSession,
+    profile: Profile,
+    session_id: str,
+    messages: Sequence[MessageIn],
+    parent_given: bool,
+    parent_id: str | None,
+) -> list[SessionMessage]:
+    """appendAll: the first message follows the parent rules, each next one hangs under the previous."""
+    session = await require_session(db, profile, session_id)
+    parent = await _resolve_parent(db, profile, session_id, parent_given, parent_id)
+    out: list[SessionMessage] = []
+    any_created = False
+    for message in messages:
+        row, created = await _insert(db, profile, session_id, message, parent)
+        any_created |= created
+        out.append(to_message(row))
+        parent = row.id
+    if any_created:
+        await repository.touch(db, profile.id, session_id)
+        await auto_compact(db, profile, session)
+    return out
+
+
+async def upsert_message(
+    db: AsyncSession,
+    profile: Profile,
+    session_id: str,
+    message_id: str,
+    message: MessageIn,
+    parent_given: bool,
+    parent_id: str | None,
+) -> tuple[SessionMessage, bool]:
+    """PUT: update an existing message of the session in place, or append it as new (True)."""
+    if message.id != message_id:
+        raise ValidationFailed(
+            f"message.id '{message.id}' does not match the path's message id '{message_id}'",
+            [{"loc": ["body", "message", "id"], "msg": "must equal the message id in the path"}],
+        )
+    await require_session(db, profile, session_id)
+    existing = await repository.get_message(db, profile.id, message_id)
+    if existing is None:
+        return await append_message(db, profile, session_id, message, parent_given, parent_id)
+    if existing.session_id != session_id:
+        raise MessageInOtherSession(
+            f"message id '{message_id}' is already used in session '{existing.session_id}' of this profile"
+        )
+    row = await repository.update_message(db, profile.id, message_id, message.role, message.parts, text_of(message.parts))
+    await repository.touch(db, profile.id, session_id)
+    return to_message(row), False
+
+
+async def require_message(db: AsyncSession, profile: Profile, session_id: str, message_id: str) -> Message:
+    row = await repository.get_message(db, profile.id, message_id)
+    if row is None or row.session_id != session_id:
+        raise MessageNotFound(f"message '{message_id}' not found in session '{session_id}'")
+    return row
+
+
+async def get_message(db: AsyncSession, profile: Profile, session_id: str, message_id: str) -> SessionMessage:
+    await require_session(db, profile, session_id)
+    return to_message(await require_message(db, profile, session_id, message_id))
+
+
+async def delete_message(db: AsyncSession, profile: Profile, session_id: str, message_id: str) -> None:
+    await require_session(db, profile, session_id)
+    if not await repository.delete_message(db, profile.id, session_id, message_id):
+        raise MessageNotFound(f"message '{message_id}' not found in session '{session_id}'")
+    await repository.touch(db, profile.id, session_id)
+
+
+async def clear_messages(db: AsyncSession, profile: Profile, session_id: str) -> None:
+    """clearMessages: messages, overlays and loaded-skill state go; the prompt is re-rendered, as the reference does."""
+    from app.context import prompt
+
+    await require_session(db, profile, session_id)
+    await repository.clear_messages(db, profile.id, session_id)
+    await repository.set_loaded_skills(db, profile.id, session_id, [])
+    await prompt.refresh(db, profile, session_id)
+    await repository.touch(db, profile.id, session_id)
+
+
+async def branches(db: AsyncSession, profile: Profile, session_id: str, message_id: str) -> list[SessionMessage]:
+    await require_session(db, profile, session_id)
+    await require_message(db, profile, session_id, message_id)
+    return [to_message(r) for r in await repository.children(db, profile.id, session_id, message_id)]
+
+
+async def latest_leaf(db: AsyncSession, profile: Profile, session_id: str) -> SessionMessage | None:
+    await require_session(db, profile, session_id)
+    row = await repository.latest_leaf(db, profile.id, session_id)
+    return to_message(row) if row is not None else None
+
+
+# ---------------------------------------------------------------- history
+
+
+def apply_overlays(path: Sequence[Message], compactions: Sequence[Compaction]) -> list[SessionMessage]:
+    """Replace each compacted range on this path by one synthetic assistant message (newest overlay wins)."""
+    index = {m.id: i for i, m in enumerate(path)}
+    by_start: dict[str, Compaction] = {}
+    for c in compactions:  # oldest first, so the newest overlay of a start replaces older ones
+        by_start[c.from_message_id] = c
+    out: list[SessionMessage] = []
+    i = 0
+    while i < len(path):
+        overlay = by_start.get(path[i].id)
+        end = index.get(overlay.to_message_id, -1) if overlay is not None else -1
+        if overlay is not None and end >= i:
+            out.append(
+                SessionMessage(
+                    id=f"{COMPACTION_PREFIX}{overlay.id}",
+                    role="assistant",
+                    parts=[{"type": "text", "text": overlay.summary}],
+                    created_at=overlay.created_at,
+                )
+            )
+            i = end + 1
+            continue
+        out.append(to_message(path[i]))
+        i += 1
+    return out
+
+
+async def raw_path(db: AsyncSession, profile: Profile, session_id: str, leaf_id: str | None) -> list[Message]:
+    if leaf_id is None:
+        leaf = await repository.latest_leaf(db, profile.id, session_id)
+        if leaf is None:
+            return []
+        leaf_id = leaf.id
+    else:
+        await require_message(db, profile, session_id, leaf_id)
+    return await repository.path_to(db, profile.id, session_id, leaf_id)
+
+
+async def history_messages(
+    db: AsyncSession, profile: Profile, session_id: str, leaf_id: str | None = None, raw: bool = False
+) -> tuple[list[SessionMessage], int]:
+    """(the history root → leaf, overlays applied unless raw; the stored path's length)."""
+    path = await raw_path(db, profile, session_id, leaf_id)
+    if raw:
+        return [to_message(m) for m in path], len(path)
+    compactions = await repository.list_compactions(db, profile.id, session_id)
+    return apply_overlays(path, compactions), len(path)
+
+
+async def token_estimate(
+    db: AsyncSession, profile: Profile, session: Session, messages: Sequence[SessionMessage]
+) -> int:
+    """The messages plus the session's system prompt (the frozen one, else a render that freezes nothing)."""
+    from app.context import prompt
+
+    system = await prompt.for_estimate(db, profile, session)
+    return estimate_messages(messages) + estimate_string_tokens(system)
+
+
+async def history(
+    db: AsyncSession, profile: Profile, session_id: str, leaf_id: str | None, raw: bool
+) -> History:
+    session = await require_session(db, profile, session_id)
+    messages, path_length = await history_messages(db, profile, session_id, leaf_id, raw)
+    estimate = await token_estimate(db, profile, session, messages)
+    return History(messages=messages, path_length=path_length, token_estimate=estimate)
+
+
+# ---------------------------------------------------------------- search
+
+
+async def search(
+    db: AsyncSession, profile: Profile, session_id: str | None, query: str, limit: int
+) -> SearchResults:
+    if session_id is not None:
+        await require_session(db, profile, session_id)
+    rows = await repository.search(db, profile.id, session_id, query, limit)
+    return SearchResults(results=[SearchHit(**row) for row in rows])
+
+
+# ---------------------------------------------------------------- compactions, fork, split
+
+
+async def list_compactions(db: AsyncSession, profile: Profile, session_id: str) -> list[CompactionOut]:
+    await require_session(db, profile, session_id)
+    return [to_compaction(c) for c in await repository.list_compactions(db, profile.id, session_id)]
+
+
+async def add_compaction(
+    db: AsyncSession, profile: Profile, session_id: str, summary: str, from_id: str, to_id: str
+) -> CompactionOut:
+    await require_session(db, profile, session_id)
+    await require_message(db, profile, session_id, from_id)
+    await require_message(db, profile, session_id, to_id)
+    row = await repository.insert_compaction(db, profile.id, session_id, new_compaction_id(), summary, from_id, to_id)
+    await repository.touch(db, profile.id, session_id)
+    return to_compaction(row)
+
+
+def new_compaction_id() -> str:
+    from ulid import ULID
+
+    return str(ULID())
+
+
+async def auto_compact(db: AsyncSession, profile: Profile, session: Session) -> None:
+    """After an append: compact when the estimate passed `compactAfter`; a failure is logged, never raised."""
+    if session.compact_after is None:
+        return
+    from app.sessions import compaction
+
+    try:
+        async with db.begin_nested():
+            messages, _ = await history_messages(db, profile, session.id)
+            estimate = await token_estimate(db, profile, session, messages)
+            if estimate > session.compact_after:
+                await compaction.compact(db, profile, session.id)
+    except Exception:
+        logger.exception("auto-compaction of session %s failed; the append stands", session.id)
+
+
+async def fork(db: AsyncSession, profile: Profile, session_id: str, at_message_id: str, name: str) -> SessionInfo:
+    """Copy the stored path root → atMessageId into a new session under new ids; overlays stay behind."""
+    await require_session(db, profile, session_id)
+    path = await raw_path(db, profile, session_id, at_message_id)
+    new_id = str(uuid.uuid4())
+    created = await repository.insert_session(db, profile.id, new_id, name=name, parent_session_id=session_id)
+    assert created is not None
+    parent: str | None = None
+    for message in path:
+        copy_id = str(uuid.uuid4())
+        await repository.insert_message(
+            db, profile.id, new_id, copy_id, parent, message.role, message.parts, message.text_content,
+            message.created_at,
+        )
+        parent = copy_id
+    return to_info(await repository.update_session(db, profile.id, new_id))
+
+
+async def split(
+    db: AsyncSession, profile: Profile, session_id: str, summary: str, name: str | None
+) -> SessionInfo:
+    """compactAndSplit: end this session (`endReason: compaction`) and continue in a new one seeded with the summary."""
+    from app.worker.queue import enqueue_extraction
+
+    old = await require_session(db, profile, session_id)
+    ids = await repository.session_message_ids(db, profile.id, session_id)
+    if ids:
+        # The old conversation leaves the context window: make sure what it taught reaches memory.
+        await enqueue_extraction(db, profile.id, session_id, ids)
+    await repository.update_session(db, profile.id, session_id, end_reason="compaction")
+    new_id = str(uuid.uuid4())
+    created = await repository.insert_session(
+        db,
+        profile.id,
+        new_id,
+        name=name if name is not None else old.name,
+        parent_session_id=session_id,
+        model=old.model,
+        source=old.source,
+    )
+    assert created is not None
+    parts: list[dict[str, Any]] = [{"type": "text", "text": SPLIT_PREFIX + summary}]
+    await repository.insert_message(
+        db, profile.id, new_id, str(uuid.uuid4()), None, "assistant", parts, text_of(parts), None
+    )
+    return to_info(await repository.update_session(db, profile.id, new_id))

@@ -1,0 +1,69 @@
+"""Full-text search over messages: stemming, ranking, scope, limits, and hostile query strings."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from tests.sessions.helpers import append, new_session, text_message
+
+HOSTILE = [
+    "",
+    "   ",
+    "'",
+    "\"",
+    "\\",
+    "'\\'",
+    "a & b | !c",
+    "(((",
+    ")",
+    "foo:*",
+    "<->",
+    "deploy <2> friday",
+    "!!!",
+    "&|!():*'\"\\",
+    "the and of",
+    "💥 émoji ünïcode 中文",
+    "x" * 1024,
+    "'; DROP TABLE messages; --",
+    "%_%",
+    "deployment' | 'x",
+]
+
+
+async def test_stemming_ranking_and_scope(client: httpx.AsyncClient, profile_url: str) -> None:
+    one = await new_session(client, profile_url)
+    two = await new_session(client, profile_url)
+    url_one, url_two = f"{profile_url}/sessions/{one}", f"{profile_url}/sessions/{two}"
+    await append(client, url_one, text_message("d1", "user", "The deployment failed on Friday."))
+    await append(client, url_one, text_message("d2", "assistant", "Let us retry the deployment of the deployment tool."))
+    await append(client, url_one, text_message("d3", "user", "I like cheese."))
+    await append(client, url_two, text_message("d4", "user", "Deployments happen weekly."))
+
+    hits = (await client.get(f"{url_one}/search", params={"q": "deploying"})).json()["results"]
+    assert {h["id"] for h in hits} == {"d1", "d2"}
+    assert hits[0]["id"] == "d2"  # mentions it twice
+    assert hits[0]["sessionId"] == one and hits[0]["role"] == "assistant"
+    assert "deployment tool" in hits[0]["content"]
+
+    everywhere = (await client.get(f"{profile_url}/search", params={"q": "deploying friday"})).json()["results"]
+    assert {h["id"] for h in everywhere} == {"d1", "d2", "d4"}
+    assert everywhere[0]["id"] == "d1"  # matches both words
+
+    limited = (await client.get(f"{profile_url}/search", params={"q": "deploy", "limit": 1})).json()["results"]
+    assert len(limited) == 1
+    assert (await client.get(f"{profile_url}/search", params={"q": "cheese", "limit": 0})).status_code == 422
+
+
+@pytest.mark.parametrize("query", HOSTILE)
+async def test_hostile_queries_never_error(client: httpx.AsyncClient, profile_url: str, query: str) -> None:
+    sid = await new_session(client, profile_url)
+    url = f"{profile_url}/sessions/{sid}"
+    await append(client, url, text_message("h1", "user", "deployment notes with quotes ' and \\ backslashes"))
+    for target in (f"{url}/search", f"{profile_url}/search"):
+        response = await client.get(target, params={"q": query})
+        assert response.status_code == 200, (query, response.text)
+        assert isinstance(response.json()["results"], list)
+    if "deployment" in query:
+        hits = (await client.get(f"{url}/search", params={"q": query})).json()["results"]
+        assert [h["id"] for h in hits] == ["h1"]

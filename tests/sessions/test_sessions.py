@@ -1,0 +1,187 @@
+"""Sessions and messages through HTTP: lifecycle, parent rules, branches, history, idempotence, limits, 404s."""
+
+from __future__ import annotations
+
+import httpx
+
+from tests.sessions.helpers import append, history_ids, new_session, text_message
+
+
+async def test_session_lifecycle_and_listing(client: httpx.AsyncClient, profile_url: str) -> None:
+    created = await client.post(
+        f"{profile_url}/sessions",
+        json={"id": "s-1", "name": "First", "model": "gpt-x", "source": "web", "compactAfter": 5000},
+    )
+    assert created.status_code == 201, created.text
+    info = created.json()
+    assert info["id"] == "s-1" and info["name"] == "First" and info["model"] == "gpt-x"
+    assert info["parentSessionId"] is None and info["endReason"] is None
+    assert (info["inputTokens"], info["outputTokens"], info["estimatedCost"]) == (0, 0, 0)
+    assert info["compactAfter"] == 5000
+
+    again = await client.post(f"{profile_url}/sessions", json={"id": "s-1", "name": "dup"})
+    assert again.status_code == 409 and again.json()["code"] == "session_exists"
+
+    generated = await new_session(client, profile_url)
+    assert generated != "s-1"
+
+    renamed = await client.patch(f"{profile_url}/sessions/s-1", json={"name": "Renamed"})
+    assert renamed.status_code == 200 and renamed.json()["name"] == "Renamed"
+    assert renamed.json()["updatedAt"] > info["updatedAt"]
+
+    listed = (await client.get(f"{profile_url}/sessions")).json()["sessions"]
+    assert [s["id"] for s in listed] == ["s-1", generated]  # the rename moved s-1 to the top
+
+    page = (await client.get(f"{profile_url}/sessions", params={"limit": 1})).json()
+    assert len(page["sessions"]) == 1 and page["cursor"]
+    rest = (await client.get(f"{profile_url}/sessions", params={"limit": 1, "cursor": page["cursor"]})).json()
+    assert [s["id"] for s in rest["sessions"]] == [generated] and "cursor" not in rest or rest["cursor"] is None
+
+    usage = await client.post(
+        f"{profile_url}/sessions/s-1/usage", json={"inputTokens": 100, "outputTokens": 20, "cost": 0.5}
+    )
+    usage = await client.post(
+        f"{profile_url}/sessions/s-1/usage", json={"inputTokens": 1, "outputTokens": 2, "cost": 0.25}
+    )
+    assert usage.status_code == 200
+    assert (usage.json()["inputTokens"], usage.json()["outputTokens"], usage.json()["estimatedCost"]) == (
+        101,
+        22,
+        0.75,
+    )
+
+
+async def test_regenerate_flow_branches_and_history(client: httpx.AsyncClient, profile_url: str) -> None:
+    sid = await new_session(client, profile_url)
+    url = f"{profile_url}/sessions/{sid}"
+    await append(client, url, text_message("u1", "user", "What's the capital of France?"))
+    await append(client, url, text_message("a1", "assistant", "Paris."))
+    # Regenerate: a second answer to the same user message.
+    await append(client, url, text_message("a2", "assistant", "The capital of France is Paris."), parentId="u1")
+
+    branches = (await client.get(f"{url}/messages/u1/branches")).json()["messages"]
+    assert [m["id"] for m in branches] == ["a1", "a2"]
+
+    assert await history_ids(client, url) == ["u1", "a2"]  # latest leaf
+    assert await history_ids(client, url, leafId="a1") == ["u1", "a1"]
+    leaf = (await client.get(f"{url}/leaf")).json()
+    assert leaf["id"] == "a2"
+
+    # Continuing without parentId follows the latest leaf.
+    await append(client, url, text_message("u2", "user", "And of Italy?"))
+    history = (await client.get(f"{url}/history")).json()
+    assert [m["id"] for m in history["messages"]] == ["u1", "a2", "u2"]
+    assert history["pathLength"] == 3
+    assert history["messages"][2]["parts"] == [{"type": "text", "text": "And of Italy?"}]
+    assert history["tokenEstimate"] > 0
+
+    # Continue the first branch explicitly.
+    await append(client, url, text_message("u3", "user", "Thanks"), parentId="a1")
+    assert await history_ids(client, url) == ["u1", "a1", "u3"]
+
+
+async def test_parent_rules_and_idempotent_append(client: httpx.AsyncClient, profile_url: str) -> None:
+    sid = await new_session(client, profile_url)
+    other = await new_session(client, profile_url)
+    url = f"{profile_url}/sessions/{sid}"
+    first = await append(client, url, text_message("m1", "user", "hello"))
+    assert first.status_code == 201
+    root = await append(client, url, text_message("m2", "user", "new topic"), parentId=None)
+    assert root.status_code == 201
+    assert await history_ids(client, url) == ["m2"]  # null parent → a new root
+
+    await append(client, f"{profile_url}/sessions/{other}", text_message("x1", "user", "elsewhere"))
+    await append(client, url, text_message("m3", "user", "cross"), parentId="x1")
+    assert await history_ids(client, url, leafId="m3") == ["m3"]  # parent in another session → new root
+
+    same = await client.post(
+        f"{url}/messages", json={"message": text_message("m1", "assistant", "changed?"), "parentId": "m3"}
+    )
+    assert same.status_code == 200
+    assert same.json()["role"] == "user" and same.json()["parts"][0]["text"] == "hello"
+
+    clash = await client.post(f"{profile_url}/sessions/{other}/messages", json={"message": text_message("m1", "user", "x")})
+    assert clash.status_code == 409 and clash.json()["code"] == "message_in_other_session"
+
+
+async def test_batch_upsert_delete_clear(client: httpx.AsyncClient, profile_url: str) -> None:
+    sid = await new_session(client, profile_url)
+    url = f"{profile_url}/sessions/{sid}"
+    batch = await client.post(
+        f"{url}/messages/batch",
+        json={"messages": [text_message(f"b{i}", "user" if i % 2 == 0 else "assistant", f"turn {i}") for i in range(4)]},
+    )
+    assert batch.status_code == 201, batch.text
+    assert [m["id"] for m in batch.json()["messages"]] == ["b0", "b1", "b2", "b3"]
+    assert await history_ids(client, url) == ["b0", "b1", "b2", "b3"]
+
+    updated = await client.put(f"{url}/messages/b1", json={"message": text_message("b1", "assistant", "edited")})
+    assert updated.status_code == 200
+    assert (await client.get(f"{url}/messages/b1")).json()["parts"][0]["text"] == "edited"
+    inserted = await client.put(f"{url}/messages/b4", json={"message": text_message("b4", "user", "more")})
+    assert inserted.status_code == 201
+    assert await history_ids(client, url) == ["b0", "b1", "b2", "b3", "b4"]
+    mismatch = await client.put(f"{url}/messages/b5", json={"message": text_message("b6", "user", "x")})
+    assert mismatch.status_code == 422
+
+    assert (await client.delete(f"{url}/messages/b4")).status_code == 204
+    assert (await client.get(f"{url}/messages/b4")).status_code == 404
+    assert await history_ids(client, url) == ["b0", "b1", "b2", "b3"]
+
+    assert (await client.delete(f"{url}/messages")).status_code == 204
+    history = (await client.get(f"{url}/history")).json()
+    assert history["messages"] == [] and history["pathLength"] == 0
+    assert (await client.get(f"{url}/leaf")).json() is None
+
+
+async def test_unknown_part_types_round_trip(client: httpx.AsyncClient, profile_url: str) -> None:
+    sid = await new_session(client, profile_url)
+    url = f"{profile_url}/sessions/{sid}"
+    parts = [
+        {"type": "reasoning", "text": "thinking about weather"},
+        {"type": "tool-getWeather", "toolCallId": "c1", "state": "output-available",
+         "input": {"city": "Oslo"}, "output": {"tempC": -3, "nested": [1, {"a": None}]}},
+        {"type": "data-custom", "data": {"anything": ["goes", 1.5, True]}, "id": "x"},
+        {"type": "text", "text": "It is cold in Oslo."},
+    ]
+    created = await client.post(f"{url}/messages", json={"message": {"id": "t1", "role": "assistant", "parts": parts}})
+    assert created.status_code == 201
+    assert created.json()["parts"] == parts
+    assert (await client.get(f"{url}/messages/t1")).json()["parts"] == parts
+    hits = (await client.get(f"{url}/search", params={"q": "weather"})).json()["results"]
+    assert [h["id"] for h in hits] == ["t1"]
+
+
+async def test_limits_and_not_found(client: httpx.AsyncClient, profile_url: str) -> None:
+    sid = await new_session(client, profile_url)
+    url = f"{profile_url}/sessions/{sid}"
+    too_long = await client.post(f"{url}/messages", json={"message": text_message("x" * 129, "user", "hi")})
+    assert too_long.status_code == 422
+    bad_role = await client.post(f"{url}/messages", json={"message": text_message("r", "robot", "hi")})
+    assert bad_role.status_code == 422
+    no_type = await client.post(f"{url}/messages", json={"message": {"id": "p", "role": "user", "parts": [{"text": "x"}]}})
+    assert no_type.status_code == 422
+    nul = await client.post(f"{url}/messages", json={"message": text_message("n", "user", "a\u0000b")})
+    assert nul.status_code == 422
+
+    missing = f"{profile_url}/sessions/nope"
+    for response in [
+        await client.get(missing),
+        await client.patch(missing, json={"name": "x"}),
+        await client.get(f"{missing}/history"),
+        await client.post(f"{missing}/messages", json={"message": text_message("q", "user", "hi")}),
+        await client.get(f"{missing}/search", params={"q": "x"}),
+        await client.get(f"{missing}/system-prompt"),
+        await client.get(f"{missing}/tools"),
+    ]:
+        assert response.status_code == 404 and response.json()["code"] == "session_not_found", response.text
+    for response in [
+        await client.get(f"{url}/messages/nope"),
+        await client.delete(f"{url}/messages/nope"),
+        await client.get(f"{url}/messages/nope/branches"),
+        await client.get(f"{url}/history", params={"leafId": "nope"}),
+        await client.post(f"{url}/fork", json={"atMessageId": "nope", "name": "f"}),
+    ]:
+        assert response.status_code == 404 and response.json()["code"] == "message_not_found", response.text
+    ghost = await client.get(f"{profile_url.rsplit('/', 1)[0]}/ghost/sessions")
+    assert ghost.status_code == 404 and ghost.json()["code"] == "profile_not_found"
