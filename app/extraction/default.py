@@ -50,6 +50,7 @@ _DEPENDENT_START = lx.words(
     "it it's its that that's this they they're them he she he's she's his her their there so and but which "
     "too also plus both those these"
 )
+_YOU_RE = re.compile(r"\b(?:you|your|you're|you've|u)\b", re.IGNORECASE)
 _QUOTE_RE = re.compile(r"[\"“”]")
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "`": "'"})
 _GENERIC_SPEAKERS = {"user": "User", "assistant": "Assistant", "system": "System"}
@@ -76,6 +77,7 @@ class _Group:
     explicit: bool = False  # "remember that …": keep whatever it says
     captions: tuple[str, ...] = ()  # image captions shared with these words
     photo: bool = False  # made for a shared photo whose words alone would have been dropped
+    question: bool = False  # a question about the other person that names something specific
 
 
 # ---------------------------------------------------------------- sentence analysis
@@ -254,7 +256,22 @@ def _third_person(word: str) -> str:
 
 _CONTRACTIONS_I = {"i'm": "{} is", "i've": "{} has", "i'll": "{} will", "i'd": "{} would"}
 _CONTRACTIONS_YOU = {"you're": "{} is", "you've": "{} has", "you'll": "{} will", "you'd": "{} would"}
+_INVERTED = {
+    "are": "is", "were": "was", "have": "has", "do": "does", "aren't": "isn't", "weren't": "wasn't",
+    "haven't": "hasn't", "don't": "doesn't",
+}  # fmt: skip
 _SUBJECT_BEFORE = lx.words("and but so because when if that then while though although or as since")
+
+
+def _next_is_participle(parts: Sequence[str], index: int) -> bool:
+    """After "I'd": "I'd met" is "I had met", "I'd love" is "I would love"."""
+    for part in parts[index + 1 :]:
+        if part[0].isalpha():
+            lower = part.lower()
+            if lower in lx.ADVERBS:
+                continue
+            return lower in lx.IRREGULAR_PAST or (lower.endswith("ed") and not lower.endswith("eed"))
+    return False
 
 
 def _resolve_persons(text: str, speaker: str, addressee: str | None) -> str:
@@ -284,14 +301,25 @@ def _resolve_persons(text: str, speaker: str, addressee: str | None) -> str:
             out.append(speaker)
             conjugate_next = True
         elif lower in _CONTRACTIONS_I:
-            out.append(_CONTRACTIONS_I[lower].format(speaker))
+            form = _CONTRACTIONS_I[lower]
+            if lower == "i'd" and _next_is_participle(parts, len(out)):
+                form = "{} had"
+            out.append(form.format(speaker))
         elif lower in ("me", "myself"):
             out.append(speaker)
         elif lower in ("my", "mine"):
             out.append(f"{speaker}'s")
         elif addressee and lower in _CONTRACTIONS_YOU:
-            out.append(_CONTRACTIONS_YOU[lower].format(addressee))
+            form = _CONTRACTIONS_YOU[lower]
+            if lower == "you'd" and _next_is_participle(parts, len(out)):
+                form = "{} had"
+            out.append(form.format(addressee))
         elif addressee and lower in ("you", "u"):
+            # Inverted questions: "Are you still…" → "Is Tom still…".
+            if prev_word in _INVERTED and len(out) >= 2:
+                before = out[-2]
+                swapped = _INVERTED[prev_word]
+                out[-2] = swapped.capitalize() if before[:1].isupper() else swapped
             out.append(addressee)
             conjugate_next = prev_word in ("", ",") or prev_word in _SUBJECT_BEFORE
         elif addressee and lower == "yourself":
@@ -323,6 +351,8 @@ def _summarise(group: _Group, speech: _Speech, kind: MemoryType, mention: TimeMe
     if group.photo:
         # The words around a shared photo are usually "look at this!"; the caption is what matters.
         text = f"{speech.name} shared {_photo_phrase(group.captions)}"
+    elif group.question:
+        text = f"{speech.name} asked: {text}"
     elif speech.named and speech.name.lower() not in text.lower() and kind != "instruction":
         text = f"{speech.name}: {text}"
     if group.context:
@@ -356,7 +386,13 @@ def _build(
         return None, previous
     main = group.sentences[0].translate(_APOSTROPHES) if group.sentences else ""
     full = " ".join(group.sentences).translate(_APOSTROPHES)
-    mention = find_time(full, speech.timestamp)
+    # Date each sentence on its own: a merged "They're going to replace it" must not make
+    # "I saw the surgeon on Thursday" a future Thursday.
+    mention = None
+    for sentence in group.sentences:
+        mention = find_time(sentence.translate(_APOSTROPHES), speech.timestamp)
+        if mention is not None:
+            break
     if mention is None and previous is not None:
         # "We went camping last weekend. We roasted marshmallows." - the second is the same outing.
         tense = detect_tense(full)
@@ -369,7 +405,9 @@ def _build(
     kind: MemoryType
     topic: str | None = None
     event_time: datetime | None = None
-    if _is_instruction(main, speech) and not (
+    if group.question:
+        kind = "fact"  # a question asserts nothing: no topic to supersede, no date to trust
+    elif _is_instruction(main, speech) and not (
         lx.STRONG_TASK_RE.search(main) and not lx.FROM_NOW_ON_RE.match(main)
     ):
         kind = "instruction"
@@ -451,6 +489,10 @@ def _groups_for_message(
         if is_question:
             pending_question = None
             last_kept = None
+            # "Are you still at the school in Stockport?" tells what the asker knows about the other person.
+            if _YOU_RE.search(text) and _is_specific(text, names):
+                groups.append(_Group([text], question=True))
+                last_sentence_kept = True
             continue
         if not explicit:
             remainder = _strip_thanks(text)

@@ -47,6 +47,7 @@ FILLER = words(
     gonna wanna gotta cause cuz coz tho though yourself yourselves ourselves themselves himself herself
     each other someone somebody everyone everybody anyone people person lucky blessed grateful thankful
     want wants wanted wanna say hi hello checking check in touch base
+    ha heh hah worries worry poor genuinely better fair play
     someday amazing awesomeness totally wholesome adorable precious beautifully wonderfully super cheers
     """
 )
@@ -342,7 +343,12 @@ IRREGULAR_PAST = words(
     said knew gave won spent sent built taught caught brought heard kept slept drove flew swam sang ate
     drank sat stood understood became chose forgot grew paid sold threw wore broke fell held led rode shook
     stole struck tore woke drew hid fed fought hung lit meant quit shut split spread stuck swept swore
-    wept withdrew sought dealt
+    wept withdrew sought dealt shot arose awoke bore beat bent bit blew bred burst clung crept dug dove
+    dreamt fled flung forbade forgave froze knelt laid leapt lent lay mistook overcame rang rose sank shone
+    shrank slid smelt sped spun spat sprang stank stung strove swung trod underwent wound wrung put cut hit
+    let set hurt cost shut read spread cast been gone done seen known given taken eaten driven written
+    ridden spoken broken chosen forgotten frozen stolen woken grown shown thrown flown drawn worn torn
+    begun sung swum drunk rung
     """
 )
 THIRD_PERSON = {

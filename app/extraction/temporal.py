@@ -78,8 +78,24 @@ _SLASH_RE = re.compile(
     r"\b(?P<a>\d{1,2})/(?P<b>\d{1,2})(?:/(?P<y>\d{4}|\d{2}))?\b(?!/)",
     _I,
 )
+_ORDINALS = {
+    word: n
+    for n, word in enumerate(
+        re.split(
+            r"\s+",
+            "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
+            "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth twenty-first "
+            "twenty-second twenty-third twenty-fourth twenty-fifth twenty-sixth twenty-seventh twenty-eighth "
+            "twenty-ninth thirtieth thirty-first",
+        ),
+        start=1,
+    )
+}
+_ORDINAL_RE = "|".join(sorted(_ORDINALS, key=len, reverse=True))
 _DAY_MONTH_RE = re.compile(
-    r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)?"
+    r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?(?:the\s+)?(?P<d>\d{1,2}|"
+    + _ORDINAL_RE
+    + r")(?:st|nd|rd|th)?"
     r"\s+(?:of\s+)?" + _MONTH_RE + r"(?:,?\s+(?P<y>\d{4}))?\b",
     _I,
 )
@@ -147,7 +163,9 @@ _CLOCK_RE = re.compile(
 _FUTURE_RE = re.compile(
     r"\b(?:will|shall|won't|going\s+to|gonna|plan(?:s|ning)?\s+to|planning|about\s+to|next|upcoming"
     r"|can't\s+wait|cannot\s+wait|looking\s+forward|hope\s+to|hoping\s+to|intend|scheduled|due\s+(?:on|by|in|date|next)|need\s+to"
-    r"|have\s+to|has\s+to|must|remind|tomorrow|coming|from\s+now|later\s+this|by\s+then)\b|'ll\b",
+    r"|have\s+to|has\s+to|must|remind|tomorrow|coming|from\s+now|later\s+this|by\s+then"
+    # Booking something is done in the past for a date to come: "I signed up for the race in October".
+    r"|signed\s+up\s+for|booked|registered\s+for|tickets\s+for|sign\s+up\s+for)\b|'ll\b",
     _I,
 )
 _ED_ADJECTIVES = frozenset(
@@ -312,7 +330,8 @@ def _candidates(text: str, b: _Builder) -> list[TimeMention]:
     for rx in (_DAY_MONTH_RE, _MONTH_DAY_RE):
         for m in rx.finditer(text):
             month = _MONTHS[m["mon"].lower().rstrip(".")]
-            day = int(m["d"])
+            raw_day = m["d"].lower()
+            day = int(raw_day) if raw_day.isdigit() else _ORDINALS[raw_day]
             if m["mon"].lower() == "may" and not m["mon"][0].isupper() and not m["y"]:
                 continue
             d = _safe_date(int(m["y"]), month, day) if m["y"] else b.pick_year_for_day(month, day)

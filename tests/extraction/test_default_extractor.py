@@ -403,3 +403,30 @@ def test_content_hash_normalises() -> None:
     assert content_hash("I moved to Lisbon!!") == content_hash("I MOVED TO LISBON")
     assert content_hash("I moved to Lisbon") != content_hash("I moved to Porto")
     assert len(content_hash("x")) == 64
+
+
+def test_specific_question_about_the_other_person_is_kept() -> None:
+    [memory] = extract_memories(
+        msgs(
+            ("user", "Tom: Work is busy."),
+            ("assistant", "Priya: Are you still at the school in Stockport or did you finally escape?"),
+        ),
+        new_from=1,
+    )
+    assert memory.type == "fact"
+    assert memory.summary.startswith("Priya asked: Is Tom still at the school in Stockport")
+    assert memory.topic_key is None and memory.event_time is None
+
+
+def test_dates_each_sentence_on_its_own() -> None:
+    [memory] = extract_memories(
+        msgs(("user", "Elena: I saw the surgeon on Thursday. They're going to replace my knee."))
+    )
+    assert memory.event_time == datetime(2023, 5, 4, tzinfo=UTC)
+
+
+def test_ordinal_words_and_bookings() -> None:
+    memory = one("The surgery is booked for the sixth of December.")
+    assert memory is not None and memory.event_time == datetime(2023, 12, 6, tzinfo=UTC)
+    memory = one("I signed up for the Manchester Half in October.")
+    assert memory is not None and memory.event_time == datetime(2023, 10, 1, tzinfo=UTC)
