@@ -9,6 +9,7 @@ from app.namespaces.router import router as namespaces_router
 from app.ops.router import router as ops_router
 from app.profiles.router import router as profiles_router
 from app.sessions.router import router as sessions_router
+from app.summary.router import router as summary_router
 
 ROUTERS: list[APIRouter] = [
     ops_router,
@@ -16,6 +17,7 @@ ROUTERS: list[APIRouter] = [
     profiles_router,
     ingest_router,
     memories_router,
+    summary_router,
     sessions_router,
     context_router,
 ]

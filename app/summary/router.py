@@ -1,0 +1,27 @@
+"""HTTP route of the profile summary (getSummary)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from app.core.db import DbSession
+from app.core.errors import error_responses
+from app.profiles.access import ReadableProfile
+from app.summary import service
+from app.summary.schemas import SummaryOut, SummaryRequest
+
+router = APIRouter(
+    prefix="/v1/namespaces/{namespace}/profiles/{profile}",
+    tags=["memory"],
+    responses=error_responses(401, 404, 422),
+)
+
+
+@router.post("/summary")
+async def get_summary(
+    profile: ReadableProfile, db: DbSession, body: SummaryRequest | None = None
+) -> SummaryOut:
+    """Markdown summary of the profile's active memories: facts, recent events, tasks, last session,
+    instructions; about 2,000 tokens."""
+    summary = await service.build_summary(db, profile, body.session_id if body is not None else None)
+    return SummaryOut(summary=summary)

@@ -1,0 +1,163 @@
+"""The profile summary (getSummary): a Markdown digest of the profile's active memories on a token budget.
+
+Sections, in order, empty ones left out: Key Facts, Recent Events (the last 30 days), Active Tasks, Last
+Session (the given session, else the most recent one), Instructions. The whole is about
+`SUMMARY_TOKENS` tokens, shared out by `SHARES`; a section that needs less than its share leaves the rest
+to the others. The output depends only on the stored rows (and, through the 30-day window, the time of
+the profile's last message), so the same profile always summarises the same way.
+
+"Recent" and "newer session" run on the conversation's own clock — message timestamps — rather than the
+server's: a history imported from last year still has recent events and a last session, and a profile
+with no messages falls back to now.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.extraction.temporal import format_date
+from app.models import Profile
+from app.summary import repository
+from app.summary.repository import MemoryLine, SessionActivity
+
+SUMMARY_TOKENS = 2000
+# Key Facts, Recent Events, Active Tasks, Last Session, Instructions: the low ends of the spec's ranges,
+# which add up to the whole budget.
+SHARES: dict[str, float] = {
+    "Key Facts": 0.25,
+    "Recent Events": 0.25,
+    "Active Tasks": 0.15,
+    "Last Session": 0.15,
+    "Instructions": 0.20,
+}
+RECENT_DAYS = 30
+# The cheapest possible bullet ("- x") is 3 tokens, so no section can ever show more lines than this.
+MAX_LINES = SUMMARY_TOKENS // 3 + 1
+DIGEST_MESSAGES = 12
+DIGEST_CHARS = 200
+
+
+def estimate_tokens(text: str) -> int:
+    """`ceil(max(chars / 4, words × 1.3))`, the product's one token estimate (chars as UTF-16 units)."""
+    if not text:
+        return 0
+    chars = len(text.encode("utf-16-le")) // 2
+    return math.ceil(max(chars / 4, len(text.split()) * 1.3))
+
+
+@dataclass
+class _Section:
+    title: str
+    # Candidate lines, most important first.
+    candidates: list[str]
+    # Shown oldest first (a session's story, instructions as given) rather than in priority order.
+    chronological: bool = False
+    taken: list[str] = field(default_factory=list)
+    used: int = 0
+
+    @property
+    def heading_cost(self) -> int:
+        # The blank line that separates it from the section before is charged to the heading.
+        return estimate_tokens(f"## {self.title}\n\n")
+
+    def cost_of_next(self) -> int | None:
+        if len(self.taken) >= len(self.candidates):
+            return None
+        cost = estimate_tokens(self.candidates[len(self.taken)] + "\n")
+        return cost + (self.heading_cost if not self.taken else 0)
+
+    def take_next(self, cost: int) -> None:
+        self.taken.append(self.candidates[len(self.taken)])
+        self.used += cost
+
+    def render(self) -> str:
+        lines = list(reversed(self.taken)) if self.chronological else self.taken
+        return f"## {self.title}\n" + "\n".join(lines)
+
+
+def _allocate(sections: Sequence[_Section], budget: int) -> None:
+    """Each section fills up to its share, in priority order; what is left then goes round the sections
+    one line at a time, so spare budget is shared rather than swallowed by the first hungry section."""
+    for section in sections:
+        limit = math.floor(budget * SHARES[section.title])
+        while (cost := section.cost_of_next()) is not None and section.used + cost <= limit:
+            section.take_next(cost)
+    spare = budget - sum(s.used for s in sections)
+    progressed = True
+    while progressed:
+        progressed = False
+        for section in sections:
+            cost = section.cost_of_next()
+            if cost is not None and cost <= spare:
+                section.take_next(cost)
+                spare -= cost
+                progressed = True
+
+
+def _bullet(memory: MemoryLine) -> str:
+    summary = " ".join(memory.summary.split())
+    if memory.type == "event" and memory.at is not None:
+        day = format_date(memory.at)
+        # The extractor may already end an event's summary with its date; the bullet leads with it instead.
+        return f"- {day}: {summary.removesuffix(f' ({day})')}"
+    return f"- {summary}"
+
+
+def _bullets(memories: list[MemoryLine]) -> list[str]:
+    return [_bullet(m) for m in memories]
+
+
+def _digest_line(role: str, text: str) -> str:
+    flat = " ".join(text.split())
+    if len(flat) > DIGEST_CHARS:
+        flat = flat[: DIGEST_CHARS - 1].rstrip() + "…"
+    return f"- {role}: {flat}"
+
+
+def _rank_tasks(tasks: list[MemoryLine], sessions: list[SessionActivity]) -> list[MemoryLine]:
+    """Tasks of the newest session first, then each older session's, newest task first within one.
+
+    A task remembered outside any session belongs to no session a newer one could outdate, so it ranks
+    with the newest session's.
+    """
+    order = {s.id: i for i, s in enumerate(sessions)}
+    # sorted() is stable and the input is newest first, so tasks of one session keep that order.
+    return sorted(tasks, key=lambda t: order.get(t.session_id, 0) if t.session_id is not None else 0)
+
+
+async def _last_session_lines(db: AsyncSession, profile_id: int, session_id: str | None) -> list[str]:
+    if session_id is None:
+        return []
+    memories = await repository.session_memories(db, profile_id, session_id, MAX_LINES)
+    if memories:
+        return [_bullet(m) for m in memories]
+    messages = await repository.last_messages(db, profile_id, session_id, DIGEST_MESSAGES)
+    return [_digest_line(m.role, m.text) for m in messages]
+
+
+async def build_summary(db: AsyncSession, profile: Profile, session_id: str | None = None) -> str:
+    """The profile's Markdown summary; `""` when it holds nothing to summarise."""
+    sessions = await repository.sessions_by_recency(db, profile.id)
+    anchor = sessions[0].last_at if sessions else datetime.now(UTC)
+    last_session = session_id if session_id is not None else (sessions[0].id if sessions else None)
+
+    facts = await repository.facts(db, profile.id, MAX_LINES)
+    events = await repository.events_since(db, profile.id, anchor - timedelta(days=RECENT_DAYS), MAX_LINES)
+    tasks = await repository.newest_of_type(db, profile.id, "task", MAX_LINES)
+    instructions = await repository.newest_of_type(db, profile.id, "instruction", MAX_LINES)
+    last_lines = await _last_session_lines(db, profile.id, last_session)
+
+    sections = [
+        _Section("Key Facts", _bullets(facts)),
+        _Section("Recent Events", _bullets(events), chronological=True),
+        _Section("Active Tasks", _bullets(_rank_tasks(tasks, sessions))),
+        _Section("Last Session", last_lines, chronological=True),
+        _Section("Instructions", _bullets(instructions), chronological=True),
+    ]
+    _allocate(sections, SUMMARY_TOKENS)
+    return "\n\n".join(s.render() for s in sections if s.taken)
