@@ -8,6 +8,7 @@ from app.memories.router import router as memories_router
 from app.namespaces.router import router as namespaces_router
 from app.ops.router import router as ops_router
 from app.profiles.router import router as profiles_router
+from app.recall.router import router as recall_router
 from app.sessions.router import router as sessions_router
 from app.summary.router import router as summary_router
 
@@ -18,6 +19,7 @@ ROUTERS: list[APIRouter] = [
     ingest_router,
     memories_router,
     summary_router,
+    recall_router,
     sessions_router,
     context_router,
 ]

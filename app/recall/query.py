@@ -1,0 +1,95 @@
+"""Turning a question into search terms: stemmed lexemes (OR, never AND), phrases, expansions.
+
+Lexemes come from PostgreSQL's own `english` parser and stemmer, so they match the stored tsvectors
+exactly; we only quote them into tsquery syntax, which is why no input can cause a tsquery syntax error.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_PHRASE_RE = re.compile(r'"([^"]{2,200})"')
+_WORD_RE = re.compile(r"[a-z0-9]+")
+
+# Stems that survive PostgreSQL's stopword list but carry no meaning in a question.
+QUESTION_NOISE = frozenset(
+    {"would", "could", "might", "also", "ever", "els", "much", "mani", "kind", "sort", "thing", "someth",
+     "anyth", "realli", "actual", "tell", "rememb", "know", "recal", "mention", "said", "say", "talk"}
+)  # fmt: skip
+
+# Expansions for thinkingLevel=high, keyed and valued by English stems.
+EXPANSIONS: dict[str, tuple[str, ...]] = {
+    "job": ("work", "career", "employ", "profess"),
+    "work": ("job", "career", "employ"),
+    "career": ("job", "work", "profess"),
+    "live": ("home", "move", "citi", "resid"),
+    "home": ("live", "hous", "move"),
+    "pet": ("dog", "cat", "puppi", "kitten"),
+    "partner": ("wife", "husband", "girlfriend", "boyfriend", "spous"),
+    "kid": ("son", "daughter", "child", "children"),
+    "children": ("son", "daughter", "kid"),
+    "famili": ("mom", "dad", "mother", "father", "sister", "brother", "parent"),
+    "hobbi": ("enjoy", "love", "paint", "play", "read"),
+    "like": ("love", "enjoy", "favourit", "favorit", "prefer"),
+    "favorit": ("favourit", "love", "prefer"),
+    "favourit": ("favorit", "love", "prefer"),
+    "trip": ("travel", "visit", "vacat", "holiday"),
+    "travel": ("trip", "visit", "vacat", "holiday"),
+    "vacat": ("trip", "holiday", "travel"),
+    "sick": ("ill", "hospit", "doctor"),
+    "health": ("doctor", "hospit", "ill", "sick"),
+    "studi": ("school", "class", "degre", "cours", "univers"),
+    "school": ("studi", "class", "univers", "colleg"),
+    "car": ("drive", "vehicl"),
+    "food": ("eat", "cook", "dish", "restaur"),
+    "eat": ("food", "cook", "dish"),
+    "sport": ("play", "team", "game", "run"),
+    "book": ("read", "novel", "author"),
+    "read": ("book", "novel"),
+    "music": ("song", "band", "concert", "play"),
+    "movi": ("film", "watch", "cinema"),
+}
+
+
+@dataclass
+class ParsedQuery:
+    lexemes: list[str]
+    phrases: list[str]
+    expanded: list[str] = field(default_factory=list)
+    words: set[str] = field(default_factory=set)
+
+    @property
+    def empty(self) -> bool:
+        return not self.lexemes and not self.phrases
+
+
+def phrases_of(query: str) -> list[str]:
+    return [p.strip() for p in _PHRASE_RE.findall(query) if p.strip()]
+
+
+def words_of(query: str) -> set[str]:
+    """Lower-cased raw words, for matching topic keys like `melanie.favourite_color`."""
+    words = set(_WORD_RE.findall(query.lower()))
+    # The extractor writes British spellings in topic keys.
+    aliases = {"favorite": "favourite", "color": "colour", "colors": "colour", "colour": "color"}
+    return words | {aliases[w] for w in words if w in aliases}
+
+
+def build(lexemes: list[str], phrases: list[str], query: str, *, expand: bool) -> ParsedQuery:
+    kept: list[str] = []
+    for lexeme in lexemes:
+        if lexeme not in QUESTION_NOISE and lexeme not in kept:
+            kept.append(lexeme)
+    expanded: list[str] = []
+    if expand:
+        for lexeme in kept:
+            for extra in EXPANSIONS.get(lexeme, ()):
+                if extra not in kept and extra not in expanded:
+                    expanded.append(extra)
+    return ParsedQuery(lexemes=kept, phrases=phrases, expanded=expanded, words=words_of(query))
+
+
+def quote_lexeme(lexeme: str) -> str:
+    """A lexeme as a tsquery operand: quoted, with quotes and backslashes escaped."""
+    return "'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'"

@@ -1,0 +1,23 @@
+"""HTTP route of recall."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from app.core.db import DbSession
+from app.core.errors import error_responses
+from app.profiles.access import ReadableProfile
+from app.recall import service
+from app.recall.schemas import RecallRequest, RecallResult
+
+router = APIRouter(
+    prefix="/v1/namespaces/{namespace}/profiles/{profile}",
+    tags=["memory"],
+    responses=error_responses(401, 404, 422),
+)
+
+
+@router.post("/recall")
+async def recall(body: RecallRequest, profile: ReadableProfile, db: DbSession) -> RecallResult:
+    """Find the memories that answer a question and synthesise an answer ("" when nothing matches)."""
+    return await service.recall(db, profile, body)

@@ -1,0 +1,218 @@
+"""Rules of recall: channels, weighted reciprocal-rank fusion, priors, and the extractive answer."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from datetime import UTC, date, datetime, time
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.extraction.temporal import find_time, format_date, resolve_time_window
+from app.models import Profile
+from app.recall import query as q
+from app.recall import repository
+from app.recall.schemas import RecallCandidate, RecallRequest, RecallResult
+
+WIDTH = {"low": 20, "medium": 50, "high": 100}
+ANSWER_TOKENS = {"short": 60, "medium": 150, "long": 400}
+RRF_K = 20
+
+# Channel weights in the fusion. Memory text is the main evidence; the raw conversation backs it up
+# (it still holds what the summary left out); topic keys and time windows are precise when they fire.
+W_MEMORY = 1.0
+W_MESSAGE = 0.8
+W_TOPIC = 0.9
+W_WINDOW = 0.9
+W_PRIOR = 0.02
+
+# Priors: lasting statements first, then events; tasks of older sessions last.
+TYPE_PRIOR = {"instruction": 0.3, "fact": 0.25, "event": 0.2, "task": 0.15}
+PHRASE_WEIGHT = 2.0
+EXPANSION_WEIGHT = 0.35
+PREFIX_WEIGHT = 0.5
+
+
+def _reference(value: datetime | date | None) -> datetime:
+    if value is None:
+        return datetime.now(UTC)
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=UTC)
+    # A bare date means the end of that day: "yesterday" is the day before it.
+    return datetime.combine(value, time(23, 59, 59), tzinfo=UTC)
+
+
+def _terms(parsed: q.ParsedQuery, phrases: list[str], level: str) -> tuple[list[str], list[float]]:
+    terms = [q.quote_lexeme(lexeme) for lexeme in parsed.lexemes]
+    weights = [1.0] * len(terms)
+    terms += phrases
+    weights += [PHRASE_WEIGHT] * len(phrases)
+    for lexeme in parsed.expanded:
+        terms.append(q.quote_lexeme(lexeme))
+        weights.append(EXPANSION_WEIGHT)
+    if level == "high":
+        # Prefixes catch other forms the stemmer keeps apart (e.g. "paint" → "painting", "painter").
+        for lexeme in parsed.lexemes:
+            if len(lexeme) >= 4:
+                terms.append(q.quote_lexeme(lexeme) + ":*")
+                weights.append(PREFIX_WEIGHT)
+    return terms, weights
+
+
+def _topic_matches(rows: list[tuple[str, str]], words: set[str]) -> list[str]:
+    """Memories whose topic key names what the question asks about (`melanie.favourite_color`)."""
+    scored: list[tuple[int, str]] = []
+    for memory_id, key in rows:
+        owner, _, attribute = key.partition(".")
+        parts = set(re.split(r"[_.]", attribute)) - {""}
+        hit = len(parts & words)
+        if not hit or hit < min(len(parts), 2):
+            continue
+        if (
+            owner not in ("user", "agent")
+            and owner.replace("_", " ") not in " ".join(sorted(words))
+            and (owner not in words)
+        ):
+            continue
+        scored.append((hit, memory_id))
+    scored.sort(key=lambda item: (-item[0], item[1]), reverse=False)
+    return [memory_id for _, memory_id in scored]
+
+
+def _fuse(channels: list[tuple[float, list[str]]]) -> dict[str, float]:
+    fused: dict[str, float] = defaultdict(float)
+    for weight, ranked in channels:
+        for rank, memory_id in enumerate(ranked, start=1):
+            fused[memory_id] += weight / (RRF_K + rank)
+    return fused
+
+
+def _prior_order(rows: dict[str, dict[str, Any]], latest_session: str | None) -> list[str]:
+    def prior(memory_id: str) -> tuple[float, str]:
+        row = rows[memory_id]
+        value = TYPE_PRIOR.get(row["type"], 0.1)
+        if (
+            row["type"] == "task"
+            and latest_session is not None
+            and row["session_id"] not in (None, latest_session)
+        ):
+            value -= 0.2
+        return (value, memory_id)
+
+    return sorted(rows, key=prior, reverse=True)
+
+
+def _diversify(ordered: list[str], sources: dict[str, set[str]]) -> list[str]:
+    """Demote a memory whose source messages are all covered by better-ranked ones: one statement split
+    into several memories should not crowd distinct information out of the top of the list."""
+    head: list[str] = []
+    tail: list[str] = []
+    covered: set[str] = set()
+    for memory_id in ordered:
+        own = sources.get(memory_id, set())
+        if own and own <= covered:
+            tail.append(memory_id)
+        else:
+            head.append(memory_id)
+            covered |= own
+    return head + tail
+
+
+def _dated(row: dict[str, Any]) -> str:
+    summary: str = row["summary"].strip()
+    event_time = row.get("event_time")
+    if event_time is not None and not re.search(r"\b(19|20)\d\d\b", summary):
+        summary = f"{summary.rstrip('.')} ({format_date(event_time)})"
+    return summary
+
+
+def _tokens(text: str) -> int:
+    return math.ceil(max(len(text) / 4, len(text.split()) * 1.3))
+
+
+def compose_answer(rows: list[dict[str, Any]], length: str) -> str:
+    """Extractive: the top candidates' summaries, deduplicated, dates absolute, within the token budget."""
+    budget = ANSWER_TOKENS[length]
+    parts: list[str] = []
+    seen: set[str] = set()
+    used = 0
+    for row in rows:
+        sentence = _dated(row)
+        key = re.sub(r"\W+", " ", sentence.lower()).strip()
+        if not key or key in seen:
+            continue
+        cost = _tokens(sentence)
+        if parts and used + cost > budget:
+            break
+        seen.add(key)
+        parts.append(sentence if sentence.endswith((".", "!", "?", ")")) else sentence + ".")
+        used += cost
+    return " ".join(parts)
+
+
+async def recall(db: AsyncSession, profile: Profile, request: RecallRequest) -> RecallResult:
+    reference = _reference(request.reference_date)
+    level = request.thinking_level
+    width = max(WIDTH[level], request.limit)
+    window = resolve_time_window(request.query, reference)
+    # The time expression picks the window; its words ("two days ago") are not what to search for.
+    text = request.query
+    mention = find_time(text, reference) if window is not None else None
+    if mention is not None:
+        text = text[: mention.span[0]] + " " + text[mention.span[1] :]
+    phrases = q.phrases_of(text)
+    lexemes, phrase_queries = await repository.analyse(db, text, phrases)
+    parsed = q.build(lexemes, phrase_queries, text, expand=level == "high")
+
+    channels: list[tuple[float, list[str]]] = []
+    if not parsed.empty:
+        terms, weights = _terms(parsed, phrase_queries, level)
+        by_memory = await repository.rank_memories(db, profile.id, terms, weights, width)
+        by_message = await repository.rank_by_messages(db, profile.id, terms, weights, width)
+        channels.append((W_MEMORY, [m for m, _ in by_memory]))
+        channels.append((W_MESSAGE, [m for m, _ in by_message]))
+        topics = _topic_matches(await repository.topic_keys(db, profile.id), parsed.words)
+        if topics:
+            channels.append((W_TOPIC, topics[:width]))
+    if window is not None:
+        in_window = await repository.in_window(db, profile.id, window[0], window[1], width)
+        if in_window:
+            channels.append((W_WINDOW, in_window))
+    if not any(ranked for _, ranked in channels):
+        return RecallResult(count=0, answer="", candidates=[])
+
+    fused = _fuse(channels)
+    rows = await repository.details(db, profile.id, list(fused))
+    fused = {m: s for m, s in fused.items() if m in rows}  # deleted or superseded meanwhile
+    if not fused:
+        return RecallResult(count=0, answer="", candidates=[])
+    latest = await repository.latest_session(db, profile.id)
+    for rank, memory_id in enumerate(_prior_order(rows, latest), start=1):
+        fused[memory_id] += W_PRIOR / (RRF_K + rank)
+
+    # Ties go to the newer memory (ULIDs sort by time).
+    ordered = sorted(fused, key=lambda m: (fused[m], m), reverse=True)
+    ranked = _diversify(ordered, await repository.sources(db, profile.id, ordered[: request.limit * 4]))
+    ranked = ranked[: request.limit]
+    top = fused[ranked[0]]
+    candidates = [
+        RecallCandidate(
+            id=m,
+            type=rows[m]["type"],
+            summary=rows[m]["summary"],
+            session_id=rows[m]["session_id"],
+            event_time=rows[m]["event_time"],
+            score=round(max(fused[m] / top, 1e-6), 6),
+        )
+        for m in ranked
+    ]
+    answer = compose_answer([rows[m] for m in ranked], request.response_length)
+    return RecallResult(count=len(candidates), answer=answer, candidates=candidates)
+
+
+async def recall_answer(db: AsyncSession, profile: Profile, query: str) -> str:
+    """The answer text alone, for the `recall_memory` tool of the Session API."""
+    result = await recall(db, profile, RecallRequest(query=query[:1000]))
+    return result.answer

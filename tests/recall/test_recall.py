@@ -1,0 +1,155 @@
+"""Recall through HTTP on real PostgreSQL: paraphrases, time windows, deletions, hostile queries, scoping."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from app.worker.runner import Worker
+
+CONVERSATION = [
+    ("user", "I just started a new job as a veterinary nurse at a clinic in Leeds.", "2024-05-01T10:00:00Z"),
+    ("assistant", "Congratulations! How are the first days going?", "2024-05-01T10:00:30Z"),
+    ("user", "My sister Ana is getting married in Porto next spring.", "2024-05-01T10:01:00Z"),
+    ("user", "I adopted a grey cat called Miso two weeks ago.", "2024-05-01T10:02:00Z"),
+    ("user", "We watched the Eurovision final with friends last night.", "2024-05-12T21:00:00Z"),
+    ("user", "Yesterday I went climbing at the bouldering gym for the first time.", "2024-05-20T09:00:00Z"),
+    ("user", "I'm allergic to penicillin, so keep that in mind.", "2024-05-20T09:05:00Z"),
+]
+
+
+async def _load(client: httpx.AsyncClient, url: str, worker: Worker) -> None:
+    messages = [{"role": r, "content": c, "timestamp": t} for r, c, t in CONVERSATION]
+    response = await client.post(f"{url}/ingest", json={"sessionId": "s1", "messages": messages})
+    assert response.status_code == 202
+    await worker.drain()
+
+
+async def _recall(client: httpx.AsyncClient, url: str, query: str, **extra: object) -> dict:  # type: ignore[type-arg]
+    response = await client.post(f"{url}/recall", json={"query": query, **extra})
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+async def test_paraphrased_question_finds_the_fact(
+    client: httpx.AsyncClient, profile_url: str, worker: Worker
+) -> None:
+    await _load(client, profile_url, worker)
+    result = await _recall(client, profile_url, "Which job did the user start at the animal clinic?")
+    assert result["count"] >= 1
+    assert "veterinary" in result["candidates"][0]["summary"].lower()
+    assert "veterinary" in result["answer"].lower()
+    scores = [c["score"] for c in result["candidates"]]
+    assert scores[0] == 1.0 and all(0 < s <= 1 for s in scores) and scores == sorted(scores, reverse=True)
+    # thinkingLevel=high expands the query: "work" also looks for "job"
+    widened = await _recall(client, profile_url, "Where does the user work these days?", thinkingLevel="high")
+    assert "veterinary" in widened["candidates"][0]["summary"].lower()
+    pet = await _recall(client, profile_url, "What is the name of the user's cat?")
+    assert "Miso" in pet["candidates"][0]["summary"]
+
+
+async def test_temporal_question_ranks_the_event_in_the_window_first(
+    client: httpx.AsyncClient, profile_url: str, worker: Worker
+) -> None:
+    await _load(client, profile_url, worker)
+    result = await _recall(
+        client, profile_url, "What did I do two days ago?", referenceDate="2024-05-21", thinkingLevel="medium"
+    )
+    assert result["count"] >= 1
+    top = result["candidates"][0]
+    assert "climbing" in top["summary"].lower(), result["candidates"]
+    assert top["eventTime"].startswith("2024-05-19")
+    assert "19 May 2024" in result["answer"], "dates in the answer are absolute"
+
+
+async def test_superseded_and_deleted_memories_never_appear(
+    client: httpx.AsyncClient, profile_url: str, worker: Worker
+) -> None:
+    await client.post(f"{profile_url}/remember", json={"content": "My favourite colour is blue."})
+    newer = (
+        await client.post(f"{profile_url}/remember", json={"content": "My favourite colour is green."})
+    ).json()
+    result = await _recall(client, profile_url, "favourite colour")
+    assert [c["id"] for c in result["candidates"]] == [newer["id"]]
+    assert "blue" not in result["answer"]
+    await client.delete(f"{profile_url}/memories/{newer['id']}")
+    gone = await _recall(client, profile_url, "favourite colour")
+    assert gone == {"count": 0, "answer": "", "candidates": []}
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "' OR 1=1 --",
+        "!!!",
+        "&|:*()",
+        "🙂🚀 émoji 🎉",
+        "word " * 204,
+        "a & b | !c <-> d",
+        "'",
+        "\\",
+        ":*",
+        "((((",
+    ],
+)
+async def test_hostile_queries_never_error(
+    client: httpx.AsyncClient, profile_url: str, worker: Worker, query: str
+) -> None:
+    await client.post(f"{profile_url}/remember", json={"content": "I like word games and emoji puzzles."})
+    for level in ("low", "high"):
+        response = await client.post(
+            f"{profile_url}/recall", json={"query": query[:1024], "thinkingLevel": level}
+        )
+        assert response.status_code == 200, response.text
+        body = response.json()
+        assert body["count"] == len(body["candidates"])
+
+
+async def test_nothing_matches_gives_empty_answer(client: httpx.AsyncClient, profile_url: str) -> None:
+    await client.post(f"{profile_url}/remember", json={"content": "I play the violin."})
+    assert await _recall(client, profile_url, "quantum chromodynamics") == {
+        "count": 0,
+        "answer": "",
+        "candidates": [],
+    }
+
+
+async def test_validation(client: httpx.AsyncClient, profile_url: str) -> None:
+    await client.put(profile_url)
+    assert (await client.post(f"{profile_url}/recall", json={"query": ""})).status_code == 422
+    too_long = await client.post(f"{profile_url}/recall", json={"query": "x" * 1025})
+    assert too_long.status_code == 422 and "1024" in too_long.json()["detail"]
+    bad_date = await client.post(f"{profile_url}/recall", json={"query": "x", "referenceDate": "not a date"})
+    assert bad_date.status_code == 422
+    assert (await client.post(f"{profile_url}/recall", json={"query": "x", "limit": 101})).status_code == 422
+    assert (
+        await client.post(f"{profile_url}/recall", json={"query": "x", "thinkingLevel": "max"})
+    ).status_code == 422
+
+
+async def test_limit_and_response_length(client: httpx.AsyncClient, profile_url: str) -> None:
+    for i in range(30):
+        await client.post(
+            f"{profile_url}/remember", json={"content": f"I visited museum number {i} in Paris."}
+        )
+    few = await _recall(client, profile_url, "museum Paris", limit=3)
+    assert few["count"] == 3
+    short = await _recall(client, profile_url, "museum Paris", limit=30, responseLength="short")
+    long = await _recall(client, profile_url, "museum Paris", limit=30, responseLength="long")
+    assert len(short["answer"]) < len(long["answer"])
+    assert len(short["answer"]) <= 60 * 4 + 80
+
+
+async def test_scoped_key_on_another_namespace_is_404(
+    client: httpx.AsyncClient, ns: str, anon: httpx.AsyncClient
+) -> None:
+    other = ns + "-x"
+    await client.post("/v1/namespaces", json={"name": other})
+    await client.post(f"/v1/namespaces/{other}/profiles/p/remember", json={"content": "secret plans"})
+    key = (await client.post(f"/v1/namespaces/{ns}/keys", json={"name": "k"})).json()["key"]
+    response = await anon.post(
+        f"/v1/namespaces/{other}/profiles/p/recall",
+        json={"query": "plans"},
+        headers={"Authorization": f"Bearer {key}"},
+    )
+    assert response.status_code == 404
