@@ -50,13 +50,15 @@ def align_forward(messages: Sequence[SessionMessage], idx: int) -> int:
 
 
 def align_backward(messages: Sequence[SessionMessage], idx: int) -> int:
-    """Move an end boundary back so a tool result stays with the call that produced it."""
+    """Move an end boundary back so a tool result stays with the call that produced it.
+
+    The result test comes first (the reference checks "is this a call?" first): a result stored as its own
+    assistant message carries tool parts too, and must still follow its call rather than be cut from it.
+    """
     if idx <= 0 or idx >= len(messages):
         return idx
     while idx > 0:
         current = messages[idx]
-        if current.role == "assistant" and _has_tool_calls(current):
-            break
         prev = messages[idx - 1]
         if prev.role == "assistant" and _has_tool_calls(prev) and _is_result_for(current, _tool_call_ids(prev)):
             idx -= 1

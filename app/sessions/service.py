@@ -427,7 +427,9 @@ async def auto_compact(db: AsyncSession, profile: Profile, session: Session) -> 
             messages, _ = await history_messages(db, profile, session.id)
             estimate = await token_estimate(db, profile, session, messages)
             if estimate > session.compact_after:
-                await compaction.compact(db, profile, session.id)
+                # The tail kept verbatim must fit under the threshold, or a low threshold would never compact.
+                tail_budget = min(20_000, session.compact_after // 2)
+                await compaction.compact(db, profile, session.id, tail_token_budget=tail_budget)
     except Exception:
         logger.exception("auto-compaction of session %s failed; the append stands", session.id)
 

@@ -16,7 +16,8 @@ from app.sessions.tokens import estimate_parts_tokens, estimate_string_tokens, i
 SECTIONS = ("Topic", "Key Points", "Current State", "Open Items")
 MAX_SENTENCE = 300
 MAX_OPEN_ITEMS = 10
-MIN_BUDGET = 100
+# Floor of the summary's size: below this a summary loses what earlier compactions had kept.
+MIN_BUDGET = 400
 
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
 _CHATTER = re.compile(
@@ -95,7 +96,9 @@ def _dedupe(lines: Sequence[str]) -> list[str]:
 def summarise(messages: Sequence[SessionMessage], previous_summary: str | None = None) -> str:
     """A Markdown summary of these messages, updating `previous_summary` when given."""
     previous = parse_sections(previous_summary) if previous_summary else {name: [] for name in SECTIONS}
-    budget = max(MIN_BUDGET, sum(estimate_parts_tokens(m.parts) for m in messages) // 5)
+    # About a fifth of what is being replaced, the earlier summary included (the reference's budget).
+    replaced = sum(estimate_parts_tokens(m.parts) for m in messages) + estimate_string_tokens(previous_summary or "")
+    budget = max(MIN_BUDGET, replaced // 5)
 
     topic = previous["Topic"][0] if previous["Topic"] else ""
     if not topic:
