@@ -18,12 +18,12 @@ from app.recall.schemas import RecallCandidate, RecallRequest, RecallResult
 
 WIDTH = {"low": 20, "medium": 50, "high": 100}
 ANSWER_TOKENS = {"short": 60, "medium": 150, "long": 400}
-RRF_K = 20
+RRF_K = 5
 
 # Channel weights in the fusion. Memory text is the main evidence; the raw conversation backs it up
 # (it still holds what the summary left out); topic keys and time windows are precise when they fire.
 W_MEMORY = 1.0
-W_MESSAGE = 0.8
+W_MESSAGE = 0.9
 W_TOPIC = 0.9
 W_WINDOW = 0.9
 W_PRIOR = 0.02
