@@ -76,17 +76,22 @@ def words_of(query: str) -> set[str]:
     return words | {aliases[w] for w in words if w in aliases}
 
 
-def build(lexemes: list[str], phrases: list[str], query: str, *, expand: bool) -> ParsedQuery:
+def build(
+    lexemes: list[str], phrases: list[str], query: str, *, related: list[str], expand: bool
+) -> ParsedQuery:
+    """`related`: lexemes of the question's related words (always used, lightly); `expand` (thinkingLevel
+    high) adds the wider stem expansions too."""
     kept: list[str] = []
     for lexeme in lexemes:
         if lexeme not in QUESTION_NOISE and lexeme not in kept:
             kept.append(lexeme)
-    expanded: list[str] = []
+    extras = list(related)
     if expand:
-        for lexeme in kept:
-            for extra in EXPANSIONS.get(lexeme, ()):
-                if extra not in kept and extra not in expanded:
-                    expanded.append(extra)
+        extras += [extra for lexeme in kept for extra in EXPANSIONS.get(lexeme, ())]
+    expanded: list[str] = []
+    for extra in extras:
+        if extra not in kept and extra not in expanded:
+            expanded.append(extra)
     return ParsedQuery(lexemes=kept, phrases=phrases, expanded=expanded, words=words_of(query))
 
 

@@ -19,6 +19,7 @@ _ANALYSE = text(
     SELECT
       coalesce((SELECT array_agg(lexeme ORDER BY positions[1])
                 FROM unnest(to_tsvector('english', :q))), '{}') AS lexemes,
+      coalesce((SELECT array_agg(lexeme) FROM unnest(to_tsvector('english', :related))), '{}') AS related,
       coalesce((SELECT array_agg(pq::text) FROM (
                   SELECT phraseto_tsquery('english', ph) AS pq FROM unnest(CAST(:phrases AS text[])) AS ph) x
                 WHERE numnode(pq) > 0), '{}') AS phrases
@@ -90,10 +91,13 @@ _SOURCES = text(
 _LATEST_SESSION = text("SELECT id FROM sessions WHERE profile_id = :p ORDER BY updated_at DESC, id LIMIT 1")
 
 
-async def analyse(db: AsyncSession, query: str, phrases: list[str]) -> tuple[list[str], list[str]]:
-    """The query's stemmed lexemes (stopwords out) and its phrases as tsquery text, both made by PostgreSQL."""
-    row = (await db.execute(_ANALYSE, {"q": query, "phrases": phrases})).one()
-    return list(row.lexemes), list(row.phrases)
+async def analyse(
+    db: AsyncSession, query: str, phrases: list[str], related: str
+) -> tuple[list[str], list[str], list[str]]:
+    """The query's stemmed lexemes (stopwords out), its phrases as tsquery text and the lexemes of its
+    related words: all made by PostgreSQL, so they match the stored tsvectors exactly."""
+    row = (await db.execute(_ANALYSE, {"q": query, "phrases": phrases, "related": related})).one()
+    return list(row.lexemes), list(row.phrases), list(row.related)
 
 
 def _params(profile_id: int, terms: list[str], weights: list[float], width: int) -> dict[str, Any]:

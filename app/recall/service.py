@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.extraction.temporal import find_time, format_date, resolve_time_window
 from app.models import Profile
 from app.recall import query as q
+from app.recall.expansions import related_words
 from app.recall import repository
 from app.recall.schemas import RecallCandidate, RecallRequest, RecallResult
 
@@ -163,8 +164,9 @@ async def recall(db: AsyncSession, profile: Profile, request: RecallRequest) -> 
     if mention is not None:
         text = text[: mention.span[0]] + " " + text[mention.span[1] :]
     phrases = q.phrases_of(text)
-    lexemes, phrase_queries = await repository.analyse(db, text, phrases)
-    parsed = q.build(lexemes, phrase_queries, text, expand=level == "high")
+    related = related_words(q.words_of(text))
+    lexemes, phrase_queries, related_lexemes = await repository.analyse(db, text, phrases, related)
+    parsed = q.build(lexemes, phrase_queries, text, related=related_lexemes, expand=level == "high")
 
     channels: list[tuple[float, list[str]]] = []
     if not parsed.empty:
