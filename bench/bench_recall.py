@@ -1,0 +1,492 @@
+"""Speed of recall at scale: 1M memories over 1,000 profiles, one client and 32 connections.
+
+Run: .venv/bin/python bench/bench_recall.py [--profiles 1000] [--per-profile 1000] [--keep | --reuse-db NAME]
+
+Targets (spec/quality.md, 2 cores): p50 ≤ 10 ms and p99 ≤ 40 ms with one client; ≥ 400 requests/s
+saturated with 32 connections.
+
+Loads a fresh database on the local PostgreSQL in bulk: profiles and sessions with SQL, then memories
+(generated sentences from word lists — names, places, activities, dates — so a term matches a realistic
+sliver of a profile), their source messages plus assistant replies, and the source links, all by COPY;
+the generated tsvector columns fill themselves. Secondary indexes are dropped for the load and rebuilt
+after (the same definitions, read from the catalogue), then VACUUM ANALYZE. Loading takes a few minutes;
+`--keep` keeps the database and `--reuse-db NAME` measures a kept one again without reloading.
+
+Then it serves that database (`agent-memory serve --no-worker`), asks generated questions of random
+profiles through `POST …/recall` over 127.0.0.1, prints latency and throughput, and prints
+`EXPLAIN (ANALYZE, BUFFERS)` of the full-text statements one recall runs — captured from the real
+service code (app/recall), so the plan shown is the plan served. Figures are printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import random
+import statistics
+import sys
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+from ulid import ULID
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import (  # noqa: E402
+    ADMIN_KEY,
+    CHITCHAT,
+    NAMES,
+    PLACES,
+    ROOT,
+    SERVER_URL,
+    LeanClient,
+    bench_database,
+    memory_statement,
+    percentile,
+    print_table,
+    recall_question,
+    running_server,
+    scoped_key,
+    with_database,
+)
+
+NAMESPACE = "recall-bench"
+RECALL_REPOSITORY = ROOT / "app" / "recall" / "repository.py"
+TABLES = ("memories", "messages", "memory_sources")
+
+
+def _ms(seconds: float) -> float:
+    return seconds * 1000.0
+
+
+# -- load -----------------------------------------------------------------------------------------
+
+
+def _profile_rows(
+    profile_id: int, seed: int, per_profile: int, sessions: int, replies: float, messages: bool
+) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """One profile's memories, messages and source links, as COPY records. Runs in a thread."""
+    rng = random.Random(seed * 1_000_003 + profile_id)
+    now = datetime.now(UTC)
+    start = now - timedelta(days=365)
+    step = timedelta(days=365) / per_profile
+    per_session = max(1, per_profile // sessions)
+    memories: list[tuple[Any, ...]] = []
+    msgs: list[tuple[Any, ...]] = []
+    sources: list[tuple[Any, ...]] = []
+    last_in_session: dict[str, str] = {}
+    homes = 0
+    for i in range(per_profile):
+        at = start + step * i
+        kind, summary, content, topic = memory_statement(rng, i)
+        if topic is not None:
+            homes += 1
+            # Only the latest home city is active; earlier ones stay, superseded, as in real data.
+        session = f"s{i // per_session}"
+        memory_id = str(ULID.from_timestamp(at.timestamp()))
+        event_time = at - timedelta(days=rng.randint(0, 20)) if kind == "event" else None
+        memories.append(
+            [profile_id, memory_id, kind, summary, content, session, topic, event_time,
+             hashlib.sha256(f"{content}|{i}".encode()).hexdigest(), at, at]
+        )  # fmt: skip
+        if not messages:
+            continue
+        message_id = hashlib.sha256(f"{profile_id}|{session}|user|{content}|{i}".encode()).hexdigest()[:32]
+        parts = json.dumps([{"type": "text", "text": content}])
+        msgs.append(
+            (profile_id, message_id, session, last_in_session.get(session), "user", parts, content, at)
+        )
+        last_in_session[session] = message_id
+        sources.append((profile_id, memory_id, message_id))
+        if rng.random() < replies:
+            name, place = rng.choice(NAMES), rng.choice(PLACES)
+            reply = rng.choice(
+                (
+                    f"That sounds lovely! How did {name} like {place}?",
+                    f"Noted, I'll remember that about {place}.",
+                    rng.choice(CHITCHAT),
+                )
+            )
+            reply_id = hashlib.sha256(f"{profile_id}|{session}|assistant|{reply}|{i}".encode()).hexdigest()[
+                :32
+            ]
+            reply_parts = json.dumps([{"type": "text", "text": reply}])
+            reply_at = at + timedelta(seconds=5)
+            msgs.append(
+                (profile_id, reply_id, session, message_id, "assistant", reply_parts, reply, reply_at)
+            )
+            last_in_session[session] = reply_id
+    # Supersession as extraction leaves it: of the home-city facts, only the newest is active.
+    active_home: str | None = None
+    for row in reversed(memories):
+        if row[6] is not None:
+            if active_home is None:
+                active_home = row[1]
+            else:
+                row.append(active_home)
+                continue
+        row.append(None)
+    return [tuple(r) for r in memories], msgs, sources
+
+
+MEMORY_COLUMNS = [
+    "profile_id", "id", "type", "summary", "content", "session_id", "topic_key", "event_time",
+    "content_hash", "created_at", "updated_at", "superseded_by",
+]  # fmt: skip
+MESSAGE_COLUMNS = [
+    "profile_id",
+    "id",
+    "session_id",
+    "parent_id",
+    "role",
+    "parts",
+    "text_content",
+    "created_at",
+]
+
+
+async def load(database_url: str, args: argparse.Namespace, key_holder: dict[str, str]) -> None:
+    """Schema (through the server's own migrations), a scoped key, then the bulk load."""
+    async with running_server(database_url, worker=False) as server:
+        key_holder["key"] = await scoped_key(server, NAMESPACE)
+    conn = await asyncpg.connect(database_url)
+    try:
+        started = time.perf_counter()
+        namespace_id = await conn.fetchval(
+            "SELECT id FROM namespaces WHERE name = $1 AND deleted_at IS NULL", NAMESPACE
+        )
+        profile_ids = [
+            r["id"]
+            for r in await conn.fetch(
+                "INSERT INTO profiles (namespace_id, name) SELECT $1, 'user-' || g "
+                "FROM generate_series(0, $2 - 1) g RETURNING id",
+                namespace_id,
+                args.profiles,
+            )
+        ]
+        sessions_per_profile = max(1, args.per_profile // args.session_size)
+        await conn.execute(
+            "INSERT INTO sessions (profile_id, id, name) "
+            "SELECT p, 's' || g, 's' || g FROM unnest($1::bigint[]) p, generate_series(0, $2 - 1) g",
+            profile_ids,
+            sessions_per_profile,
+        )
+        indexes = await conn.fetch(
+            """
+            SELECT c.relname AS table, i.relname AS index, pg_get_indexdef(i.oid) AS definition
+            FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class c ON c.oid = x.indrelid
+            WHERE c.relname = ANY($1::text[]) AND NOT x.indisprimary
+            """,
+            list(TABLES),
+        )
+        for row in indexes:
+            await conn.execute(f'DROP INDEX "{row["index"]}"')
+        print(f"dropped {len(indexes)} secondary indexes for the load; loading…", flush=True)
+    finally:
+        await conn.close()
+
+    # Two COPY connections keep both cores busy: PostgreSQL parses rows and computes tsvectors on one
+    # while Python generates the next chunk on the other (generation runs in a thread).
+    chunk = max(1, 20_000 // args.per_profile)
+    chunks = [profile_ids[i : i + chunk] for i in range(0, len(profile_ids), chunk)]
+    counts = {"memories": 0, "messages": 0}
+    queue: asyncio.Queue[list[int] | None] = asyncio.Queue()
+    for c in chunks:
+        queue.put_nowait(c)
+
+    def generate(ids: list[int]) -> tuple[list[Any], list[Any], list[Any]]:
+        mem: list[Any] = []
+        msg: list[Any] = []
+        src: list[Any] = []
+        for pid in ids:
+            a, b, s = _profile_rows(
+                pid, args.seed, args.per_profile, sessions_per_profile, args.replies, not args.no_messages
+            )
+            mem += a
+            msg += b
+            src += s
+        return mem, msg, src
+
+    async def copier() -> None:
+        conn = await asyncpg.connect(database_url)
+        # Generated rows are consistent by construction; skipping per-row FK triggers is the usual bulk
+        # load (the local server's postgres role is a superuser).
+        await conn.execute("SET session_replication_role = replica")
+        try:
+            pending = (
+                asyncio.create_task(asyncio.to_thread(generate, queue.get_nowait()))
+                if not queue.empty()
+                else None
+            )
+            while pending is not None:
+                mem, msg, src = await pending
+                pending = (
+                    asyncio.create_task(asyncio.to_thread(generate, queue.get_nowait()))
+                    if not queue.empty()
+                    else None
+                )
+                await conn.copy_records_to_table("memories", records=mem, columns=MEMORY_COLUMNS)
+                if msg:
+                    await conn.copy_records_to_table("messages", records=msg, columns=MESSAGE_COLUMNS)
+                    await conn.copy_records_to_table(
+                        "memory_sources", records=src, columns=["profile_id", "memory_id", "message_id"]
+                    )
+                counts["memories"] += len(mem)
+                counts["messages"] += len(msg)
+                done = counts["memories"]
+                if done // 100_000 != (done - len(mem)) // 100_000:
+                    rate = done / (time.perf_counter() - started)
+                    print(
+                        f"  {done:,} memories, {counts['messages']:,} messages ({rate:,.0f} memories/s)",
+                        flush=True,
+                    )
+        finally:
+            await conn.close()
+
+    await asyncio.gather(*(copier() for _ in range(args.load_connections)))
+    copied = time.perf_counter()
+    print(
+        f"copied {counts['memories']:,} memories and {counts['messages']:,} messages in {copied - started:.0f}s"
+    )
+
+    conn = await asyncpg.connect(database_url)
+    try:
+        await conn.execute("SET maintenance_work_mem = '1GB'")
+        await conn.execute("SET max_parallel_maintenance_workers = 2")
+
+        async def rebuild(definition: str) -> None:
+            c = await asyncpg.connect(database_url)
+            try:
+                await c.execute("SET maintenance_work_mem = '512MB'")
+                await c.execute(definition)
+            finally:
+                await c.close()
+
+        # Two index builds at a time: one per core.
+        definitions = [r["definition"] for r in indexes]
+        for i in range(0, len(definitions), 2):
+            await asyncio.gather(*(rebuild(d) for d in definitions[i : i + 2]))
+        indexed = time.perf_counter()
+        print(f"rebuilt {len(definitions)} indexes in {indexed - copied:.0f}s")
+        for table in (*TABLES, "sessions", "profiles"):
+            await conn.execute(f"VACUUM (ANALYZE) {table}")
+        print(
+            f"vacuum analyze in {time.perf_counter() - indexed:.0f}s; load total {time.perf_counter() - started:.0f}s"
+        )
+        size = await conn.fetchval("SELECT pg_size_pretty(pg_database_size(current_database()))")
+        print(f"database size {size}")
+    finally:
+        await conn.close()
+
+
+# -- measure --------------------------------------------------------------------------------------
+
+
+def _path(profile: int) -> str:
+    return f"/v1/namespaces/{NAMESPACE}/profiles/user-{profile}/recall"
+
+
+async def one_client(port: int, key: str, questions: list[tuple[int, str]], warmup: int) -> dict[str, float]:
+    client = LeanClient(port, key)
+    latencies: list[float] = []
+    empty = 0
+    try:
+        for n, (profile, question) in enumerate(questions):
+            t0 = time.perf_counter()
+            status, body = await client.request("POST", _path(profile), {"query": question})
+            elapsed = time.perf_counter() - t0
+            if status != 200:
+                raise RuntimeError(f"recall answered {status}: {body[:300]!r}")
+            if n >= warmup:
+                latencies.append(elapsed)
+                empty += json.loads(body)["count"] == 0
+    finally:
+        await client.close()
+    return {
+        "p50": _ms(percentile(latencies, 50)),
+        "p90": _ms(percentile(latencies, 90)),
+        "p99": _ms(percentile(latencies, 99)),
+        "mean": _ms(statistics.fmean(latencies)),
+        "n": float(len(latencies)),
+        "empty": empty / len(latencies),
+    }
+
+
+async def saturated(
+    port: int, key: str, questions: list[tuple[int, str]], connections: int, seconds: float
+) -> dict[str, float]:
+    latencies: list[float] = []
+    errors = 0
+    counter = 0
+
+    async def loop(until: float) -> None:
+        nonlocal errors, counter
+        client = LeanClient(port, key)
+        try:
+            while time.perf_counter() < until:
+                profile, question = questions[counter % len(questions)]
+                counter += 1
+                t0 = time.perf_counter()
+                status, _ = await client.request("POST", _path(profile), {"query": question})
+                latencies.append(time.perf_counter() - t0)
+                errors += status != 200
+        finally:
+            await client.close()
+
+    await asyncio.gather(*(loop(time.perf_counter() + 2.0) for _ in range(connections)))  # warm-up
+    latencies.clear()
+    errors = 0
+    started = time.perf_counter()
+    await asyncio.gather(*(loop(started + seconds) for _ in range(connections)))
+    elapsed = time.perf_counter() - started
+    return {
+        "rps": len(latencies) / elapsed,
+        "n": float(len(latencies)),
+        "errors": float(errors),
+        "p50": _ms(percentile(latencies, 50)),
+        "p99": _ms(percentile(latencies, 99)),
+    }
+
+
+async def explain(database_url: str, profile: int, question: str) -> None:
+    """EXPLAIN (ANALYZE, BUFFERS) of the full-text statements the real recall code runs for one request."""
+    import httpx
+    from sqlalchemy import event
+
+    from app.core.settings import Settings
+    from app.main import create_app
+
+    settings = Settings(database_url=database_url, admin_key=ADMIN_KEY, log_level="WARNING")
+    app = create_app(settings, run_worker=False)
+    captured: list[tuple[str, Any]] = []
+    async with app.router.lifespan_context(app):
+
+        def capture(
+            conn: Any, cursor: Any, statement: str, parameters: Any, context: Any, many: bool
+        ) -> None:
+            if "@@" in statement:
+                captured.append((statement, parameters))
+
+        event.listen(app.state.engine.sync_engine, "before_cursor_execute", capture)
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(
+            transport=transport, base_url="http://bench", headers={"Authorization": f"Bearer {ADMIN_KEY}"}
+        ) as client:
+            response = await client.post(_path(profile), json={"query": question})
+            print(
+                f"\nEXPLAIN for profile user-{profile}, query {question!r} → {response.json().get('count')} candidates"
+            )
+    conn = await asyncpg.connect(database_url)
+    try:
+        for n, (statement, parameters) in enumerate(captured):
+            plan = await conn.fetch("EXPLAIN (ANALYZE, BUFFERS) " + statement, *parameters)
+            lines = [r[0] for r in plan]
+            name = (
+                "memory full-text"
+                if "FROM memories WHERE" in statement.split("hits")[0]
+                else "message full-text"
+            )
+            print(f"\n-- statement {n + 1} ({name}); parameters: {parameters}")
+            print(" ".join(statement.split()))
+            print("\n".join(lines))
+    finally:
+        await conn.close()
+
+
+async def measure(database_url: str, key: str, args: argparse.Namespace) -> None:
+    if not RECALL_REPOSITORY.exists():
+        print(
+            f"\nrecall is not implemented yet ({RECALL_REPOSITORY.relative_to(ROOT)} does not exist): "
+            "the data is loaded, but there is nothing to measure. Rerun with --keep, then --reuse-db."
+        )
+        return
+    rng = random.Random(args.seed)
+    questions = [(rng.randrange(args.profiles), recall_question(rng)) for _ in range(20_000)]
+    async with running_server(database_url, worker=False) as server:
+        single = await one_client(server.port, key, questions[: args.warmup + args.queries], args.warmup)
+        print_table(
+            f"recall, one client: {int(single['n'])} questions over random profiles after {args.warmup} "
+            "warm-up (target p50 ≤ 10 ms, p99 ≤ 40 ms)",
+            ["p50 ms", "p90 ms", "p99 ms", "mean ms", "answers with 0 candidates"],
+            [[single["p50"], single["p90"], single["p99"], single["mean"], f"{single['empty']:.0%}"]],
+        )
+        rows = []
+        for run in range(args.runs):
+            offset = (run + 1) * 5000 % len(questions)
+            result = await saturated(
+                server.port, key, questions[offset:] + questions[:offset], args.connections, args.seconds
+            )
+            rows.append(
+                [
+                    run + 1,
+                    result["rps"],
+                    int(result["n"]),
+                    int(result["errors"]),
+                    result["p50"],
+                    result["p99"],
+                ]
+            )
+        rows.append(["median", statistics.median(r[1] for r in rows), "", "", "", ""])
+        print_table(
+            f"recall, saturated: {args.connections} connections, {args.seconds:g}s per run (target ≥ 400 requests/s)",
+            ["run", "requests/s", "requests", "errors", "p50 ms", "p99 ms"],
+            rows,
+        )
+    await explain(database_url, questions[0][0], questions[0][1])
+
+
+async def main(args: argparse.Namespace) -> None:
+    print(f"agent-memory recall benchmark — {time.strftime('%Y-%m-%d %H:%M:%S')}")
+    if args.reuse_db:
+        url = with_database(SERVER_URL, args.reuse_db)
+        async with running_server(url, worker=False) as server:
+            key = await scoped_key(server, NAMESPACE)
+        conn = await asyncpg.connect(url)
+        try:
+            args.profiles = await conn.fetchval("SELECT count(*) FROM profiles WHERE deleted_at IS NULL")
+            total = await conn.fetchval("SELECT count(*) FROM memories")
+        finally:
+            await conn.close()
+        print(f"reusing database {args.reuse_db}: {args.profiles:,} profiles, {total:,} memories")
+        await measure(url, key, args)
+        return
+    async with bench_database(args.keep, prefix="bench_recall") as url:
+        holder: dict[str, str] = {}
+        await load(url, args, holder)
+        await measure(url, holder["key"], args)
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--profiles", type=int, default=1000, help="profiles to load")
+    parser.add_argument("--per-profile", type=int, default=1000, help="memories per profile")
+    parser.add_argument("--session-size", type=int, default=100, help="memories per session")
+    parser.add_argument("--replies", type=float, default=0.5, help="assistant replies per user message")
+    parser.add_argument("--no-messages", action="store_true", help="load memories only (no source messages)")
+    parser.add_argument("--load-connections", type=int, default=2, help="parallel COPY connections")
+    parser.add_argument("--warmup", type=int, default=200, help="untimed questions before the one-client run")
+    parser.add_argument("--queries", type=int, default=500, help="timed questions with one client")
+    parser.add_argument("--connections", type=int, default=32, help="connections for the saturated run")
+    parser.add_argument("--seconds", type=float, default=15, help="seconds per saturated run")
+    parser.add_argument("--runs", type=int, default=3, help="saturated runs (median reported)")
+    parser.add_argument("--seed", type=int, default=7, help="random seed of the generated data")
+    parser.add_argument("--keep", action="store_true", help="keep the loaded database for --reuse-db")
+    parser.add_argument("--reuse-db", metavar="NAME", help="measure an already loaded (kept) database")
+    return parser.parse_args()
+
+
+if __name__ == "__main__":
+    arguments = parse_args()
+    try:
+        import uvloop
+    except ImportError:
+        asyncio.run(main(arguments))
+    else:
+        uvloop.run(main(arguments))
