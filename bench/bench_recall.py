@@ -80,13 +80,9 @@ def _profile_rows(
     msgs: list[tuple[Any, ...]] = []
     sources: list[tuple[Any, ...]] = []
     last_in_session: dict[str, str] = {}
-    homes = 0
     for i in range(per_profile):
         at = start + step * i
         kind, summary, content, topic = memory_statement(rng, i)
-        if topic is not None:
-            homes += 1
-            # Only the latest home city is active; earlier ones stay, superseded, as in real data.
         session = f"s{i // per_session}"
         memory_id = str(ULID.from_timestamp(at.timestamp()))
         event_time = at - timedelta(days=rng.randint(0, 20)) if kind == "event" else None
