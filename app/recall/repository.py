@@ -8,11 +8,14 @@ terms a row matches — an OR of terms, so a question matches without repeating 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.recall.query import quote_lexeme
 
 _ANALYSE = text(
     """
@@ -26,23 +29,40 @@ _ANALYSE = text(
     """
 )
 
-# {rows} is a table expression of the profile's candidate rows with (id, tsv).
+# {rows} is a table expression of the profile's candidate rows with (id, tsv). Term statistics come from
+# unnesting the matching rows' tsvectors and joining on the query's lexemes (a hash join), so the cost grows
+# with the rows that match, not with rows × terms.
 _RANK = """
     WITH pm AS MATERIALIZED ({rows}),
-    terms AS (
-        SELECT CAST(t.q AS tsquery) AS q, t.w FROM unnest(CAST(:terms AS text[]), CAST(:weights AS float8[])) AS t(q, w)
+    terms AS (SELECT * FROM unnest(CAST(:lexemes AS text[]), CAST(:weights AS float8[])) AS t(lexeme, w)),
+    prefixes AS (SELECT * FROM unnest(CAST(:prefixes AS text[]), CAST(:prefix_weights AS float8[])) AS t(lexeme, w)),
+    phrases AS (
+        SELECT CAST(t.q AS tsquery) AS q, t.q AS lexeme, t.w
+        FROM unnest(CAST(:phrases AS text[]), CAST(:phrase_weights AS float8[])) AS t(q, w)
     ),
-    hits AS MATERIALIZED (SELECT id, tsv FROM pm WHERE tsv @@ CAST(:anyq AS tsquery)),
-    stats AS MATERIALIZED (
-        SELECT terms.q, terms.w,
-               (SELECT count(*) FROM hits WHERE hits.tsv @@ terms.q) AS df,
-               (SELECT count(*) FROM pm) AS n
-        FROM terms
-    )
-    SELECT h.id, sum(s.w * ln(1 + (s.n - s.df + 0.5) / (s.df + 0.5)) * ts_rank(h.tsv, s.q)) AS score
-    FROM hits h JOIN stats s ON h.tsv @@ s.q
-    GROUP BY h.id
-    ORDER BY score DESC, h.id DESC
+    hits AS MATERIALIZED (SELECT id, tsv, length(tsv) AS dl FROM pm WHERE tsv @@ CAST(:anyq AS tsquery)),
+    unnested AS MATERIALIZED (
+        SELECT h.id, h.dl, u.lexeme,
+               CAST(:wa AS float8) * cardinality(array_positions(u.weights, 'A')) + CAST(:wb AS float8) * cardinality(array_positions(u.weights, 'B'))
+             + CAST(:wc AS float8) * cardinality(array_positions(u.weights, 'C')) + CAST(:wd AS float8) * cardinality(array_positions(u.weights, 'D'))
+               AS wtf
+        FROM hits h CROSS JOIN LATERAL unnest(h.tsv) AS u(lexeme, positions, weights)
+    ),
+    matches AS MATERIALIZED (
+        SELECT x.id, x.dl, t.lexeme, t.w, x.wtf FROM unnested x JOIN terms t ON t.lexeme = x.lexeme
+        UNION ALL
+        SELECT x.id, x.dl, t.lexeme, t.w, x.wtf FROM unnested x JOIN prefixes t ON starts_with(x.lexeme, t.lexeme)
+        UNION ALL
+        SELECT h.id, h.dl, p.lexeme, p.w, CAST(:wa AS float8) FROM hits h JOIN phrases p ON h.tsv @@ p.q
+    ),
+    df AS (SELECT lexeme, count(DISTINCT id) AS df FROM matches GROUP BY lexeme),
+    stats AS (SELECT count(*) AS n, greatest(avg(length(tsv)), 1) AS avgdl FROM pm)
+    SELECT m.id,
+           sum(m.w * ln(1 + (s.n - d.df + 0.5) / (d.df + 0.5))
+               * m.wtf * (CAST(:k1 AS float8) + 1) / (m.wtf + CAST(:k1 AS float8) * (1 - CAST(:b AS float8) + CAST(:b AS float8) * m.dl / s.avgdl))) AS score
+    FROM matches m JOIN df d USING (lexeme) CROSS JOIN stats s
+    GROUP BY m.id
+    ORDER BY score DESC, m.id DESC
     LIMIT :width
 """
 
@@ -100,27 +120,58 @@ async def analyse(
     return list(row.lexemes), list(row.phrases), list(row.related)
 
 
-def _params(profile_id: int, terms: list[str], weights: list[float], width: int) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Terms:
+    """A query's terms with their weights: plain lexemes, prefixes (`lexeme:*`) and phrases (tsquery text)."""
+
+    lexemes: list[tuple[str, float]]
+    prefixes: list[tuple[str, float]]
+    phrases: list[tuple[str, float]]
+
+    def any_query(self) -> str:
+        """One OR tsquery of every term, to find the rows worth scoring."""
+        parts = [quote_lexeme(x) for x, _ in self.lexemes] + [
+            quote_lexeme(x) + ":*" for x, _ in self.prefixes
+        ]
+        return " | ".join(parts + [f"({q})" for q, _ in self.phrases])
+
+
+# BM25 constants and the weight of each tsvector label: memories weigh summary (A) above content (B);
+# messages carry no labels (D) and count every occurrence fully.
+K1 = 1.2
+B = 0.0
+MEMORY_LABELS = {"wa": 1.0, "wb": 0.2, "wc": 0.3, "wd": 0.2}
+MESSAGE_LABELS = {"wa": 1.0, "wb": 1.0, "wc": 1.0, "wd": 1.0}
+
+
+def _params(profile_id: int, terms: Terms, width: int, labels: dict[str, float]) -> dict[str, Any]:
     return {
         "p": profile_id,
-        "terms": terms,
-        "weights": weights,
-        "anyq": " | ".join(f"({t})" for t in terms),
+        "lexemes": [x for x, _ in terms.lexemes],
+        "weights": [w for _, w in terms.lexemes],
+        "prefixes": [x for x, _ in terms.prefixes],
+        "prefix_weights": [w for _, w in terms.prefixes],
+        "phrases": [x for x, _ in terms.phrases],
+        "phrase_weights": [w for _, w in terms.phrases],
+        "anyq": terms.any_query(),
         "width": width,
+        "k1": K1,
+        "b": B,
+        **labels,
     }
 
 
 async def rank_memories(
-    db: AsyncSession, profile_id: int, terms: list[str], weights: list[float], width: int
+    db: AsyncSession, profile_id: int, terms: Terms, width: int
 ) -> list[tuple[str, float]]:
-    rows = await db.execute(_MEMORY_FTS, _params(profile_id, terms, weights, width))
+    rows = await db.execute(_MEMORY_FTS, _params(profile_id, terms, width, MEMORY_LABELS))
     return [(r.id, float(r.score)) for r in rows]
 
 
 async def rank_by_messages(
-    db: AsyncSession, profile_id: int, terms: list[str], weights: list[float], width: int
+    db: AsyncSession, profile_id: int, terms: Terms, width: int
 ) -> list[tuple[str, float]]:
-    rows = await db.execute(_MESSAGE_FTS, _params(profile_id, terms, weights, width))
+    rows = await db.execute(_MESSAGE_FTS, _params(profile_id, terms, width, MESSAGE_LABELS))
     return [(r.id, float(r.score)) for r in rows]
 
 

@@ -13,8 +13,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.extraction.temporal import find_time, format_date, resolve_time_window
 from app.models import Profile
 from app.recall import query as q
-from app.recall.expansions import related_words
 from app.recall import repository
+from app.recall.expansions import related_words
 from app.recall.schemas import RecallCandidate, RecallRequest, RecallResult
 
 WIDTH = {"low": 20, "medium": 50, "high": 100}
@@ -45,21 +45,12 @@ def _reference(value: datetime | date | None) -> datetime:
     return datetime.combine(value, time(23, 59, 59), tzinfo=UTC)
 
 
-def _terms(parsed: q.ParsedQuery, phrases: list[str], level: str) -> tuple[list[str], list[float]]:
-    terms = [q.quote_lexeme(lexeme) for lexeme in parsed.lexemes]
-    weights = [1.0] * len(terms)
-    terms += phrases
-    weights += [PHRASE_WEIGHT] * len(phrases)
-    for lexeme in parsed.expanded:
-        terms.append(q.quote_lexeme(lexeme))
-        weights.append(EXPANSION_WEIGHT)
-    if level == "high":
-        # Prefixes catch other forms the stemmer keeps apart (e.g. "paint" → "painting", "painter").
-        for lexeme in parsed.lexemes:
-            if len(lexeme) >= 4:
-                terms.append(q.quote_lexeme(lexeme) + ":*")
-                weights.append(PREFIX_WEIGHT)
-    return terms, weights
+def _terms(parsed: q.ParsedQuery, phrases: list[str], level: str) -> repository.Terms:
+    lexemes = [(lexeme, 1.0) for lexeme in parsed.lexemes]
+    lexemes += [(lexeme, EXPANSION_WEIGHT) for lexeme in parsed.expanded]
+    # At high, prefixes catch other forms the stemmer keeps apart (e.g. "paint" → "painting", "painter").
+    prefixes = [(lx, PREFIX_WEIGHT) for lx in parsed.lexemes if len(lx) >= 4] if level == "high" else []
+    return repository.Terms(lexemes=lexemes, prefixes=prefixes, phrases=[(p, PHRASE_WEIGHT) for p in phrases])
 
 
 def _topic_matches(rows: list[tuple[str, str]], words: set[str]) -> list[str]:
@@ -170,9 +161,9 @@ async def recall(db: AsyncSession, profile: Profile, request: RecallRequest) -> 
 
     channels: list[tuple[float, list[str]]] = []
     if not parsed.empty:
-        terms, weights = _terms(parsed, phrase_queries, level)
-        by_memory = await repository.rank_memories(db, profile.id, terms, weights, width)
-        by_message = await repository.rank_by_messages(db, profile.id, terms, weights, width)
+        terms = _terms(parsed, phrase_queries, level)
+        by_memory = await repository.rank_memories(db, profile.id, terms, width)
+        by_message = await repository.rank_by_messages(db, profile.id, terms, width)
         channels.append((W_MEMORY, [m for m, _ in by_memory]))
         channels.append((W_MESSAGE, [m for m, _ in by_message]))
         topics = _topic_matches(await repository.topic_keys(db, profile.id), parsed.words)
