@@ -156,3 +156,29 @@ async def test_worker_loop_wakes_on_notify(
         assert (await client.get(f"{profile_url}/jobs/{job_id}")).json()["status"] == "done"
     finally:
         await w.stop()
+
+
+async def test_worker_process_runs_jobs_and_stops_cleanly_on_sigterm(
+    client: httpx.AsyncClient, profile_url: str, database_url: str
+) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AGENT_MEMORY_")}
+    env.update(AGENT_MEMORY_DATABASE_URL=database_url, AGENT_MEMORY_LOG_FORMAT="console")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app", "worker"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    try:
+        response = await client.post(
+            f"{profile_url}/ingest",
+            json={"messages": [{"role": "user", "content": "I teach yoga on Tuesday evenings."}]},
+        )
+        job_id = response.json()["jobId"]
+        for _ in range(200):
+            if (await client.get(f"{profile_url}/jobs/{job_id}")).json()["status"] == "done":
+                break
+            await asyncio.sleep(0.1)
+        assert (await client.get(f"{profile_url}/jobs/{job_id}")).json()["status"] == "done"
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
