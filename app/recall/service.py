@@ -159,20 +159,14 @@ async def recall(db: AsyncSession, profile: Profile, request: RecallRequest) -> 
     lexemes, phrase_queries, related_lexemes = await repository.analyse(db, text, phrases, related)
     parsed = q.build(lexemes, phrase_queries, text, related=related_lexemes, expand=level == "high")
 
-    channels: list[tuple[float, list[str]]] = []
-    if not parsed.empty:
-        terms = _terms(parsed, phrase_queries, level)
-        by_memory = await repository.rank_memories(db, profile.id, terms, width)
-        by_message = await repository.rank_by_messages(db, profile.id, terms, width)
-        channels.append((W_MEMORY, [m for m, _ in by_memory]))
-        channels.append((W_MESSAGE, [m for m, _ in by_message]))
-        topics = _topic_matches(await repository.topic_keys(db, profile.id), parsed.words)
-        if topics:
-            channels.append((W_TOPIC, topics[:width]))
-    if window is not None:
-        in_window = await repository.in_window(db, profile.id, window[0], window[1], width)
-        if in_window:
-            channels.append((W_WINDOW, in_window))
+    terms = _terms(parsed, phrase_queries, level)
+    found = await repository.channels(db, profile.id, terms, sorted(parsed.words), window, width)
+    channels: list[tuple[float, list[str]]] = [
+        (W_MEMORY, found.memory),
+        (W_MESSAGE, found.message),
+        (W_TOPIC, _topic_matches(found.topic, parsed.words)[:width]),
+        (W_WINDOW, found.window),
+    ]
     if not any(ranked for _, ranked in channels):
         return RecallResult(count=0, answer="", candidates=[])
 
@@ -181,13 +175,13 @@ async def recall(db: AsyncSession, profile: Profile, request: RecallRequest) -> 
     fused = {m: s for m, s in fused.items() if m in rows}  # deleted or superseded meanwhile
     if not fused:
         return RecallResult(count=0, answer="", candidates=[])
-    latest = await repository.latest_session(db, profile.id)
+    latest = next(iter(rows.values()))["latest_session"]
     for rank, memory_id in enumerate(_prior_order(rows, latest), start=1):
         fused[memory_id] += W_PRIOR / (RRF_K + rank)
 
     # Ties go to the newer memory (ULIDs sort by time).
     ordered = sorted(fused, key=lambda m: (fused[m], m), reverse=True)
-    ranked = _diversify(ordered, await repository.sources(db, profile.id, ordered[: request.limit * 4]))
+    ranked = _diversify(ordered, {m: set(rows[m]["sources"]) for m in ordered})
     ranked = ranked[: request.limit]
     top = fused[ranked[0]]
     candidates = [
