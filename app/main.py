@@ -11,6 +11,7 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
 from app import __version__
+from app.core.auth import KeyCache
 from app.core.db import create_engine, create_sessionmaker
 from app.core.embedded import EmbeddedPostgres
 from app.core.errors import install_error_handlers
@@ -79,6 +80,7 @@ def create_app(
         generate_unique_id_function=lambda route: route.name,
     )
     app.state.settings = settings
+    app.state.key_cache = KeyCache()
     app.state.run_worker = settings.run_worker if run_worker is None else run_worker
     app.state.migrate_on_start = migrate_on_start
     install_error_handlers(app)

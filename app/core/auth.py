@@ -10,7 +10,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -69,6 +70,38 @@ def parse_key(token: str) -> tuple[str, str] | None:
     return parts[1], parts[2]
 
 
+# How long a verified key is trusted without asking the database again. Revoking a key or deleting its
+# namespace clears it here at once; other API processes notice within this many seconds.
+KEY_CACHE_SECONDS = 5.0
+
+
+@dataclass
+class KeyCache:
+    """Verified keys of this process: key id → (secret hash, namespace id, expiry on the monotonic clock)."""
+
+    ttl: float = KEY_CACHE_SECONDS
+    entries: dict[str, tuple[bytes, int | None, float]] = field(default_factory=dict)
+
+    def get(self, key_id: str) -> tuple[bytes, int | None] | None:
+        entry = self.entries.get(key_id)
+        if entry is None or entry[2] < time.monotonic():
+            self.entries.pop(key_id, None)
+            return None
+        return entry[0], entry[1]
+
+    def put(self, key_id: str, secret_sha256: bytes, namespace_id: int | None) -> None:
+        if len(self.entries) > 10_000:  # bounded: forget everything rather than grow without limit
+            self.entries.clear()
+        self.entries[key_id] = (secret_sha256, namespace_id, time.monotonic() + self.ttl)
+
+    def forget(self, key_id: str | None = None) -> None:
+        """Drop one key, or every key (a namespace was deleted)."""
+        if key_id is None:
+            self.entries.clear()
+        else:
+            self.entries.pop(key_id, None)
+
+
 _bearer = HTTPBearer(auto_error=False, description="An API key: `Authorization: Bearer amk_<keyId>_<secret>`")
 
 
@@ -89,6 +122,12 @@ async def get_principal(
     if parsed is None:
         raise Unauthorized("malformed API key: expected amk_<keyId>_<secret>")
     key_id, secret = parsed
+    cache: KeyCache = request.app.state.key_cache
+    cached = cache.get(key_id)
+    if cached is not None:
+        if not hmac.compare_digest(cached[0], hash_secret(secret)):
+            raise Unauthorized("unknown or revoked API key")
+        return Principal(key_id=key_id, namespace_id=cached[1])
     row = (
         await db.execute(
             select(ApiKey.secret_sha256, ApiKey.namespace_id, ApiKey.revoked_at, Namespace.deleted_at)
@@ -100,6 +139,7 @@ async def get_principal(
         raise Unauthorized("unknown or revoked API key")
     if not hmac.compare_digest(row.secret_sha256, hash_secret(secret)):
         raise Unauthorized("unknown or revoked API key")
+    cache.put(key_id, row.secret_sha256, row.namespace_id)
     return Principal(key_id=key_id, namespace_id=row.namespace_id)
 
 

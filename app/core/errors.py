@@ -10,6 +10,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 logger = logging.getLogger("agent_memory.errors")
@@ -134,6 +135,14 @@ def install_error_handlers(app: FastAPI) -> None:
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
         codes = {404: "not_found", 405: "method_not_allowed", 401: "unauthorized", 403: "forbidden"}
         return problem_response(exc.status_code, codes.get(exc.status_code, "http_error"), str(exc.detail))
+
+    @app.exception_handler(DBAPIError)
+    async def _database(request: Request, exc: DBAPIError) -> JSONResponse:
+        if exc.connection_invalidated or isinstance(exc, OperationalError | InterfaceError):
+            logger.warning("database connection lost on %s %s: %s", request.method, request.url.path, exc.orig)
+            return problem_response(503, "unavailable", "The database is unavailable; retry shortly.")
+        logger.exception("database error on %s %s", request.method, request.url.path)
+        return problem_response(500, "internal_error", "An internal error occurred.")
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:

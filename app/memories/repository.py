@@ -92,6 +92,39 @@ async def insert_memories(db: AsyncSession, profile_id: int, memories: list[NewM
     return created
 
 
+_INSERT_ONE = text(
+    f"""
+    INSERT INTO memories (profile_id, id, type, summary, content, session_id, topic_key, event_time, content_hash)
+    VALUES (:p, :id, :type, :summary, :content, :session_id, :topic_key, :event_time, :content_hash)
+    ON CONFLICT (profile_id, content_hash) DO NOTHING
+    RETURNING {_COLUMNS}
+    """
+)
+
+
+async def insert_one(db: AsyncSession, profile_id: int, memory: NewMemory) -> dict[str, Any] | None:
+    """Insert one memory without sources (remember); None when the profile already holds that content."""
+    row = (
+        await db.execute(
+            _INSERT_ONE,
+            {
+                "p": profile_id,
+                "id": memory.id,
+                "type": memory.type,
+                "summary": memory.summary,
+                "content": memory.content,
+                "session_id": memory.session_id,
+                "topic_key": memory.topic_key,
+                "event_time": memory.event_time,
+                "content_hash": memory.content_hash,
+            },
+        )
+    ).mappings().one_or_none()
+    if row is not None and memory.topic_key and memory.type in ("fact", "instruction"):
+        await db.execute(_SUPERSEDE, {"p": profile_id, "topic": memory.topic_key, "new_id": memory.id})
+    return dict(row) if row is not None else None
+
+
 async def get_by_hash(db: AsyncSession, profile_id: int, content_hash: str) -> dict[str, Any] | None:
     row = await db.execute(
         text(f"SELECT {_COLUMNS}, superseded_by FROM memories WHERE profile_id = :p AND content_hash = :h"),
@@ -110,7 +143,7 @@ async def get_active(db: AsyncSession, profile_id: int, memory_id: str) -> dict[
     return dict(found) if found else None
 
 
-async def revive(db: AsyncSession, profile_id: int, memory_id: str, new_active_id: str | None) -> None:
+async def revive(db: AsyncSession, profile_id: int, memory_id: str) -> None:
     """Make a superseded memory current again (remembered anew), superseding what replaced it."""
     topic = (
         await db.execute(

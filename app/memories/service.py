@@ -57,21 +57,17 @@ async def remember(
     extracted = replace(
         classify_one(content, role="user", timestamp=datetime.now(UTC)), content=content.strip()
     )
-    digest = content_hash(extracted.content)
-    existing = await repository.get_by_hash(db, profile.id, digest)
-    if existing is not None:
-        if existing.pop("superseded_by") is not None:
-            await repository.revive(db, profile.id, existing["id"], None)
-        return MemoryOut.model_validate(existing), False
     [memory] = new_memories([extracted], session_id)
-    await store(db, profile.id, [memory])
-    row = await repository.get_active(db, profile.id, memory.id)
-    if row is None:  # a concurrent remember of the same content won the insert
-        row = await repository.get_by_hash(db, profile.id, digest)
-        assert row is not None
-        row.pop("superseded_by", None)
-        return MemoryOut.model_validate(row), False
-    return MemoryOut.model_validate(row), True
+    row = await repository.insert_one(db, profile.id, memory)
+    if row is not None:
+        MEMORIES_CREATED.labels(memory.type).inc()
+        return MemoryOut.model_validate(row), True
+    # Already stored (perhaps by a concurrent remember): answer that memory, current again if it was replaced.
+    existing = await repository.get_by_hash(db, profile.id, memory.content_hash)
+    assert existing is not None
+    if existing.pop("superseded_by") is not None:
+        await repository.revive(db, profile.id, existing["id"])
+    return MemoryOut.model_validate(existing), False
 
 
 async def list_memories(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Response, status
+from fastapi import APIRouter, Request, Response, status
 
 from app.core.auth import CurrentPrincipal
 from app.core.db import DbSession
@@ -43,9 +43,12 @@ async def get_namespace(namespace: NamespacePath, db: DbSession, principal: Curr
 
 
 @router.delete("/{namespace}", status_code=204, responses=error_responses(403, 404))
-async def delete_namespace(namespace: NamespacePath, db: DbSession, principal: CurrentPrincipal) -> Response:
+async def delete_namespace(
+    namespace: NamespacePath, db: DbSession, principal: CurrentPrincipal, request: Request
+) -> Response:
     """Soft-delete a namespace (admin): invisible at once, its name free again, its data purged in the background."""
     await service.delete(db, principal, namespace)
+    request.app.state.key_cache.forget()  # its keys die with it
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
@@ -65,8 +68,9 @@ async def list_keys(namespace: NamespacePath, db: DbSession, principal: CurrentP
 
 @router.delete("/{namespace}/keys/{key_id}", status_code=204, responses=error_responses(404))
 async def revoke_key(
-    namespace: NamespacePath, key_id: str, db: DbSession, principal: CurrentPrincipal
+    namespace: NamespacePath, key_id: str, db: DbSession, principal: CurrentPrincipal, request: Request
 ) -> Response:
     """Revoke a key: it is refused from the next request on."""
     await service.revoke_key(db, principal, namespace, key_id)
+    request.app.state.key_cache.forget(key_id)
     return Response(status_code=status.HTTP_204_NO_CONTENT)

@@ -6,7 +6,7 @@ from sqlalchemy import func, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.models import Profile
+from app.models import Namespace, Profile
 
 
 async def get_live(db: AsyncSession, namespace_id: int, name: str) -> Profile | None:
@@ -14,6 +14,26 @@ async def get_live(db: AsyncSession, namespace_id: int, name: str) -> Profile | 
         Profile.namespace_id == namespace_id, Profile.name == name, Profile.deleted_at.is_(None)
     )
     return (await db.execute(stmt)).scalar_one_or_none()
+
+
+async def find_with_namespace(
+    db: AsyncSession, namespace: str, name: str
+) -> tuple[int | None, Profile | None]:
+    """The live namespace's id and its live profile of that name, in one round trip (hot path of every
+    per-profile request)."""
+    row = (
+        await db.execute(
+            select(Namespace.id, Profile)
+            .outerjoin(
+                Profile,
+                (Profile.namespace_id == Namespace.id) & (Profile.name == name) & Profile.deleted_at.is_(None),
+            )
+            .where(Namespace.name == namespace, Namespace.deleted_at.is_(None))
+        )
+    ).one_or_none()
+    if row is None:
+        return None, None
+    return row[0], row[1]
 
 
 async def get_or_create(db: AsyncSession, namespace_id: int, name: str) -> tuple[Profile, bool]:
