@@ -18,6 +18,7 @@ from app.core.errors import install_error_handlers
 from app.core.middleware import BodyGuardMiddleware, RequestContextMiddleware
 from app.core.migrations import upgrade_to_head
 from app.core.settings import Settings, get_settings
+from app.llm.client import LlmClient
 from app.routers import ROUTERS
 
 logger = logging.getLogger("agent_memory.app")
@@ -38,6 +39,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.engine = engine
     app.state.database_url = url
     app.state.sessionmaker = create_sessionmaker(engine)
+    # None when no LLM is configured; compaction (and recall answers) then take their offline paths.
+    llm = app.state.llm = LlmClient.from_settings(settings)
     worker: Worker | None = None
     try:
         if app.state.migrate_on_start:
@@ -54,13 +57,15 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
                 "no admin key configured: running OPEN (no key needed) on loopback %s", settings.host
             )
         if app.state.run_worker:
-            worker = Worker(settings, app.state.sessionmaker, url, name="api-worker")
+            worker = Worker(settings, app.state.sessionmaker, url, name="api-worker", llm=llm)
             await worker.start()
             app.state.worker = worker
         yield
     finally:
         if worker is not None:
             await worker.stop()
+        if llm is not None:
+            await llm.aclose()
         await engine.dispose()
         if embedded is not None:
             await asyncio.to_thread(embedded.stop)

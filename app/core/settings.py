@@ -34,9 +34,17 @@ class Settings(BaseSettings):
     job_lease_seconds: float = Field(default=30.0, ge=1, le=3600)
     job_max_attempts: int = Field(default=5, ge=1, le=100)
     job_backoff_seconds: float = Field(default=2.0, gt=0, le=3600)
-    llm_base_url: str | None = Field(default=None, description="OpenAI-compatible endpoint for extraction.")
-    llm_api_key: str | None = None
-    llm_model: str = "gpt-4o-mini"
+    llm_base_url: str | None = Field(
+        default=None,
+        description="OpenAI-compatible endpoint (…/v1) for extraction, compaction and answers. Unset: no LLM.",
+    )
+    llm_api_key: str | None = Field(default=None, description="Bearer key for the LLM endpoint, if it needs one.")
+    llm_model: str = Field(default="gpt-4o-mini", min_length=1, max_length=200)
+    llm_timeout_seconds: float = Field(default=60.0, gt=0, le=600, description="Per LLM request.")
+    llm_max_retries: int = Field(
+        default=2, ge=0, le=10, description="Retries of an LLM request on 429, 5xx or a connection error."
+    )
+    llm_max_concurrency: int = Field(default=4, ge=1, le=256, description="LLM requests in flight per process.")
 
     @field_validator("database_url")
     @classmethod
@@ -47,6 +55,21 @@ class Settings(BaseSettings):
         if not value.startswith(("postgresql://", "postgres://", "postgresql+asyncpg://")):
             raise ValueError("must be a postgresql:// URL")
         return value
+
+    @field_validator("llm_base_url")
+    @classmethod
+    def _check_llm_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        value = value.strip().rstrip("/")
+        if not value.startswith(("http://", "https://")) or len(value) <= len("https://"):
+            raise ValueError("must be an http(s):// URL such as http://127.0.0.1:11434/v1")
+        return value
+
+    @field_validator("llm_api_key")
+    @classmethod
+    def _check_llm_key(cls, value: str | None) -> str | None:
+        return value.strip() or None if value is not None else None
 
     @field_validator("admin_key")
     @classmethod

@@ -14,12 +14,18 @@ CONTEXT_MESSAGES = 6
 
 
 def extractor_for(ctx: JobContext) -> Extractor:
-    """One extractor per worker, built on first use."""
-    extractor = ctx.cache.get("extractor")
+    """One extractor per worker, built on first use: the LLM one when an endpoint is configured."""
+    extractor: Extractor | None = ctx.cache.get("extractor")
     if extractor is None:
-        from app.extraction.default import DefaultExtractor
+        client = ctx.llm()
+        if client is not None:
+            from app.extraction.llm import LlmExtractor
 
-        extractor = DefaultExtractor()
+            extractor = LlmExtractor(client)
+        else:
+            from app.extraction.default import DefaultExtractor
+
+            extractor = DefaultExtractor()
         ctx.cache["extractor"] = extractor
     return extractor
 

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.settings import Settings
 from app.worker import queue
+
+if TYPE_CHECKING:
+    from app.llm.client import LlmClient
 
 
 class PermanentJobError(Exception):
@@ -22,6 +25,26 @@ class JobContext:
     settings: Settings
     sessionmaker: async_sessionmaker[AsyncSession]
     cache: dict[str, Any] = field(default_factory=dict)  # per-worker objects (extractor, LLM client)
+    # Closed on stop; a client handed in by the API process stays the lifespan's to close.
+    owned: list[LlmClient] = field(default_factory=list)
+
+    def llm(self) -> LlmClient | None:
+        """The worker's LLM client, created on first use; None when no LLM is configured."""
+        if "llm" not in self.cache:
+            from app.llm.client import LlmClient
+
+            client = LlmClient.from_settings(self.settings)
+            self.cache["llm"] = client
+            if client is not None:
+                self.owned.append(client)
+        client_or_none: LlmClient | None = self.cache["llm"]
+        return client_or_none
+
+    async def close(self) -> None:
+        """Close the clients this context created (called when the worker stops)."""
+        while self.owned:
+            await self.owned.pop().aclose()
+        self.cache.clear()
 
 
 Handler = Callable[[JobContext, int | None, str | None, dict[str, Any]], Awaitable[int]]

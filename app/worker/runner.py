@@ -23,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.metrics import JOB_SECONDS, JOBS, JOBS_FINISHED
 from app.core.settings import Settings, to_plain_url
+from app.llm.client import LlmClient
 from app.worker.handlers import HANDLERS, JobContext, PermanentJobError, load_handlers
 from app.worker.queue import NOTIFY_CHANNEL
 
@@ -94,12 +95,15 @@ class Worker:
         database_url: str,
         *,
         name: str = "worker",
+        llm: LlmClient | None = None,
     ) -> None:
         self.settings = settings
         self.sessionmaker = sessionmaker
         self.database_url = database_url
         self.id = f"{name}:{socket.gethostname()}:{os.getpid()}:{random.randrange(1 << 30):x}"
         self.context = JobContext(settings=settings, sessionmaker=sessionmaker)
+        if llm is not None:  # the API process shares its client; the context does not own it
+            self.context.cache["llm"] = llm
         self._wake = asyncio.Event()
         self._stopping = asyncio.Event()
         self._inflight: dict[str, asyncio.Task[None]] = {}
@@ -125,6 +129,7 @@ class Worker:
                 await task
             await self._execute(_RELEASE, id=job_id, me=self.id)
         await self._close_listener()
+        await self.context.close()
 
     async def run_until_stopped(self) -> None:
         await self.start()

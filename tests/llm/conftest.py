@@ -1,0 +1,85 @@
+"""Fixtures for the LLM tests: the fake OpenAI-compatible server, and an app and worker configured to use it.
+
+The LLM app gets a database of its own, so its worker (which runs every job it finds) never takes up jobs
+queued by other tests and sends them to the fake server.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import AsyncIterator
+
+import asyncpg
+import httpx
+import pytest
+from fastapi import FastAPI
+
+from app.core.settings import Settings
+from app.main import create_app
+from app.worker.runner import Worker
+from tests.conftest import ADMIN_KEY, SERVER_URL, _with_database, make_settings
+from tests.llm.fake_openai import FakeOpenAI, fake_openai, fake_openai_server  # noqa: F401
+
+# The queue's default: AGENT_MEMORY_JOB_MAX_ATTEMPTS is not applied when a job is enqueued (yet).
+JOB_MAX_ATTEMPTS = 5
+
+
+@pytest.fixture(scope="module")
+async def llm_database_url() -> AsyncIterator[str]:
+    name = f"am_test_llm_{os.getpid()}_{secrets.token_hex(3)}"
+    admin = await asyncpg.connect(SERVER_URL)
+    await admin.execute(f'CREATE DATABASE "{name}"')
+    await admin.close()
+    try:
+        yield _with_database(SERVER_URL, name)
+    finally:
+        admin = await asyncpg.connect(SERVER_URL)
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.close()
+
+
+@pytest.fixture(scope="module")
+async def llm_settings(llm_database_url: str, fake_openai_server: FakeOpenAI) -> Settings:  # noqa: F811
+    return make_settings(
+        llm_database_url,
+        llm_base_url=fake_openai_server.url,
+        llm_api_key="sk-test-key",
+        llm_model="fake-model",
+        llm_timeout_seconds=5.0,
+        llm_max_retries=1,
+        job_backoff_seconds=0.01,
+    )
+
+
+@pytest.fixture(scope="module")
+async def llm_app(llm_settings: Settings) -> AsyncIterator[FastAPI]:
+    application = create_app(llm_settings, run_worker=False)
+    async with application.router.lifespan_context(application):
+        yield application
+
+
+@pytest.fixture(scope="module")
+async def llm_client(llm_app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=llm_app),
+        base_url="http://test",
+        headers={"Authorization": f"Bearer {ADMIN_KEY}"},
+    ) as c:
+        yield c
+
+
+@pytest.fixture
+async def llm_worker(llm_app: FastAPI, llm_settings: Settings) -> AsyncIterator[Worker]:
+    """A worker whose extractor is the LLM one (the settings point at the fake server)."""
+    w = Worker(llm_settings, llm_app.state.sessionmaker, llm_settings.database_url or "", name="llm-test")
+    yield w
+    await w.stop(grace_seconds=5)
+
+
+@pytest.fixture
+async def llm_profile_url(llm_client: httpx.AsyncClient) -> str:
+    name = "t-" + secrets.token_hex(6)
+    response = await llm_client.post("/v1/namespaces", json={"name": name})
+    assert response.status_code == 201, response.text
+    return f"/v1/namespaces/{name}/profiles/alice"
