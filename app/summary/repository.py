@@ -71,7 +71,8 @@ _BY_TYPE = text(
 )
 
 # Facts about lasting attributes (a topic key such as user.home_city) outrank loose remarks, so the
-# profile's identity survives a flood of newer small facts.
+# profile's identity survives a flood of newer small facts; among the rest, statements with substance
+# (six or more distinct words) come before one-liners like "Classic." from a chat.
 _FACTS = text(
     """
     (SELECT id, type, summary, session_id, NULL::timestamptz AS at, 0 AS rank
@@ -79,7 +80,8 @@ _FACTS = text(
      WHERE profile_id = :p AND superseded_by IS NULL AND topic_key IS NOT NULL AND type = 'fact'
      ORDER BY id DESC LIMIT :limit)
     UNION ALL
-    (SELECT id, type, summary, session_id, NULL::timestamptz AS at, 1 AS rank
+    (SELECT id, type, summary, session_id, NULL::timestamptz AS at,
+            CASE WHEN length(tsv) >= 6 THEN 1 ELSE 2 END AS rank
      FROM memories
      WHERE profile_id = :p AND superseded_by IS NULL AND topic_key IS NULL AND type = 'fact'
      ORDER BY id DESC LIMIT :limit)
