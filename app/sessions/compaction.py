@@ -8,14 +8,18 @@ its messages are queued for memory extraction, so nothing the conversation taugh
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Profile
 from app.sessions import repository, service
 from app.sessions.schemas import CompactionOut, SessionMessage
-from app.sessions.summariser import summarise
+from app.sessions.summariser import write_summary
 from app.sessions.tokens import estimate_parts_tokens, is_tool_part
+
+if TYPE_CHECKING:
+    from app.llm.client import LlmClient
 
 
 def _tool_call_ids(message: SessionMessage) -> set[str]:
@@ -107,8 +111,15 @@ async def compact(
     protect_head: int = 3,
     tail_token_budget: int = 20_000,
     min_tail_messages: int = 2,
+    *,
+    llm: LlmClient | None = None,
 ) -> CompactionOut | None:
-    """compact(): store (and return) the overlay covering the summarised range, or None."""
+    """compact(): store (and return) the overlay covering the summarised range, or None.
+
+    With `llm`, the LLM writes the summary (the extractive summariser if it fails). Its call is made while
+    the request's transaction is open: the request's session has read the history and holds its connection
+    until the dependency commits, so the call is kept to one attempt bounded by the LLM timeout.
+    """
     from app.context import prompt
     from app.worker.queue import enqueue_extraction
 
@@ -128,7 +139,7 @@ async def compact(
         overlay_id = existing.id.removeprefix(service.COMPACTION_PREFIX)
         from_id = next((c.from_message_id for c in overlays if c.id == overlay_id), from_id)
 
-    summary = summarise(middle, previous_summary)
+    summary = await write_summary(llm, middle, previous_summary)
     if not summary.strip():
         return None
 

@@ -10,6 +10,7 @@ from app.core.db import DbSession
 from app.core.errors import error_responses
 from app.core.names import SessionPath
 from app.core.pagination import Cursor, Limit
+from app.llm.client import ConfiguredLlm
 from app.profiles.access import ReadableProfile, WritableProfile
 from app.sessions import compaction, service
 from app.sessions.schemas import (
@@ -74,11 +75,16 @@ async def update_session(
 
 @router.post("/sessions/{session_id}/messages", status_code=201, responses={**CREATED, **error_responses(409, 413)})
 async def append_message(
-    session_id: SessionPath, body: AppendMessage, profile: ReadableProfile, db: DbSession, response: Response
+    session_id: SessionPath,
+    body: AppendMessage,
+    profile: ReadableProfile,
+    db: DbSession,
+    response: Response,
+    llm: ConfiguredLlm,
 ) -> SessionMessage:
     """appendMessage: `parentId` absent → latest leaf, `null` → new root. An existing id answers 200 unchanged."""
     message, created = await service.append_message(
-        db, profile, session_id, body.message, "parent_id" in body.model_fields_set, body.parent_id
+        db, profile, session_id, body.message, "parent_id" in body.model_fields_set, body.parent_id, llm=llm
     )
     response.status_code = 201 if created else 200
     return message
@@ -86,11 +92,11 @@ async def append_message(
 
 @router.post("/sessions/{session_id}/messages/batch", status_code=201, responses=error_responses(409, 413))
 async def append_messages(
-    session_id: SessionPath, body: AppendMessages, profile: ReadableProfile, db: DbSession
+    session_id: SessionPath, body: AppendMessages, profile: ReadableProfile, db: DbSession, llm: ConfiguredLlm
 ) -> MessageList:
     """appendAll: the messages in order, each the child of the one before."""
     messages = await service.append_messages(
-        db, profile, session_id, body.messages, "parent_id" in body.model_fields_set, body.parent_id
+        db, profile, session_id, body.messages, "parent_id" in body.model_fields_set, body.parent_id, llm=llm
     )
     return MessageList(messages=messages)
 
@@ -105,10 +111,18 @@ async def upsert_message(
     profile: ReadableProfile,
     db: DbSession,
     response: Response,
+    llm: ConfiguredLlm,
 ) -> SessionMessage:
     """Upsert: update the message in place if the session has it (200), else append it (201)."""
     message, created = await service.upsert_message(
-        db, profile, session_id, message_id, body.message, "parent_id" in body.model_fields_set, body.parent_id
+        db,
+        profile,
+        session_id,
+        message_id,
+        body.message,
+        "parent_id" in body.model_fields_set,
+        body.parent_id,
+        llm=llm,
     )
     response.status_code = 201 if created else 200
     return message
@@ -196,12 +210,22 @@ async def add_compaction(
 
 @router.post("/sessions/{session_id}/compact", responses=error_responses(413))
 async def compact_session(
-    session_id: SessionPath, profile: ReadableProfile, db: DbSession, body: CompactRequest | None = None
+    session_id: SessionPath,
+    profile: ReadableProfile,
+    db: DbSession,
+    llm: ConfiguredLlm,
+    body: CompactRequest | None = None,
 ) -> CompactionOut | None:
     """compact: summarise the middle of the history into an overlay; null when there is nothing to compact."""
     options = body or CompactRequest()
     return await compaction.compact(
-        db, profile, session_id, options.protect_head, options.tail_token_budget, options.min_tail_messages
+        db,
+        profile,
+        session_id,
+        options.protect_head,
+        options.tail_token_budget,
+        options.min_tail_messages,
+        llm=llm,
     )
 
 

@@ -10,7 +10,7 @@ import logging
 import uuid
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -31,6 +31,9 @@ from app.sessions.schemas import (
     SessionUpdate,
 )
 from app.sessions.tokens import estimate_parts_tokens, estimate_string_tokens
+
+if TYPE_CHECKING:
+    from app.llm.client import LlmClient
 
 logger = logging.getLogger("agent_memory.sessions")
 
@@ -199,6 +202,8 @@ async def append_message(
     message: MessageIn,
     parent_given: bool,
     parent_id: str | None,
+    *,
+    llm: LlmClient | None = None,
 ) -> tuple[SessionMessage, bool]:
     """appendMessage: (the stored message, whether it was new)."""
     session = await require_session(db, profile, session_id)
@@ -210,7 +215,7 @@ async def append_message(
     row, created = await _insert(db, profile, session_id, message, parent)
     if created:
         await repository.touch(db, profile.id, session_id)
-        await auto_compact(db, profile, session)
+        await auto_compact(db, profile, session, llm=llm)
     return to_message(row), created
 
 
@@ -221,6 +226,8 @@ async def append_messages(
     messages: Sequence[MessageIn],
     parent_given: bool,
     parent_id: str | None,
+    *,
+    llm: LlmClient | None = None,
 ) -> list[SessionMessage]:
     """appendAll: the first message follows the parent rules, each next one hangs under the previous."""
     session = await require_session(db, profile, session_id)
@@ -234,7 +241,7 @@ async def append_messages(
         parent = row.id
     if any_created:
         await repository.touch(db, profile.id, session_id)
-        await auto_compact(db, profile, session)
+        await auto_compact(db, profile, session, llm=llm)
     return out
 
 
@@ -246,6 +253,8 @@ async def upsert_message(
     message: MessageIn,
     parent_given: bool,
     parent_id: str | None,
+    *,
+    llm: LlmClient | None = None,
 ) -> tuple[SessionMessage, bool]:
     """PUT: update an existing message of the session in place, or append it as new (True)."""
     if message.id != message_id:
@@ -256,7 +265,7 @@ async def upsert_message(
     await require_session(db, profile, session_id)
     existing = await repository.get_message(db, profile.id, message_id)
     if existing is None:
-        return await append_message(db, profile, session_id, message, parent_given, parent_id)
+        return await append_message(db, profile, session_id, message, parent_given, parent_id, llm=llm)
     if existing.session_id != session_id:
         raise MessageInOtherSession(
             f"message id '{message_id}' is already used in session '{existing.session_id}' of this profile"
@@ -416,7 +425,9 @@ def new_compaction_id() -> str:
     return str(ULID())
 
 
-async def auto_compact(db: AsyncSession, profile: Profile, session: Session) -> None:
+async def auto_compact(
+    db: AsyncSession, profile: Profile, session: Session, *, llm: LlmClient | None = None
+) -> None:
     """After an append: compact when the estimate passed `compactAfter`; a failure is logged, never raised."""
     if session.compact_after is None:
         return
@@ -429,7 +440,7 @@ async def auto_compact(db: AsyncSession, profile: Profile, session: Session) -> 
             if estimate > session.compact_after:
                 # The tail kept verbatim must fit under the threshold, or a low threshold would never compact.
                 tail_budget = min(20_000, session.compact_after // 2)
-                await compaction.compact(db, profile, session.id, tail_token_budget=tail_budget)
+                await compaction.compact(db, profile, session.id, tail_token_budget=tail_budget, llm=llm)
     except Exception:
         logger.exception("auto-compaction of session %s failed; the append stands", session.id)
 

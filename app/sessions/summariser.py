@@ -1,17 +1,30 @@
-"""The deterministic, extractive compaction summariser (no LLM): Topic / Key Points / Current State / Open Items.
+"""Compaction summarisers: Topic / Key Points / Current State / Open Items, from the LLM or deterministic.
 
-It picks sentences rather than writing new ones, so a summary only ever says what the conversation said.
-Given the previous summary of the overlay being extended, it keeps that summary's topic, points and open
-items and adds the new ones, as the reference's iterative update prompt asks an LLM to do.
+`summarise` is the deterministic, extractive one (no LLM): it picks sentences rather than writing new ones,
+so a summary only ever says what the conversation said. Given the previous summary of the overlay being
+extended, it keeps that summary's topic, points and open items and adds the new ones, as the reference's
+iterative update prompt asks an LLM to do.
+
+`summarise_with_llm` has the configured LLM write (or update) the summary in the same four sections;
+`write_summary` uses it when an LLM is configured and falls back to `summarise`, with a warning, on any
+failure of the LLM, so compaction never fails because of it.
 """
 
 from __future__ import annotations
 
+import json
+import logging
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from app.sessions.schemas import SessionMessage
 from app.sessions.tokens import estimate_parts_tokens, estimate_string_tokens, is_tool_part
+
+if TYPE_CHECKING:
+    from app.llm.client import LlmClient
+
+logger = logging.getLogger("agent_memory.sessions.summariser")
 
 SECTIONS = ("Topic", "Key Points", "Current State", "Open Items")
 MAX_SENTENCE = 300
@@ -146,3 +159,155 @@ def summarise(messages: Sequence[SessionMessage], previous_summary: str | None =
     lines += ["", "## Current State", state, "", "## Open Items"]
     lines += [f"- {i}" for i in items if _normal(i) != "none noted"] or ["- None noted."]
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- LLM summariser
+
+# Transcript characters per LLM call; a longer range is folded in chunks, each updating the summary so far.
+LLM_CHUNK_CHARS = 48_000
+LLM_PART_CHARS = 1_500  # one tool input or output in the transcript
+# One attempt: compaction runs inside a request, which must not wait through retries (the fallback is there).
+LLM_RETRIES = 0
+
+LLM_SYSTEM_PROMPT = """\
+You compact the history of a conversation between a user and an AI assistant, so the assistant can carry \
+on without the original messages. Write a Markdown summary with exactly these four sections, in this \
+order, each heading on its own line:
+
+## Topic
+One line: what the conversation is about.
+
+## Key Points
+Bullet points ("- ") with every fact, decision, preference, name, number, date, file, command and tool \
+result that matters later. Attribute statements to who made them (User / Assistant). Write dates as \
+absolute dates.
+
+## Current State
+A short paragraph: where the work stands at the end of these messages.
+
+## Open Items
+Bullet points of unanswered questions, pending tasks and next steps; "- None noted." if there are none.
+
+Say only what the messages (or the earlier summary) say; invent nothing. Be dense: aim for at most \
+{budget} tokens. Answer with the summary only, no preamble and no code fence."""
+
+LLM_UPDATE_PROMPT = """\
+Here is the existing summary of the earlier part of the conversation:
+
+<summary>
+{previous}
+</summary>
+
+Update it with the new messages below: keep everything from it that still matters, add what is new, \
+rewrite Current State for where things stand now, drop Open Items that have been resolved. Keep the \
+same four sections.
+
+<messages>
+{transcript}
+</messages>"""
+
+LLM_FIRST_PROMPT = """\
+Summarise these messages:
+
+<messages>
+{transcript}
+</messages>"""
+
+
+def _clip_part(value: object) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= LLM_PART_CHARS else text[: LLM_PART_CHARS - 1] + "…"
+
+
+def render_transcript(message: SessionMessage) -> str:
+    """One message as the LLM reads it: `[role] text`, tool calls with their (clipped) input and output."""
+    lines: list[str] = []
+    for part in message.parts:
+        if part.get("type") == "text" and isinstance(part.get("text"), str) and part["text"].strip():
+            lines.append(part["text"].strip())
+        elif is_tool_part(part):
+            name = part.get("toolName") or str(part["type"]).removeprefix("tool-")
+            call = f"(tool {name}"
+            if part.get("input") is not None:
+                call += f" input: {_clip_part(part['input'])}"
+            if part.get("output") is not None:
+                call += f" → output: {_clip_part(part['output'])}"
+            if part.get("errorText") is not None:
+                call += f" → error: {_clip_part(part['errorText'])}"
+            lines.append(call + ")")
+    if not lines:
+        return ""
+    return f"[{message.role}] " + "\n".join(lines)
+
+
+def _chunks(messages: Sequence[SessionMessage]) -> list[str]:
+    chunks: list[str] = []
+    current: list[str] = []
+    size = 0
+    for message in messages:
+        rendered = render_transcript(message)
+        if not rendered:
+            continue
+        rendered = rendered[:LLM_CHUNK_CHARS]
+        if current and size + len(rendered) > LLM_CHUNK_CHARS:
+            chunks.append("\n\n".join(current))
+            current, size = [], 0
+        current.append(rendered)
+        size += len(rendered) + 2
+    if current:
+        chunks.append("\n\n".join(current))
+    return chunks
+
+
+def check_sections(summary: str) -> str:
+    """The summary, fence stripped, if it has the four sections in order; `LlmError` otherwise."""
+    from app.llm.client import LlmError
+
+    text = summary.strip()
+    fenced = re.match(r"^```(?:markdown|md)?\s*\n(.*?)\n?```$", text, re.DOTALL)
+    if fenced:
+        text = fenced.group(1).strip()
+    headings = [line.strip()[3:].strip() for line in text.splitlines() if line.strip().startswith("## ")]
+    if [h for h in headings if h in SECTIONS] != list(SECTIONS):
+        raise LlmError(f"LLM summary lacks the sections {', '.join(SECTIONS)} in order")
+    first = re.search(r"^\s*##\s+Topic\s*$", text, re.MULTILINE)
+    return text[first.start() :].strip() if first else text  # drop any preamble before the first section
+
+
+async def summarise_with_llm(
+    client: LlmClient, messages: Sequence[SessionMessage], previous_summary: str | None = None
+) -> str:
+    """The LLM's summary of these messages, updating `previous_summary` when given (`LlmError` on failure)."""
+    replaced = sum(estimate_parts_tokens(m.parts) for m in messages) + estimate_string_tokens(previous_summary or "")
+    budget = max(MIN_BUDGET, replaced // 5)
+    system = LLM_SYSTEM_PROMPT.format(budget=budget)
+    chunks = _chunks(messages)
+    if not chunks:  # nothing but empty messages: nothing for the LLM to read
+        return summarise(messages, previous_summary)
+    summary = previous_summary.strip() if previous_summary and previous_summary.strip() else None
+    for transcript in chunks:
+        prompt = (
+            LLM_UPDATE_PROMPT.format(previous=summary, transcript=transcript)
+            if summary is not None
+            else LLM_FIRST_PROMPT.format(transcript=transcript)
+        )
+        reply = await client.chat(
+            [{"role": "system", "content": system}, {"role": "user", "content": prompt}],
+            max_tokens=max(1024, budget * 2),
+            max_retries=LLM_RETRIES,
+        )
+        summary = check_sections(reply)
+    assert summary is not None
+    return summary
+
+
+async def write_summary(
+    llm: LlmClient | None, messages: Sequence[SessionMessage], previous_summary: str | None = None
+) -> str:
+    """The LLM's summary when one is configured, else (or if it fails in any way) the deterministic one."""
+    if llm is not None:
+        try:
+            return await summarise_with_llm(llm, messages, previous_summary)
+        except Exception as exc:
+            logger.warning("LLM compaction summary failed, using the extractive summariser: %s", exc)
+    return summarise(messages, previous_summary)
