@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import httpx
@@ -232,3 +233,14 @@ async def test_scoped_key_of_another_namespace_gets_404(
         f"{profile_url}/summary", json={}, headers={"Authorization": f"Bearer {own_key}"}
     )
     assert allowed.status_code == 200 and "Porto" in allowed.json()["summary"]
+
+
+async def test_key_facts_put_substance_before_one_liners(client: httpx.AsyncClient, profile_url: str) -> None:
+    url = f"{profile_url}/remember"
+    await client.post(url, json={"content": "The harbour bakery in Vigo opens at six and sells the best empanadas in town."})
+    for remark in ("Classic.", "Obviously.", "Priorities."):
+        await asyncio.sleep(0.005)  # distinct ULID milliseconds: each remark is newer than the bakery
+        await client.post(url, json={"content": remark})
+    summary = (await client.post(f"{profile_url}/summary", json={})).json()["summary"]
+    first_fact = summary.split("\n")[1]
+    assert "bakery" in first_fact, summary
