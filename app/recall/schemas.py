@@ -9,6 +9,7 @@ from pydantic import Field
 
 from app.core.schemas import ApiModel, RequestModel
 from app.core.text import RecallQuery
+from app.core.timestamps import Timestamp
 from app.memories.schemas import MemoryType
 
 ThinkingLevel = Literal["low", "medium", "high"]
@@ -24,7 +25,7 @@ class RecallRequest(RequestModel):
     response_length: ResponseLength = Field(
         default="medium", description="Answer size: about 60 / 150 / 400 tokens."
     )
-    reference_date: datetime | date | None = Field(
+    reference_date: Timestamp | date | None = Field(
         default=None, description="'Today' for relative dates in the query (default: now)."
     )
     limit: int = Field(default=10, ge=1, le=100, description="Candidates to return (1–100).")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import math
 import re
 from collections import defaultdict
@@ -11,11 +12,15 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.extraction.temporal import find_time, format_date, resolve_time_window
+from app.llm.answers import write_answer
+from app.llm.client import LlmClient, LlmError
 from app.models import Profile
 from app.recall import query as q
 from app.recall import repository
 from app.recall.expansions import related_words
 from app.recall.schemas import RecallCandidate, RecallRequest, RecallResult
+
+logger = logging.getLogger("agent_memory.recall")
 
 WIDTH = {"low": 20, "medium": 50, "high": 100}
 ANSWER_TOKENS = {"short": 60, "medium": 150, "long": 400}
@@ -144,7 +149,10 @@ def compose_answer(rows: list[dict[str, Any]], length: str) -> str:
     return " ".join(parts)
 
 
-async def recall(db: AsyncSession, profile: Profile, request: RecallRequest) -> RecallResult:
+async def recall(
+    db: AsyncSession, profile: Profile, request: RecallRequest, llm: LlmClient | None = None
+) -> RecallResult:
+    """Rank the profile's memories for the question; the answer is written by `llm` when one is given."""
     reference = _reference(request.reference_date)
     level = request.thinking_level
     width = max(WIDTH[level], request.limit)
@@ -195,7 +203,15 @@ async def recall(db: AsyncSession, profile: Profile, request: RecallRequest) -> 
         )
         for m in ranked
     ]
-    answer = compose_answer([rows[m] for m in ranked], request.response_length)
+    best = [rows[m] for m in ranked]
+    answer = compose_answer(best, request.response_length)
+    if llm is not None:
+        # Every read is done: end the read-only transaction so no connection waits on the LLM.
+        await db.close()
+        try:
+            answer = await write_answer(llm, request.query, best, request.response_length, reference)
+        except LlmError as exc:
+            logger.warning("LLM answer failed, answering extractively: %s", exc)
     return RecallResult(count=len(candidates), answer=answer, candidates=candidates)
 
 
