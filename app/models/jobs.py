@@ -22,7 +22,8 @@ class Job(Base):
     payload: Mapped[dict[str, Any]] = mapped_column(JSONB, nullable=False, server_default=text("'{}'"))
     status: Mapped[str] = mapped_column(String(16), nullable=False, server_default=text("'queued'"))
     attempts: Mapped[int] = mapped_column(Integer, nullable=False, server_default=text("0"))
-    max_attempts: Mapped[int] = mapped_column(Integer, nullable=False, server_default=text("5"))
+    # NULL: the worker's AGENT_MEMORY_JOB_MAX_ATTEMPTS; a number overrides it for this job.
+    max_attempts: Mapped[int | None] = mapped_column(Integer)
     run_after: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), nullable=False, server_default=text("now()")
     )

@@ -41,7 +41,7 @@ async def enqueue(
     session_id: str | None = None,
     payload: dict[str, Any] | None = None,
     dedupe_key: str | None = None,
-    max_attempts: int = 5,
+    max_attempts: int | None = None,
 ) -> str:
     """Add a job in the current transaction; returns its id (an existing queued job's when coalesced)."""
     row = await db.execute(

@@ -84,7 +84,7 @@ class ClaimedJob:
     session_id: str | None
     payload: dict[str, Any]
     attempts: int
-    max_attempts: int
+    max_attempts: int | None
 
 
 class Worker:
@@ -192,6 +192,9 @@ class Worker:
             task.add_done_callback(self._forget)
         return len(rows)
 
+    def _max_attempts(self, job: ClaimedJob) -> int:
+        return job.max_attempts or self.settings.job_max_attempts
+
     def _forget(self, task: asyncio.Task[None]) -> None:
         job_id = task.get_name().removeprefix("job ")
         self._inflight.pop(job_id, None)
@@ -203,14 +206,14 @@ class Worker:
             handler = (HANDLERS or load_handlers()).get(job.kind)
             if handler is None:
                 raise PermanentJobError(f"unknown job kind {job.kind!r}")
-            if job.attempts > job.max_attempts:
+            if job.attempts > self._max_attempts(job):
                 raise PermanentJobError("lease expired on every attempt (worker crashed or stalled)")
             created = await handler(self.context, job.profile_id, job.session_id, job.payload)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
             error = f"{type(exc).__name__}: {exc}"[:4000]
-            permanent = isinstance(exc, PermanentJobError) or job.attempts >= job.max_attempts
+            permanent = isinstance(exc, PermanentJobError) or job.attempts >= self._max_attempts(job)
             if permanent:
                 logger.error("job %s (%s) failed for good: %s", job.id, job.kind, error)
                 await self._execute(_FAIL, id=job.id, me=self.id, error=error)

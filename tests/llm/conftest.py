@@ -21,7 +21,7 @@ from app.worker.runner import Worker
 from tests.conftest import ADMIN_KEY, SERVER_URL, _with_database, make_settings
 from tests.llm.fake_openai import FakeOpenAI, fake_openai, fake_openai_server  # noqa: F401
 
-# The queue's default: AGENT_MEMORY_JOB_MAX_ATTEMPTS is not applied when a job is enqueued (yet).
+# AGENT_MEMORY_JOB_MAX_ATTEMPTS at its default: jobs are enqueued without a limit of their own.
 JOB_MAX_ATTEMPTS = 5
 
 

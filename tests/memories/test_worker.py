@@ -182,3 +182,30 @@ async def test_worker_process_runs_jobs_and_stops_cleanly_on_sigterm(
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+async def test_job_max_attempts_setting_applies_to_jobs_without_their_own(app: Any, settings: Settings) -> None:
+    attempts: list[int] = []
+
+    async def broken(ctx: JobContext, profile_id: int | None, sid: str | None, payload: dict[str, Any]) -> int:
+        attempts.append(1)
+        raise RuntimeError("still broken")
+
+    handlers.load_handlers()
+    handlers.HANDLERS["broken2"] = broken
+    try:
+        from app.worker.queue import enqueue
+
+        async with app.state.sessionmaker() as db:
+            job_id = await enqueue(db, "broken2", profile_id=None)
+            await db.commit()
+        two = make_settings(settings.database_url or "", job_max_attempts=2)
+        w = Worker(two, app.state.sessionmaker, settings.database_url or "", name="w2")
+        await w.drain()
+        await w.stop()
+    finally:
+        del handlers.HANDLERS["broken2"]
+    assert len(attempts) == 2
+    async with app.state.sessionmaker() as db:
+        status = (await db.execute(text("SELECT status FROM jobs WHERE id = :id"), {"id": job_id})).scalar_one()
+    assert status == "failed"
