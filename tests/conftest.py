@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import secrets
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
@@ -30,9 +31,10 @@ def _with_database(url: str, database: str) -> str:
     return urlunsplit(parts._replace(path="/" + database))
 
 
-@pytest.fixture(scope="session")
-async def database_url() -> AsyncIterator[str]:
-    name = f"am_test_{os.getpid()}_{secrets.token_hex(3)}"
+@asynccontextmanager
+async def fresh_database(prefix: str) -> AsyncIterator[str]:
+    """A new, empty database on the test server for as long as the context lasts; its URL."""
+    name = f"{prefix}_{os.getpid()}_{secrets.token_hex(3)}"
     admin = await asyncpg.connect(SERVER_URL)
     await admin.execute(f'CREATE DATABASE "{name}"')
     await admin.close()
@@ -42,6 +44,12 @@ async def database_url() -> AsyncIterator[str]:
         admin = await asyncpg.connect(SERVER_URL)
         await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         await admin.close()
+
+
+@pytest.fixture(scope="session")
+async def database_url() -> AsyncIterator[str]:
+    async with fresh_database("am_test") as url:
+        yield url
 
 
 def make_settings(database_url: str, **overrides: object) -> Settings:

@@ -6,11 +6,9 @@ queued by other tests and sends them to the fake server.
 
 from __future__ import annotations
 
-import os
 import secrets
 from collections.abc import AsyncIterator
 
-import asyncpg
 import httpx
 import pytest
 from fastapi import FastAPI
@@ -18,7 +16,7 @@ from fastapi import FastAPI
 from app.core.settings import Settings
 from app.main import create_app
 from app.worker.runner import Worker
-from tests.conftest import ADMIN_KEY, SERVER_URL, _with_database, make_settings
+from tests.conftest import ADMIN_KEY, fresh_database, make_settings
 from tests.llm.fake_openai import FakeOpenAI, fake_openai, fake_openai_server  # noqa: F401
 
 # AGENT_MEMORY_JOB_MAX_ATTEMPTS at its default: jobs are enqueued without a limit of their own.
@@ -27,16 +25,8 @@ JOB_MAX_ATTEMPTS = 5
 
 @pytest.fixture(scope="module")
 async def llm_database_url() -> AsyncIterator[str]:
-    name = f"am_test_llm_{os.getpid()}_{secrets.token_hex(3)}"
-    admin = await asyncpg.connect(SERVER_URL)
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    await admin.close()
-    try:
-        yield _with_database(SERVER_URL, name)
-    finally:
-        admin = await asyncpg.connect(SERVER_URL)
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.close()
+    async with fresh_database("am_test_llm") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
