@@ -8,6 +8,7 @@ from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.db import indexed_text_fits
 from app.models import ContextBlock, ContextEntry
 
 
@@ -49,7 +50,8 @@ async def upsert_block(
             "updated_at": func.now(),
         },
     ).returning(ContextBlock, text("(xmax = 0) AS inserted"))
-    row = (await db.execute(stmt.execution_options(populate_existing=True))).one()
+    with indexed_text_fits(["body", "content"]):
+        row = (await db.execute(stmt.execution_options(populate_existing=True))).one()
     return row[0], bool(row[1])
 
 
@@ -110,7 +112,8 @@ async def upsert_entry(
         index_elements=["profile_id", "label", "key"],
         set_={"content": base.excluded.content, "description": base.excluded.description, "updated_at": func.now()},
     ).returning(ContextEntry, text("(xmax = 0) AS inserted"))
-    row = (await db.execute(stmt.execution_options(populate_existing=True))).one()
+    with indexed_text_fits(["body", "content"]):
+        row = (await db.execute(stmt.execution_options(populate_existing=True))).one()
     return row[0], bool(row[1])
 
 

@@ -18,6 +18,7 @@ from app.context import repository, service
 from app.context.schemas import ToolDefinition, ToolFunction
 from app.context.service import KEYED_KINDS, BlockView
 from app.core.errors import AppError, Unavailable, ValidationFailed
+from app.core.text import RECALL_QUERY_BYTES, storable_text
 from app.models import Profile, Session
 from app.sessions import repository as sessions_repository
 from app.sessions import service as sessions
@@ -205,7 +206,19 @@ def _string_arg(name: str, arguments: dict[str, Any], key: str, *, required: boo
         return None
     if not isinstance(value, str):
         raise ToolRefused(f'{name}: argument "{key}" must be a string, got {type(value).__name__}')
+    if not storable_text(value):
+        # Arguments sent as a JSON string are parsed here, past the request guard that refuses such text.
+        raise ToolRefused(f'{name}: argument "{key}" must not contain NUL characters or unpaired surrogates')
     return value
+
+
+def _query_arg(name: str, arguments: dict[str, Any]) -> str:
+    """A search query, held to the limit of the search and recall endpoints' queries."""
+    query = _string_arg(name, arguments, "query")
+    assert query is not None
+    if len(query.encode("utf-8")) > RECALL_QUERY_BYTES:
+        raise ToolRefused(f'{name}: argument "query" must be at most {RECALL_QUERY_BYTES} bytes of UTF-8')
+    return query
 
 
 def _usage(block: BlockView) -> str:
@@ -308,8 +321,8 @@ async def _unload_context_call(db: AsyncSession, profile: Profile, session: Sess
 
 async def _search_context_call(db: AsyncSession, profile: Profile, session: Session, args: dict[str, Any]) -> str:
     label = _string_arg("search_context", args, "label")
-    query = _string_arg("search_context", args, "query")
-    assert label is not None and query is not None
+    query = _query_arg("search_context", args)
+    assert label is not None
     searchable = [b.label for b in await repository.list_blocks(db, profile.id) if b.kind == "search"]
     if label not in searchable:
         return f'Error: "{label}" is not searchable. Searchable blocks: {", ".join(searchable)}'
@@ -320,8 +333,7 @@ async def _search_context_call(db: AsyncSession, profile: Profile, session: Sess
 
 
 async def _session_search_call(db: AsyncSession, profile: Profile, session: Session, args: dict[str, Any]) -> str:
-    query = _string_arg("session_search", args, "query")
-    assert query is not None
+    query = _query_arg("session_search", args)
     hits = (await sessions.search(db, profile, None, query, 10)).results
     if not hits:
         return NO_RESULTS
@@ -329,8 +341,9 @@ async def _session_search_call(db: AsyncSession, profile: Profile, session: Sess
 
 
 async def _recall_memory_call(db: AsyncSession, profile: Profile, session: Session, args: dict[str, Any]) -> str:
-    query = _string_arg("recall_memory", args, "query")
-    assert query is not None
+    query = _query_arg("recall_memory", args)
+    if not query.strip():
+        return NO_RESULTS  # nothing asked; recall itself refuses an empty query
     try:
         from app.recall.service import recall_answer
     except ImportError as exc:
@@ -357,6 +370,8 @@ def parse_arguments(name: str, raw: dict[str, Any] | str) -> dict[str, Any]:
         parsed = json.loads(raw) if raw.strip() else {}
     except ValueError as exc:
         raise ToolRefused(f"{name}: arguments are not valid JSON ({exc.args[0]})") from exc
+    except RecursionError as exc:
+        raise ToolRefused(f"{name}: arguments nest too deeply") from exc
     if not isinstance(parsed, dict):
         raise ToolRefused(f"{name}: arguments must be a JSON object")
     return parsed

@@ -1,14 +1,42 @@
-"""Database engine and the request's unit of work: one AsyncSession per request, committed by its dependency."""
+"""Database engine and the request's unit of work: one AsyncSession per request, committed by its dependency.
+
+Also the one database limit a client can reach with text of an allowed size: a full-text index entry
+(`tsvector`) over 1 MiB, turned into a 422 where such text is written.
+"""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from typing import Annotated
 
 from fastapi import Depends, Request
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
+from app.core.errors import ValidationFailed
 from app.core.settings import Settings
+
+# SQLSTATE program_limit_exceeded: here "string is too long for tsvector" (the index of one text > 1 MiB).
+PROGRAM_LIMIT_EXCEEDED = "54000"
+
+
+class TextTooLarge(ValidationFailed):
+    def __init__(self, loc: list[str | int]) -> None:
+        detail = "text too large to index for search: its full-text index would pass PostgreSQL's 1 MiB limit"
+        super().__init__(detail, [{"loc": loc, "msg": detail}], code="text_too_large")
+
+
+@contextmanager
+def indexed_text_fits(loc: list[str | int]) -> Iterator[None]:
+    """Around a write of full-text indexed text: the index's size cannot be told from the text's length
+    (hyphenated words index several times), so PostgreSQL's own refusal is what tells it is too large."""
+    try:
+        yield
+    except DBAPIError as exc:
+        if getattr(exc.orig, "sqlstate", None) == PROGRAM_LIMIT_EXCEEDED:
+            raise TextTooLarge(loc) from exc
+        raise
 
 
 def create_engine(url: str, settings: Settings) -> AsyncEngine:

@@ -1,22 +1,28 @@
-"""ASGI middleware: request ids, access log and metrics, and the request-body guard (size limit, NUL text).
+"""ASGI middleware: request ids, access log and metrics, and the request guard (body size, text PostgreSQL
+cannot store).
 
-The body guard reads the body before any parsing: a body over the limit is answered 413 as soon as the
-limit is crossed (never buffered whole), and JSON text containing NUL is refused with 422.
+The guard refuses with 422 a path or query string holding NUL (`%00`), before any route sees it. It reads
+the body before any parsing: a body over the limit is answered 413 as soon as the limit is crossed (never
+buffered whole); a body that is not UTF-8, or JSON text containing NUL or a lone surrogate (`"\\ud800"`),
+is refused with 422.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import re
 import time
 import uuid
 from typing import Any
 
+from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core.errors import problem_response
 from app.core.logging import request_id_var
 from app.core.metrics import REQUEST_SECONDS, REQUESTS
+from app.core.text import storable_text
 
 logger = logging.getLogger("agent_memory.http")
 
@@ -29,14 +35,34 @@ def body_limit_for(path: str) -> int:
     return INGEST_BODY_LIMIT if path.endswith("/ingest") else DEFAULT_BODY_LIMIT
 
 
-def _has_nul(value: Any) -> bool:
-    if isinstance(value, str):
-        return "\x00" in value
-    if isinstance(value, dict):
-        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_has_nul(v) for v in value)
+UNSTORABLE_TEXT = "text must not contain NUL (\\u0000) characters or unpaired surrogates"
+NOT_UTF8 = "the body must be JSON encoded in UTF-8"
+
+# Bytes that may hide unstorable text once parsed: NUL, raw or escaped, or a surrogate escape.
+# Only a body holding one of them is parsed here.
+_SUSPECT = re.compile(rb"\x00|\\u0000|\\u[dD][89a-fA-F]")
+
+
+def _has_unstorable_text(value: Any) -> bool:
+    # Iterative: JSON nests as deep as the parser allows, deeper than a recursive walk may go.
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if not storable_text(item):
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
     return False
+
+
+def _refused(where: str, message: str = UNSTORABLE_TEXT) -> JSONResponse:
+    return problem_response(
+        422, "validation_failed", message, "Validation failed", errors=[{"loc": [where], "msg": message}]
+    )
 
 
 class RequestContextMiddleware:
@@ -84,11 +110,22 @@ class RequestContextMiddleware:
 
 
 class BodyGuardMiddleware:
+    """The request guard: NUL in the path or query, the body's size, unstorable text in a JSON body."""
+
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS", "DELETE"):
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        # Paths and query strings are percent-decoded with replacement, so NUL is the one thing in them
+        # the database refuses; refusing it here covers every path and query parameter at once.
+        query = scope.get("query_string", b"")
+        if "\x00" in scope["path"] or b"%00" in query or b"\x00" in query:
+            await _refused("path" if "\x00" in scope["path"] else "query")(scope, receive, send)
+            return
+        if scope["method"] in ("GET", "HEAD", "OPTIONS", "DELETE"):
             await self.app(scope, receive, send)
             return
         limit = body_limit_for(scope["path"])
@@ -114,21 +151,23 @@ class BodyGuardMiddleware:
             more = message.get("more_body", False)
         body = b"".join(chunks)
 
-        # JSON can only carry NUL escaped as \u0000; parse (cheaply, only then) to be sure it is in a string.
-        if b"\\u0000" in body or b"\x00" in body:
+        # JSON travels in UTF-8 (RFC 8259); anything else would fail parsing further in as a 400, and
+        # UTF-8-encoded surrogates would get through it ('surrogatepass').
+        if not body.isascii():
             try:
-                nul = b"\x00" in body or _has_nul(json.loads(body))
-            except ValueError:
-                nul = False
-            if nul:
-                response = problem_response(
-                    422,
-                    "validation_failed",
-                    "text must not contain NUL (\\u0000) characters",
-                    "Validation failed",
-                    errors=[{"loc": ["body"], "msg": "text must not contain NUL (\\u0000) characters"}],
-                )
-                await response(scope, receive, send)
+                body.decode("utf-8")
+            except UnicodeDecodeError:
+                await _refused("body", NOT_UTF8)(scope, receive, send)
+                return
+
+        # Parse (only when the bytes look suspect) to be sure the text is inside a JSON string.
+        if _SUSPECT.search(body):
+            try:
+                bad = b"\x00" in body or _has_unstorable_text(json.loads(body))
+            except (ValueError, RecursionError):
+                bad = False  # not JSON we can read: the route's own parsing answers it
+            if bad:
+                await _refused("body")(scope, receive, send)
                 return
 
         replayed = False

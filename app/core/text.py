@@ -1,4 +1,5 @@
-"""Text limits shared by request schemas: a UTF-8 byte cap with a message that states it."""
+"""Text limits shared by request schemas: a UTF-8 byte cap with a message that states it, and what text
+PostgreSQL can store at all."""
 
 from __future__ import annotations
 
@@ -40,3 +41,17 @@ RecallQuery = Annotated[
     Field(min_length=1, description=f"The question, at most {RECALL_QUERY_BYTES} bytes of UTF-8."),
     max_utf8_bytes(RECALL_QUERY_BYTES),
 ]
+
+
+def storable_text(value: str) -> bool:
+    """Whether PostgreSQL can store the text: no NUL, and no lone surrogate (JSON's `"\\ud800"` decodes to
+    one, and it has no UTF-8 form)."""
+    if "\x00" in value:
+        return False
+    if value.isascii():
+        return True
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Literal
 
 Granularity = Literal["day", "week", "weekend", "month", "season", "year"]
@@ -202,6 +202,16 @@ def detect_tense(text: str) -> Tense:
         if word in _PAST_WORDS or (word.endswith("ed") and len(word) > 3 and word not in _ED_ADJECTIVES):
             return "past"
     return "present"
+
+
+def _in_calendar(*moments: datetime) -> bool:
+    """Whether each moment also exists in UTC, the form it is stored and compared in."""
+    try:
+        for moment in moments:
+            moment.astimezone(UTC)
+    except OverflowError:
+        return False
+    return True
 
 
 def _at_day(d: date, like: datetime) -> datetime:
@@ -533,7 +543,11 @@ def find_time(text: str, anchor: datetime, *, tense: Tense | None = None) -> Tim
     if not _GATE_RE.search(text):
         return None
     b = _Builder(anchor, tense or detect_tense(text))
-    found = _candidates(text, b)
+    try:
+        found = [t for t in _candidates(text, b) if _in_calendar(t.start, t.end, t.point)]
+    except (OverflowError, ValueError):
+        # Date arithmetic near year 1 or 9999 leaves Python's calendar: no time we could name.
+        return None
     if not found:
         return None
     found.sort(key=lambda t: (t.span[0], -(t.span[1] - t.span[0])))
@@ -568,8 +582,12 @@ def resolve_time_window(query: str, reference: datetime) -> tuple[datetime, date
             return None
         m = _RECENT_RE.search(query)
         if m:
-            end = _at_day(reference.date(), reference) + timedelta(days=1)
-            return end - timedelta(days=31), end
+            try:
+                end = _at_day(reference.date(), reference) + timedelta(days=1)
+                start = end - timedelta(days=31)
+            except OverflowError:  # within a month of year 1 or past 9999
+                return None
+            return (start, end) if _in_calendar(start, end) else None
         return None
     return mention.start, mention.end
 

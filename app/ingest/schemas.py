@@ -5,11 +5,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import AwareDatetime, Field
+from pydantic import Field
 
 from app.core.names import SessionId
 from app.core.schemas import ApiModel, RequestModel
 from app.core.text import MessageContent
+from app.core.timestamps import AwareTimestamp
 
 MAX_MESSAGES = 500
 
@@ -17,7 +18,7 @@ MAX_MESSAGES = 500
 class IngestMessage(RequestModel):
     role: Literal["system", "user", "assistant"]
     content: MessageContent
-    timestamp: AwareDatetime | None = Field(
+    timestamp: AwareTimestamp | None = Field(
         default=None, description="When it was said (RFC 3339 with offset); absent → the time of ingest."
     )
 

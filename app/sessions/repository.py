@@ -9,6 +9,7 @@ from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.db import indexed_text_fits
 from app.models import Compaction, Message, Session
 
 MAX_DEPTH = 10_000
@@ -154,7 +155,8 @@ async def insert_message(
         .on_conflict_do_nothing(index_elements=["profile_id", "id"])
         .returning(Message)
     )
-    return (await db.execute(stmt)).scalar_one_or_none()
+    with indexed_text_fits(["body", "message", "parts"]):
+        return (await db.execute(stmt)).scalar_one_or_none()
 
 
 async def update_message(
@@ -167,7 +169,8 @@ async def update_message(
         .returning(Message)
         .execution_options(synchronize_session=False)
     )
-    return (await db.execute(stmt)).scalar_one()
+    with indexed_text_fits(["body", "message", "parts"]):
+        return (await db.execute(stmt)).scalar_one()
 
 
 async def delete_message(db: AsyncSession, profile_id: int, session_id: str, message_id: str) -> bool:

@@ -73,7 +73,15 @@ async def update_session(
     return await service.update_session(db, profile, session_id, body)
 
 
-@router.post("/sessions/{session_id}/messages", status_code=201, responses={**CREATED, **error_responses(409, 413)})
+@router.post(
+    "/sessions/{session_id}/messages",
+    status_code=201,
+    responses={
+        **CREATED,
+        200: {"model": SessionMessage, "description": "Already stored: the message, unchanged"},
+        **error_responses(409, 413),
+    },
+)
 async def append_message(
     session_id: SessionPath,
     body: AppendMessage,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -9,10 +10,32 @@ from pydantic import Field, StringConstraints, field_validator
 
 from app.core.names import SessionId
 from app.core.schemas import ApiModel, RequestModel
+from app.core.timestamps import Timestamp
 
 MessageId = Annotated[str, StringConstraints(min_length=1, max_length=128)]
 SessionName = Annotated[str, StringConstraints(max_length=200)]
 Role = Literal["user", "assistant", "system"]
+# compactAfter is an INTEGER column.
+MAX_COMPACT_AFTER = 2**31 - 1
+# How deep a part's JSON may nest: far more than any UIMessage part needs, and safely below the depth at
+# which a message can no longer be serialised back (pydantic stops near 255 levels).
+MAX_PART_DEPTH = 64
+
+
+def _storable_json_problem(value: Any) -> str | None:
+    """Why PostgreSQL's jsonb cannot store the value, or None: non-finite numbers have no JSON form."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_PART_DEPTH:
+            return f"nests deeper than {MAX_PART_DEPTH} levels"
+        if isinstance(item, float) and not math.isfinite(item):
+            return "holds a number that is not finite (NaN or Infinity)"
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+    return None
 
 
 class SessionMessage(ApiModel):
@@ -38,9 +61,20 @@ class SessionMessage(ApiModel):
 class MessageIn(SessionMessage):
     model_config = RequestModel.model_config
 
+    created_at: Timestamp | None = None
     metadata: Any = Field(
         default=None, description="Accepted so a UIMessage can be sent as is; not stored.", exclude=True
     )
+
+    @field_validator("parts")
+    @classmethod
+    def _parts_are_storable(cls, parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        # Checked on the way in only: messages already stored are returned as they are.
+        for index, part in enumerate(parts):
+            problem = _storable_json_problem(part)
+            if problem is not None:
+                raise ValueError(f"part {index} {problem}")
+        return parts
 
 
 class AppendMessage(RequestModel):
@@ -75,13 +109,16 @@ class SessionCreate(RequestModel):
     model: Annotated[str, StringConstraints(max_length=200)] | None = None
     source: Annotated[str, StringConstraints(max_length=200)] | None = None
     compact_after: int | None = Field(
-        default=None, ge=1, description="Compact automatically once the session's token estimate exceeds this."
+        default=None,
+        ge=1,
+        le=MAX_COMPACT_AFTER,
+        description="Compact automatically once the session's token estimate exceeds this.",
     )
 
 
 class SessionUpdate(RequestModel):
     name: SessionName | None = None
-    compact_after: int | None = Field(default=None, ge=1)
+    compact_after: int | None = Field(default=None, ge=1, le=MAX_COMPACT_AFTER)
 
 
 class SessionInfo(ApiModel):

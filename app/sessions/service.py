@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.errors import Conflict, NotFound, ValidationFailed
-from app.core.pagination import decode_cursor, encode_cursor
+from app.core.pagination import decode_cursor, decode_cursor_time, encode_cursor
 from app.models import Compaction, Message, Profile, Session
 from app.sessions import repository
 from app.sessions.schemas import (
@@ -120,10 +120,7 @@ async def list_sessions(db: AsyncSession, profile: Profile, limit: int, cursor: 
     after: tuple[datetime, str] | None = None
     if cursor:
         raw_time, raw_id = decode_cursor(cursor, 2)
-        try:
-            after = (datetime.fromisoformat(str(raw_time)), str(raw_id))
-        except ValueError as exc:
-            raise ValidationFailed("cursor is not valid", [{"loc": ["query", "cursor"], "msg": "invalid cursor"}]) from exc
+        after = (decode_cursor_time(raw_time), raw_id)
     rows = await repository.list_sessions(db, profile.id, after, limit + 1)
     page = rows[:limit]
     next_cursor = encode_cursor(page[-1].updated_at.isoformat(), page[-1].id) if len(rows) > limit else None

@@ -144,3 +144,31 @@ async def test_refused_calls_are_422_with_guidance(client: httpx.AsyncClient, pr
         assert fragment in response.json()["detail"], response.json()["detail"]
     missing_session = await call(client, f"{profile_url}/sessions/nope", "session_search", {"query": "x"})
     assert missing_session.status_code == 404
+
+
+async def test_hostile_tool_arguments_are_refused_not_500(client: httpx.AsyncClient, profile_url: str) -> None:
+    # Regression: arguments sent as a JSON string skip the request guard, so NUL and lone surrogates
+    # reached PostgreSQL; deep nesting raised RecursionError; an unbounded query made a tsvector over
+    # 1 MiB; recall_memory passed an empty or >1 KiB query to a RecallRequest. All were 500s.
+    await define_fixture_blocks(client, profile_url)
+    assert (await client.put(f"{profile_url}/context/profile", json={"kind": "summary"})).status_code == 201
+    sid = await new_session(client, profile_url)
+    url = f"{profile_url}/sessions/{sid}"
+    many_words = " ".join(f"a{i}-b{i}" for i in range(40_000))
+    for name, arguments in [
+        ("session_search", '{"query": "\\u0000"}'),
+        ("session_search", '{"query": "\\ud800"}'),
+        ("set_context", '{"label": "memory", "content": "a\\u0000b"}'),
+        ("session_search", "[" * 5000 + "]" * 5000),
+        ("session_search", {"query": many_words}),
+        ("search_context", {"label": "knowledge", "query": many_words}),
+        ("recall_memory", {"query": "é" * 999}),
+    ]:
+        response = await call(client, url, name, arguments)
+        assert response.status_code == 422, (name, response.text[:300])
+        assert response.json()["code"] == "invalid_tool_arguments"
+    assert await result(client, url, "recall_memory", {"query": ""}) == "No results found."
+    indexed = await result(client, url, "set_context", {"label": "knowledge", "content": many_words})
+    assert indexed.startswith("Error: text too large to index"), indexed[:200]
+    entry = await client.put(f"{profile_url}/context/knowledge/entries/big", json={"content": many_words})
+    assert entry.status_code == 422 and entry.json()["code"] == "text_too_large"

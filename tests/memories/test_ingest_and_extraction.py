@@ -201,3 +201,22 @@ async def test_list_filters_and_pagination(
     typed = (await client.get(f"{profile_url}/memories", params={"type": "task"})).json()["memories"]
     assert all(m["type"] == "task" for m in typed)
     assert (await client.get(f"{profile_url}/memories", params={"type": "bogus"})).status_code == 422
+
+
+async def test_timestamps_outside_the_utc_calendar_are_422(
+    client: httpx.AsyncClient, profile_url: str, worker: Worker
+) -> None:
+    # Regression: 0001-01-01T00:00:00+14:00 is year 0 in UTC: the driver's conversion failed with a 500;
+    # 0001-01-01T00:00:00Z was stored as -infinity and failed extraction on every attempt.
+    for when in ["0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00", "0001-01-01T00:00:00Z"]:
+        message = {"role": "user", "content": "Yesterday I moved.", "timestamp": when}
+        response = await client.post(f"{profile_url}/ingest", json={"messages": [message]})
+        assert response.status_code == 422, response.text
+    # The very edges that do exist in UTC are stored, and extraction resolves "yesterday"/"tomorrow" there.
+    for i, when in enumerate(["0001-01-01T00:00:01Z", "9999-12-31T23:59:59Z"]):
+        messages = [{"role": "user", "content": f"Yesterday I moved to Lisbon and tomorrow I fly {i}.", "timestamp": when}]
+        response = await client.post(f"{profile_url}/ingest", json={"sessionId": f"edge{i}", "messages": messages})
+        assert response.status_code == 202, response.text
+        await worker.drain()
+        job = await client.get(f"{profile_url}/jobs/{response.json()['jobId']}")
+        assert job.json()["status"] == "done", job.text

@@ -185,3 +185,56 @@ async def test_limits_and_not_found(client: httpx.AsyncClient, profile_url: str)
         assert response.status_code == 404 and response.json()["code"] == "message_not_found", response.text
     ghost = await client.get(f"{profile_url.rsplit('/', 1)[0]}/ghost/sessions")
     assert ghost.status_code == 404 and ghost.json()["code"] == "profile_not_found"
+
+
+async def test_compact_after_beyond_the_column_is_422(client: httpx.AsyncClient, profile_url: str) -> None:
+    # Regression: compactAfter over 2^31-1 overflowed the INTEGER column with a 500.
+    created = await client.post(f"{profile_url}/sessions", json={"compactAfter": 25492385077})
+    assert created.status_code == 422
+    sid = await new_session(client, profile_url, compactAfter=2**31 - 1)
+    patched = await client.patch(f"{profile_url}/sessions/{sid}", json={"compactAfter": 2**31})
+    assert patched.status_code == 422
+
+
+async def test_created_at_outside_the_utc_calendar_is_422(client: httpx.AsyncClient, profile_url: str) -> None:
+    # Regression: year 1 at +14:00 is year 0 in UTC (and 9999 at -14:00 is 10000): a 500 on insert.
+    url = f"{profile_url}/sessions/{await new_session(client, profile_url)}"
+    for i, when in enumerate(["0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00"]):
+        message = {**text_message(f"t{i}", "user", "hi"), "createdAt": when}
+        response = await client.post(f"{url}/messages", json={"message": message})
+        assert response.status_code == 422, response.text
+    for i, when in enumerate(["0001-01-01T00:00:00-14:00", "9999-12-31T23:59:59+14:00", "2024-05-08T10:00:00"]):
+        await append(client, url, {**text_message(f"ok{i}", "user", "hi"), "createdAt": when})
+    assert (await client.get(f"{url}/history")).status_code == 200
+
+
+async def test_parts_jsonb_cannot_store_are_422(client: httpx.AsyncClient, profile_url: str) -> None:
+    # Regression: NaN/Infinity (1e999) reached jsonb as invalid JSON, and parts nested ~255 deep were
+    # stored but could not be serialised back: both 500s.
+    url = f"{profile_url}/sessions/{await new_session(client, profile_url)}"
+    headers = {"content-type": "application/json"}
+    for i, value in enumerate(["NaN", "Infinity", "-Infinity", "1e999", "[" * 300 + "1" + "]" * 300]):
+        body = f'{{"message": {{"id": "n{i}", "role": "user", "parts": [{{"type": "data", "v": {value}}}]}}}}'
+        response = await client.post(f"{url}/messages", content=body, headers=headers)
+        assert response.status_code == 422, (value[:20], response.text)
+    nested: object = 1
+    for _ in range(60):
+        nested = [nested]
+    await append(client, url, {"id": "deep", "role": "assistant", "parts": [{"type": "data", "v": nested, "x": 1e308}]})
+    assert (await client.get(f"{url}/messages/deep")).json()["parts"][0]["v"] == nested
+
+
+async def test_text_too_large_to_index_is_422(client: httpx.AsyncClient, profile_url: str) -> None:
+    # Regression: well under the 1 MiB body limit, distinct hyphenated words (each indexed three times)
+    # make a tsvector over PostgreSQL's 1 MiB limit ("string is too long for tsvector"): a 500 on append
+    # and upsert.
+    url = f"{profile_url}/sessions/{await new_session(client, profile_url)}"
+    words = " ".join(f"a{i}-b{i}" for i in range(40_000))
+    big = await client.post(f"{url}/messages", json={"message": text_message("big", "user", words)})
+    assert big.status_code == 422 and big.json()["code"] == "text_too_large", big.text[:300]
+    await append(client, url, text_message("m", "user", "small"))
+    upsert = await client.put(f"{url}/messages/m", json={"message": text_message("m", "user", words)})
+    assert upsert.status_code == 422 and upsert.json()["code"] == "text_too_large"
+    split = await client.post(f"{url}/split", json={"summary": words[:199_000]})
+    assert split.status_code in (201, 422), split.text[:300]
+    assert (await client.get(f"{url}/messages/m")).json()["parts"][0]["text"] == "small"
