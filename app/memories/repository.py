@@ -219,6 +219,8 @@ async def delete_memory_and_sources(db: AsyncSession, profile_id: int, memory_id
 async def delete_session(db: AsyncSession, profile_id: int, session_id: str) -> None:
     """Everything of one session: its memories, queued jobs, messages (sources cascade) and the session row."""
     params = {"p": profile_id, "sid": session_id}
+    # The session row first, as every writer of a session takes it: deleting in another order deadlocks.
+    await db.execute(text("SELECT 1 FROM sessions WHERE profile_id = :p AND id = :sid FOR UPDATE"), params)
     await db.execute(text("DELETE FROM memories WHERE profile_id = :p AND session_id = :sid"), params)
     await db.execute(
         text("DELETE FROM jobs WHERE profile_id = :p AND session_id = :sid AND status = 'queued'"), params

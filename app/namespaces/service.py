@@ -51,8 +51,9 @@ async def list_all(db: AsyncSession, principal: Principal, limit: int, cursor: s
 
 
 async def delete(db: AsyncSession, principal: Principal, name: str) -> None:
-    principal.require_admin()
+    # Resolve first: another namespace's key gets the 404 every other route gives it, not a 403.
     namespace = await resolve(db, principal, name)
+    principal.require_admin()
     profile_ids = await repository.soft_delete(db, namespace.id)
     for profile_id in profile_ids:
         await queue.enqueue_purge_profile(db, profile_id)

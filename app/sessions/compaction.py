@@ -123,7 +123,7 @@ async def compact(
     from app.context import prompt
     from app.worker.queue import enqueue_extraction
 
-    await service.require_session(db, profile, session_id)
+    await service.require_session(db, profile, session_id, lock=True)
     history, _ = await service.history_messages(db, profile, session_id)
     middle = plan(history, protect_head, tail_token_budget, min_tail_messages)
     if middle is None:

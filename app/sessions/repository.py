@@ -17,8 +17,10 @@ MAX_DEPTH = 10_000
 # ---------------------------------------------------------------- sessions
 
 
-async def get_session(db: AsyncSession, profile_id: int, session_id: str) -> Session | None:
+async def get_session(db: AsyncSession, profile_id: int, session_id: str, *, lock: bool = False) -> Session | None:
     stmt = select(Session).where(Session.profile_id == profile_id, Session.id == session_id)
+    if lock:
+        stmt = stmt.with_for_update()
     return (await db.execute(stmt)).scalar_one_or_none()
 
 

@@ -92,8 +92,11 @@ def estimate_messages(messages: Sequence[SessionMessage]) -> int:
 # ---------------------------------------------------------------- sessions
 
 
-async def require_session(db: AsyncSession, profile: Profile, session_id: str) -> Session:
-    row = await repository.get_session(db, profile.id, session_id)
+async def require_session(db: AsyncSession, profile: Profile, session_id: str, *, lock: bool = False) -> Session:
+    """The session, or 404. Writers pass `lock`: holding the session row from their first statement
+    serialises concurrent writes to one session, which otherwise deadlock (two batches inserting the same
+    ids in opposite orders, a delete racing an append)."""
+    row = await repository.get_session(db, profile.id, session_id, lock=lock)
     if row is None:
         raise SessionNotFound(f"session '{session_id}' not found")
     return row
@@ -132,7 +135,7 @@ async def get_session(db: AsyncSession, profile: Profile, session_id: str) -> Se
 
 
 async def update_session(db: AsyncSession, profile: Profile, session_id: str, body: SessionUpdate) -> SessionInfo:
-    await require_session(db, profile, session_id)
+    await require_session(db, profile, session_id, lock=True)
     values = {name: getattr(body, name) for name in body.model_fields_set}
     if "name" in values and values["name"] is None:
         raise ValidationFailed("name: must be a string", [{"loc": ["body", "name"], "msg": "must be a string"}])
@@ -142,7 +145,7 @@ async def update_session(db: AsyncSession, profile: Profile, session_id: str, bo
 async def add_usage(
     db: AsyncSession, profile: Profile, session_id: str, input_tokens: int, output_tokens: int, cost: float
 ) -> SessionInfo:
-    await require_session(db, profile, session_id)
+    await require_session(db, profile, session_id, lock=True)
     return to_info(await repository.add_usage(db, profile.id, session_id, input_tokens, output_tokens, cost))
 
 
@@ -203,7 +206,7 @@ async def append_message(
     llm: LlmClient | None = None,
 ) -> tuple[SessionMessage, bool]:
     """appendMessage: (the stored message, whether it was new)."""
-    session = await require_session(db, profile, session_id)
+    session = await require_session(db, profile, session_id, lock=True)
     existing = await repository.get_message(db, profile.id, message.id)
     if existing is not None:
         row, created = await _insert(db, profile, session_id, message, None)
@@ -227,7 +230,7 @@ async def append_messages(
     llm: LlmClient | None = None,
 ) -> list[SessionMessage]:
     """appendAll: the first message follows the parent rules, each next one hangs under the previous."""
-    session = await require_session(db, profile, session_id)
+    session = await require_session(db, profile, session_id, lock=True)
     parent = await _resolve_parent(db, profile, session_id, parent_given, parent_id)
     out: list[SessionMessage] = []
     any_created = False
@@ -259,7 +262,7 @@ async def upsert_message(
             f"message.id '{message.id}' does not match the path's message id '{message_id}'",
             [{"loc": ["body", "message", "id"], "msg": "must equal the message id in the path"}],
         )
-    await require_session(db, profile, session_id)
+    await require_session(db, profile, session_id, lock=True)
     existing = await repository.get_message(db, profile.id, message_id)
     if existing is None:
         return await append_message(db, profile, session_id, message, parent_given, parent_id, llm=llm)
@@ -285,7 +288,7 @@ async def get_message(db: AsyncSession, profile: Profile, session_id: str, messa
 
 
 async def delete_message(db: AsyncSession, profile: Profile, session_id: str, message_id: str) -> None:
-    await require_session(db, profile, session_id)
+    await require_session(db, profile, session_id, lock=True)
     if not await repository.delete_message(db, profile.id, session_id, message_id):
         raise MessageNotFound(f"message '{message_id}' not found in session '{session_id}'")
     await repository.touch(db, profile.id, session_id)
@@ -295,7 +298,7 @@ async def clear_messages(db: AsyncSession, profile: Profile, session_id: str) ->
     """clearMessages: messages, overlays and loaded-skill state go; the prompt is re-rendered, as the reference does."""
     from app.context import prompt
 
-    await require_session(db, profile, session_id)
+    await require_session(db, profile, session_id, lock=True)
     await repository.clear_messages(db, profile.id, session_id)
     await repository.set_loaded_skills(db, profile.id, session_id, [])
     await prompt.refresh(db, profile, session_id)
@@ -408,7 +411,7 @@ async def list_compactions(db: AsyncSession, profile: Profile, session_id: str) 
 async def add_compaction(
     db: AsyncSession, profile: Profile, session_id: str, summary: str, from_id: str, to_id: str
 ) -> CompactionOut:
-    await require_session(db, profile, session_id)
+    await require_session(db, profile, session_id, lock=True)
     await require_message(db, profile, session_id, from_id)
     await require_message(db, profile, session_id, to_id)
     row = await repository.insert_compaction(db, profile.id, session_id, new_compaction_id(), summary, from_id, to_id)
@@ -466,7 +469,7 @@ async def split(
     """compactAndSplit: end this session (`endReason: compaction`) and continue in a new one seeded with the summary."""
     from app.worker.queue import enqueue_extraction
 
-    old = await require_session(db, profile, session_id)
+    old = await require_session(db, profile, session_id, lock=True)
     ids = await repository.session_message_ids(db, profile.id, session_id)
     if ids:
         # The old conversation leaves the context window: make sure what it taught reaches memory.

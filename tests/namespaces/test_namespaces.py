@@ -103,3 +103,48 @@ async def test_deleted_namespace_is_gone_and_name_reusable(client: httpx.AsyncCl
     assert (await client.post("/v1/namespaces", json={"name": ns})).status_code == 201
     # the reborn namespace starts empty
     assert (await client.get(f"/v1/namespaces/{ns}/profiles")).json()["profiles"] == []
+
+
+async def test_scoped_key_gets_404_on_every_route_of_another_namespace(
+    client: httpx.AsyncClient, anon: httpx.AsyncClient, ns: str
+) -> None:
+    # Regression: DELETE of another namespace answered 403 (admin check first) where every other route
+    # answers 404. Every operation of the OpenAPI document is tried with real ids of the other namespace.
+    import json
+    from pathlib import Path
+
+    other = ns + "-o"
+    assert (await client.post("/v1/namespaces", json={"name": other})).status_code == 201
+    base = f"/v1/namespaces/{other}/profiles/alice"
+    message = {"id": "m1", "role": "user", "parts": [{"type": "text", "text": "a secret"}]}
+    assert (await client.post(f"{base}/sessions", json={"id": "s1"})).status_code == 201
+    assert (await client.post(f"{base}/sessions/s1/messages", json={"message": message})).status_code == 201
+    memory = (await client.post(f"{base}/remember", json={"content": "a secret fact"})).json()["id"]
+    job = (await client.post(f"{base}/ingest", json={"sessionId": "s1", "messages": [{"role": "user", "content": "x"}]})).json()["jobId"]
+    assert (await client.put(f"{base}/context/sk", json={"kind": "skill"})).status_code == 201
+    assert (await client.put(f"{base}/context/sk/entries/e", json={"content": "c"})).status_code == 201
+    other_key = (await client.post(f"/v1/namespaces/{other}/keys", json={"name": "k"})).json()["id"]
+    key = (await client.post(f"/v1/namespaces/{ns}/keys", json={"name": "k"})).json()["key"]
+    values = {"namespace": other, "profile": "alice", "session_id": "s1", "message_id": "m1", "memory_id": memory,
+              "job_id": job, "label": "sk", "key": "e", "name": "session_search", "key_id": other_key}  # fmt: skip
+    spec = json.loads((Path(__file__).resolve().parents[2] / "openapi" / "openapi.json").read_text())
+    tried = 0
+    for template, item in spec["paths"].items():
+        if not template.startswith("/v1/namespaces/{namespace}"):
+            continue
+        for method, operation in item.items():
+            url = template
+            for name, value in values.items():
+                url = url.replace("{" + name + "}", value)
+            response = await anon.request(
+                method.upper(), url, json={}, headers={"Authorization": f"Bearer {key}"}
+            )
+            if response.status_code == 422:  # the empty body itself is invalid: nothing about the namespace
+                assert all(e["loc"][0] == "body" for e in response.json()["errors"]), response.text
+            else:
+                assert response.status_code == 404, (operation["operationId"], response.status_code)
+            assert "secret" not in response.text
+            tried += 1
+    assert tried > 40
+    still = await client.get(f"{base}/memories/{memory}")
+    assert still.status_code == 200 and (await client.get(f"/v1/namespaces/{other}")).status_code == 200

@@ -238,3 +238,30 @@ async def test_text_too_large_to_index_is_422(client: httpx.AsyncClient, profile
     split = await client.post(f"{url}/split", json={"summary": words[:199_000]})
     assert split.status_code in (201, 422), split.text[:300]
     assert (await client.get(f"{url}/messages/m")).json()["parts"][0]["text"] == "small"
+
+
+async def test_concurrent_writes_to_one_session_never_deadlock(
+    client: httpx.AsyncClient, profile_url: str
+) -> None:
+    # Regression: two batches inserting the same ids in opposite orders (and a delete racing appends)
+    # deadlocked in PostgreSQL, a 500 for one of them. Writers now take the session row first.
+    import asyncio
+
+    sid = await new_session(client, profile_url)
+    url = f"{profile_url}/sessions/{sid}"
+    messages = [text_message(f"b{i}", "user", f"line {i}") for i in range(20)]
+    forward = {"messages": messages}
+    backward = {"messages": messages[::-1]}
+    responses = await asyncio.gather(
+        *[client.post(f"{url}/messages/batch", json=forward if i % 2 else backward) for i in range(8)]
+    )
+    assert [r.status_code for r in responses] == [201] * 8, [r.text[:200] for r in responses]
+    assert len((await client.get(f"{url}/messages/b0/branches")).json()["messages"]) <= 1
+    racing = await asyncio.gather(
+        *[client.post(f"{url}/messages/batch", json=backward) for _ in range(3)],
+        client.post(f"{url}/compact", json={"protectHead": 0, "tailTokenBudget": 0, "minTailMessages": 0}),
+        client.post(f"{url}/split", json={"summary": "s"}),
+        client.delete(f"{url}/messages"),
+        client.delete(url),
+    )
+    assert all(r.status_code < 500 for r in racing), [(r.status_code, r.text[:200]) for r in racing]
