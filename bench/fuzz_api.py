@@ -9,7 +9,8 @@ schemathesis in three passes against the server:
 2. every non-destructive operation, path parameters drawn from the seeded ids most of the time;
 3. the destructive operations (delete session, message, block, entry, memory; clear) on the seeded ids.
 
-Namespace and profile deletion are left to pass 1, so they never wipe the seeded data mid-run.
+Namespace and profile deletion are left to pass 1, so they never wipe the seeded data mid-run; the data is
+seeded again before passes 2 and 3.
 
 Run (PostgreSQL on 127.0.0.1:5432; schemathesis is not a dependency, install it by hand):
 
@@ -193,6 +194,7 @@ def main() -> int:
         if "free" in passes:
             failed |= run_pass("free", args.url, args.key, None, args.examples, args.max_time, [], True, tmp)
         if "seeded" in passes:
+            seed(args.url, args.key)  # the free pass may have deleted the seeded namespace
             failed |= run_pass(
                 "seeded", args.url, args.key, str(cfg), args.examples, args.max_time, DESTRUCTIVE + WIPING, True, tmp
             )
