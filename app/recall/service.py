@@ -217,5 +217,9 @@ async def recall(
 
 async def recall_answer(db: AsyncSession, profile: Profile, query: str) -> str:
     """The answer text alone, for the `recall_memory` tool of the Session API."""
-    result = await recall(db, profile, RecallRequest(query=query[:1000]))
+    # The query limit counts UTF-8 bytes: cut there, never inside a character.
+    query = query.encode("utf-8")[:1024].decode("utf-8", errors="ignore").strip()
+    if not query:
+        return ""
+    result = await recall(db, profile, RecallRequest(query=query))
     return result.answer
