@@ -18,9 +18,18 @@ class ProfileNotFound(NotFound):
     code = "profile_not_found"
 
 
+async def _find(
+    db: AsyncSession, principal: Principal, namespace: str, name: str
+) -> tuple[int, Profile | None]:
+    """The namespace the principal may use and its live profile of that name, in one query."""
+    namespace_id, profile = await repository.find_with_namespace(db, namespace, name)
+    if namespace_id is None or (not principal.is_admin and principal.namespace_id != namespace_id):
+        raise namespaces.NamespaceNotFound(f"namespace '{namespace}' not found")
+    return namespace_id, profile
+
+
 async def for_read(db: AsyncSession, principal: Principal, namespace: str, name: str) -> Profile:
-    ns = await namespaces.resolve(db, principal, namespace)
-    profile = await repository.get_live(db, ns.id, name)
+    _, profile = await _find(db, principal, namespace, name)
     if profile is None:
         raise ProfileNotFound(f"profile '{name}' not found in namespace '{namespace}'")
     return profile
@@ -29,8 +38,10 @@ async def for_read(db: AsyncSession, principal: Principal, namespace: str, name:
 async def for_write(
     db: AsyncSession, principal: Principal, namespace: str, name: str
 ) -> tuple[Profile, bool]:
-    ns = await namespaces.resolve(db, principal, namespace)
-    return await repository.get_or_create(db, ns.id, name)
+    namespace_id, profile = await _find(db, principal, namespace, name)
+    if profile is not None:
+        return profile, False
+    return await repository.get_or_create(db, namespace_id, name)
 
 
 def to_out(profile: Profile, namespace: str) -> ProfileOut:
