@@ -59,10 +59,6 @@ class ParsedQuery:
     expanded: list[str] = field(default_factory=list)
     words: set[str] = field(default_factory=set)
 
-    @property
-    def empty(self) -> bool:
-        return not self.lexemes and not self.phrases
-
 
 def phrases_of(query: str) -> list[str]:
     return [p.strip() for p in _PHRASE_RE.findall(query) if p.strip()]
