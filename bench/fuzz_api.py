@@ -94,7 +94,9 @@ def seed(base: str, key: str) -> dict[str, list[str]]:
             c.put(f"{p}/context/{label}", json=body).raise_for_status()
         for label in ("skills", "docs"):
             for k in KEYS:
-                c.put(f"{p}/context/{label}/entries/{k}", json={"content": f"entry {k} of {label}"}).raise_for_status()
+                c.put(
+                    f"{p}/context/{label}/entries/{k}", json={"content": f"entry {k} of {label}"}
+                ).raise_for_status()
         memories = []
         for text in ("I live in Porto.", "Remind me to call Ana on Friday.", "Never use emojis."):
             r = c.post(f"{p}/remember", json={"content": text, "sessionId": "s2"})
@@ -105,7 +107,11 @@ def seed(base: str, key: str) -> dict[str, list[str]]:
             json={
                 "sessionId": "s3",
                 "messages": [
-                    {"role": "user", "content": "Yesterday I adopted a dog called Rex.", "timestamp": "2025-05-08T10:00:00Z"},
+                    {
+                        "role": "user",
+                        "content": "Yesterday I adopted a dog called Rex.",
+                        "timestamp": "2025-05-08T10:00:00Z",
+                    },
                     {"role": "assistant", "content": "Congratulations!"},
                 ],
             },
@@ -171,7 +177,9 @@ def run_pass(
     ]  # fmt: skip
     for op in ops:
         cmd += ["--exclude-operation-id" if exclude else "--include-operation-id", op]
-    print(f"\n===== pass {label}: {' '.join(c if 'Bearer' not in c else 'Authorization: Bearer …' for c in cmd)}")
+    print(
+        f"\n===== pass {label}: {' '.join(c if 'Bearer' not in c else 'Authorization: Bearer …' for c in cmd)}"
+    )
     sys.stdout.flush()
     # schemathesis keeps a cache in the working directory: keep it out of the repository.
     return subprocess.call(cmd, cwd=workdir)
@@ -196,12 +204,28 @@ def main() -> int:
         if "seeded" in passes:
             seed(args.url, args.key)  # the free pass may have deleted the seeded namespace
             failed |= run_pass(
-                "seeded", args.url, args.key, str(cfg), args.examples, args.max_time, DESTRUCTIVE + WIPING, True, tmp
+                "seeded",
+                args.url,
+                args.key,
+                str(cfg),
+                args.examples,
+                args.max_time,
+                DESTRUCTIVE + WIPING,
+                True,
+                tmp,
             )
         if "destructive" in passes:
             seed(args.url, args.key)
             failed |= run_pass(
-                "destructive", args.url, args.key, str(cfg), args.examples, args.max_time, DESTRUCTIVE, False, tmp
+                "destructive",
+                args.url,
+                args.key,
+                str(cfg),
+                args.examples,
+                args.max_time,
+                DESTRUCTIVE,
+                False,
+                tmp,
             )
     return 1 if failed else 0
 

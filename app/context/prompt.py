@@ -32,9 +32,7 @@ def header(block: BlockView) -> str:
 
 def render_views(blocks: list[BlockView]) -> str:
     parts = [
-        f"{SEPARATOR}\n{header(b)}\n{SEPARATOR}\n{b.content}"
-        for b in blocks
-        if b.content or b.kind in TAGS
+        f"{SEPARATOR}\n{header(b)}\n{SEPARATOR}\n{b.content}" for b in blocks if b.content or b.kind in TAGS
     ]
     return "\n\n".join(parts)
 

@@ -110,7 +110,11 @@ async def upsert_entry(
     )
     stmt = base.on_conflict_do_update(
         index_elements=["profile_id", "label", "key"],
-        set_={"content": base.excluded.content, "description": base.excluded.description, "updated_at": func.now()},
+        set_={
+            "content": base.excluded.content,
+            "description": base.excluded.description,
+            "updated_at": func.now(),
+        },
     ).returning(ContextEntry, text("(xmax = 0) AS inserted"))
     with indexed_text_fits(["body", "content"]):
         row = (await db.execute(stmt.execution_options(populate_existing=True))).one()

@@ -84,7 +84,12 @@ async def list_context_entries(label: LabelPath, profile: ReadableProfile, db: D
 
 @router.put("/context/{label}/entries/{key}", responses={**CREATED, **error_responses(409, 413)})
 async def put_context_entry(
-    label: LabelPath, key: KeyPath, body: EntryWrite, profile: ReadableProfile, db: DbSession, response: Response
+    label: LabelPath,
+    key: KeyPath,
+    body: EntryWrite,
+    profile: ReadableProfile,
+    db: DbSession,
+    response: Response,
 ) -> EntryOut:
     """Write an entry of a skill or search block (201 new, 200 replaced)."""
     entry, created = await service.put_entry(db, profile, label, key, body.content, body.description)
@@ -93,13 +98,17 @@ async def put_context_entry(
 
 
 @router.get("/context/{label}/entries/{key}", responses=error_responses(409))
-async def get_context_entry(label: LabelPath, key: KeyPath, profile: ReadableProfile, db: DbSession) -> EntryOut:
+async def get_context_entry(
+    label: LabelPath, key: KeyPath, profile: ReadableProfile, db: DbSession
+) -> EntryOut:
     """One entry."""
     return await service.get_entry(db, profile, label, key)
 
 
 @router.delete("/context/{label}/entries/{key}", status_code=204, responses=error_responses(409))
-async def delete_context_entry(label: LabelPath, key: KeyPath, profile: ReadableProfile, db: DbSession) -> Response:
+async def delete_context_entry(
+    label: LabelPath, key: KeyPath, profile: ReadableProfile, db: DbSession
+) -> Response:
     """Remove one entry."""
     await service.delete_entry(db, profile, label, key)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
@@ -113,7 +122,9 @@ async def get_system_prompt(session_id: SessionPath, profile: ReadableProfile, d
 
 
 @router.post("/sessions/{session_id}/system-prompt/refresh")
-async def refresh_system_prompt(session_id: SessionPath, profile: ReadableProfile, db: DbSession) -> SystemPrompt:
+async def refresh_system_prompt(
+    session_id: SessionPath, profile: ReadableProfile, db: DbSession
+) -> SystemPrompt:
     """refreshSystemPrompt: re-render from the blocks as they are now, and freeze that."""
     await sessions.require_session(db, profile, session_id)
     return SystemPrompt(system_prompt=await prompt.refresh(db, profile, session_id))

@@ -13,7 +13,12 @@ from app.core.schemas import ApiModel, RequestModel
 LABEL_PATTERN = r"^[A-Za-z0-9_-]+$"
 LabelPath = Annotated[
     str,
-    Path(min_length=1, max_length=64, pattern=LABEL_PATTERN, description="Block label: 1–64 of A-Z a-z 0-9 _ -."),
+    Path(
+        min_length=1,
+        max_length=64,
+        pattern=LABEL_PATTERN,
+        description="Block label: 1–64 of A-Z a-z 0-9 _ -.",
+    ),
 ]
 KeyPath = Annotated[str, Path(min_length=1, max_length=128, description="Entry key: 1–128 characters.")]
 BlockKind = Literal["readonly", "writable", "skill", "search", "summary"]
@@ -34,7 +39,9 @@ class BlockOut(ApiModel):
     label: str
     kind: BlockKind
     description: str | None
-    content: str = Field(description="What the block renders: its text, a skill listing, an entry count, a summary.")
+    content: str = Field(
+        description="What the block renders: its text, a skill listing, an entry count, a summary."
+    )
     tokens: int
     max_tokens: int | None
 
@@ -86,7 +93,8 @@ class ToolList(ApiModel):
 
 class ToolCall(RequestModel):
     arguments: dict[str, Any] | str = Field(
-        default_factory=dict, description="The call's arguments, as an object or as the JSON string an LLM emits."
+        default_factory=dict,
+        description="The call's arguments, as an object or as the JSON string an LLM emits.",
     )
 
 

@@ -60,7 +60,9 @@ def skill_listing(entries: list[ContextEntry]) -> str:
     return "\n".join(f"- {e.key}: {e.description}" if e.description else f"- {e.key}" for e in entries)
 
 
-async def rendered_content(db: AsyncSession, profile: Profile, block: ContextBlock, session_id: str | None) -> str:
+async def rendered_content(
+    db: AsyncSession, profile: Profile, block: ContextBlock, session_id: str | None
+) -> str:
     if block.kind == "skill":
         return skill_listing(await repository.list_entries(db, profile.id, block.label))
     if block.kind == "search":
@@ -75,7 +77,9 @@ async def rendered_content(db: AsyncSession, profile: Profile, block: ContextBlo
     return block.content
 
 
-async def view(db: AsyncSession, profile: Profile, block: ContextBlock, session_id: str | None = None) -> BlockView:
+async def view(
+    db: AsyncSession, profile: Profile, block: ContextBlock, session_id: str | None = None
+) -> BlockView:
     content = await rendered_content(db, profile, block, session_id)
     return BlockView(
         label=block.label,
@@ -110,7 +114,9 @@ async def _check_keyed_size(db: AsyncSession, profile: Profile, block: ContextBl
         check_size(block.label, await rendered_content(db, profile, block, None), block.max_tokens)
 
 
-async def define_block(db: AsyncSession, profile: Profile, label: str, body: BlockDefine) -> tuple[BlockOut, bool]:
+async def define_block(
+    db: AsyncSession, profile: Profile, label: str, body: BlockDefine
+) -> tuple[BlockOut, bool]:
     """PUT /context/{label}: define or redefine; content kept unless given, maxTokens checked against it."""
     existing = await repository.get_block(db, profile.id, label)
     if body.content is not None and body.kind not in INLINE_KINDS:
@@ -161,8 +167,11 @@ async def write_content(
     """Replace or append the text of an inline block; readonly blocks only through the API."""
     block = await require_block(db, profile, label)
     if block.kind not in INLINE_KINDS or (via_tool and block.kind != "writable"):
-        raise WrongBlockKind(f'Block "{label}" is readonly' if via_tool else
-                             f'Block "{label}" is a {block.kind} block; only readonly and writable blocks take content')
+        raise WrongBlockKind(
+            f'Block "{label}" is readonly'
+            if via_tool
+            else f'Block "{label}" is a {block.kind} block; only readonly and writable blocks take content'
+        )
     new_content = appended(block.content, content) if action == "append" else content
     tokens = check_size(label, new_content, block.max_tokens)
     row = await repository.set_content(db, profile.id, label, new_content)
@@ -176,7 +185,9 @@ def to_entry(row: ContextEntry) -> EntryOut:
 async def require_keyed(db: AsyncSession, profile: Profile, label: str) -> ContextBlock:
     block = await require_block(db, profile, label)
     if block.kind not in KEYED_KINDS:
-        raise WrongBlockKind(f'Block "{label}" is a {block.kind} block; only skill and search blocks have entries')
+        raise WrongBlockKind(
+            f'Block "{label}" is a {block.kind} block; only skill and search blocks have entries'
+        )
     return block
 
 

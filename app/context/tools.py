@@ -75,12 +75,23 @@ def _quoted(labels: list[str]) -> str:
 
 def _set_context(writable: list[BlockView]) -> ToolDefinition:
     kinds = {"skill": "skill collection, keyed entries", "search": "searchable, keyed entries"}
-    lines = [f'- "{b.label}" ({kinds.get(b.kind, "writable")}): {b.description or "no description"}' for b in writable]
+    lines = [
+        f'- "{b.label}" ({kinds.get(b.kind, "writable")}): {b.description or "no description"}'
+        for b in writable
+    ]
     keyed = [b.label for b in writable if b.kind in KEYED_KINDS]
     properties: dict[str, Any] = {
-        "label": {"type": "string", "enum": [b.label for b in writable], "description": "Block label to write to"},
+        "label": {
+            "type": "string",
+            "enum": [b.label for b in writable],
+            "description": "Block label to write to",
+        },
         "content": {"type": "string", "description": "The main content to write to the block."},
-        "action": {"type": "string", "enum": ["replace", "append"], "description": "replace (default) or append"},
+        "action": {
+            "type": "string",
+            "enum": ["replace", "append"],
+            "description": "replace (default) or append",
+        },
     }
     hint = ""
     if keyed:
@@ -228,7 +239,9 @@ def _usage(block: BlockView) -> str:
     return f"{block.tokens} tokens"
 
 
-async def _set_context_call(db: AsyncSession, profile: Profile, session: Session, args: dict[str, Any]) -> str:
+async def _set_context_call(
+    db: AsyncSession, profile: Profile, session: Session, args: dict[str, Any]
+) -> str:
     label = _string_arg("set_context", args, "label")
     content = _string_arg("set_context", args, "content")
     action = _string_arg("set_context", args, "action", required=False) or "replace"
@@ -262,7 +275,9 @@ async def _skill_labels(db: AsyncSession, profile: Profile) -> list[str]:
     return [b.label for b in await repository.list_blocks(db, profile.id) if b.kind == "skill"]
 
 
-async def _load_context_call(db: AsyncSession, profile: Profile, session: Session, args: dict[str, Any]) -> str:
+async def _load_context_call(
+    db: AsyncSession, profile: Profile, session: Session, args: dict[str, Any]
+) -> str:
     label = _string_arg("load_context", args, "label")
     key = _string_arg("load_context", args, "key")
     assert label is not None and key is not None
@@ -274,7 +289,9 @@ async def _load_context_call(db: AsyncSession, profile: Profile, session: Sessio
         return f"Not found: {key}"
     loaded = f"{label}:{key}"
     if loaded not in session.loaded_skills:
-        await sessions_repository.set_loaded_skills(db, profile.id, session.id, [*session.loaded_skills, loaded])
+        await sessions_repository.set_loaded_skills(
+            db, profile.id, session.id, [*session.loaded_skills, loaded]
+        )
     return entry.content
 
 
@@ -297,13 +314,18 @@ async def _reclaim(db: AsyncSession, profile: Profile, session: Session, label: 
         if message.role != "assistant" or not any(_is_load_of(p, label, key) for p in message.parts):
             continue
         parts = [
-            {**p, "output": f"[skill unloaded: {key}]"} if _is_load_of(p, label, key) else p for p in message.parts
+            {**p, "output": f"[skill unloaded: {key}]"} if _is_load_of(p, label, key) else p
+            for p in message.parts
         ]
-        await sessions_repository.update_message(db, profile.id, message.id, message.role, parts, message.text_content)
+        await sessions_repository.update_message(
+            db, profile.id, message.id, message.role, parts, message.text_content
+        )
         return
 
 
-async def _unload_context_call(db: AsyncSession, profile: Profile, session: Session, args: dict[str, Any]) -> str:
+async def _unload_context_call(
+    db: AsyncSession, profile: Profile, session: Session, args: dict[str, Any]
+) -> str:
     label = _string_arg("unload_context", args, "label")
     key = _string_arg("unload_context", args, "key")
     assert label is not None and key is not None
@@ -319,7 +341,9 @@ async def _unload_context_call(db: AsyncSession, profile: Profile, session: Sess
     return f'Unloaded "{key}" from {label}. Context reclaimed.'
 
 
-async def _search_context_call(db: AsyncSession, profile: Profile, session: Session, args: dict[str, Any]) -> str:
+async def _search_context_call(
+    db: AsyncSession, profile: Profile, session: Session, args: dict[str, Any]
+) -> str:
     label = _string_arg("search_context", args, "label")
     query = _query_arg("search_context", args)
     assert label is not None
@@ -332,7 +356,9 @@ async def _search_context_call(db: AsyncSession, profile: Profile, session: Sess
     return "\n\n".join(f"[{r['key']}]\n{r['content']}" for r in rows)
 
 
-async def _session_search_call(db: AsyncSession, profile: Profile, session: Session, args: dict[str, Any]) -> str:
+async def _session_search_call(
+    db: AsyncSession, profile: Profile, session: Session, args: dict[str, Any]
+) -> str:
     query = _query_arg("session_search", args)
     hits = (await sessions.search(db, profile, None, query, 10)).results
     if not hits:
@@ -340,7 +366,9 @@ async def _session_search_call(db: AsyncSession, profile: Profile, session: Sess
     return "\n---\n".join(f"[{h.role}] {h.content}" for h in hits)
 
 
-async def _recall_memory_call(db: AsyncSession, profile: Profile, session: Session, args: dict[str, Any]) -> str:
+async def _recall_memory_call(
+    db: AsyncSession, profile: Profile, session: Session, args: dict[str, Any]
+) -> str:
     query = _query_arg("recall_memory", args)
     if not query.strip():
         return NO_RESULTS  # nothing asked; recall itself refuses an empty query
@@ -383,6 +411,7 @@ async def execute(
     available = [d.function.name for d in await definitions(db, profile, session)]
     if name not in available:
         raise ToolRefused(
-            f'Unknown tool "{name}". Tools available in this session: {", ".join(available)}', code="unknown_tool"
+            f'Unknown tool "{name}". Tools available in this session: {", ".join(available)}',
+            code="unknown_tool",
         )
     return await HANDLERS[name](db, profile, session, parse_arguments(name, raw_arguments))

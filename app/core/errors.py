@@ -139,7 +139,9 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(DBAPIError)
     async def _database(request: Request, exc: DBAPIError) -> JSONResponse:
         if exc.connection_invalidated or isinstance(exc, OperationalError | InterfaceError):
-            logger.warning("database connection lost on %s %s: %s", request.method, request.url.path, exc.orig)
+            logger.warning(
+                "database connection lost on %s %s: %s", request.method, request.url.path, exc.orig
+            )
             return problem_response(503, "unavailable", "The database is unavailable; retry shortly.")
         logger.exception("database error on %s %s", request.method, request.url.path)
         return problem_response(500, "internal_error", "An internal error occurred.")

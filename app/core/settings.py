@@ -38,13 +38,17 @@ class Settings(BaseSettings):
         default=None,
         description="OpenAI-compatible endpoint (…/v1) for extraction, compaction and answers. Unset: no LLM.",
     )
-    llm_api_key: str | None = Field(default=None, description="Bearer key for the LLM endpoint, if it needs one.")
+    llm_api_key: str | None = Field(
+        default=None, description="Bearer key for the LLM endpoint, if it needs one."
+    )
     llm_model: str = Field(default="gpt-4o-mini", min_length=1, max_length=200)
     llm_timeout_seconds: float = Field(default=60.0, gt=0, le=600, description="Per LLM request.")
     llm_max_retries: int = Field(
         default=2, ge=0, le=10, description="Retries of an LLM request on 429, 5xx or a connection error."
     )
-    llm_max_concurrency: int = Field(default=4, ge=1, le=256, description="LLM requests in flight per process.")
+    llm_max_concurrency: int = Field(
+        default=4, ge=1, le=256, description="LLM requests in flight per process."
+    )
 
     @field_validator("database_url")
     @classmethod

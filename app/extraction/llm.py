@@ -103,7 +103,10 @@ class LlmExtractor:
         if not any(m.content.strip() for m in new):
             return []
         reply = await self.client.chat_json(
-            [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": render_window(context, new)}]
+            [
+                {"role": "system", "content": SYSTEM_PROMPT},
+                {"role": "user", "content": render_window(context, new)},
+            ]
         )
         return parse_memories(reply, new)
 

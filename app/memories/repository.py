@@ -105,21 +105,25 @@ _INSERT_ONE = text(
 async def insert_one(db: AsyncSession, profile_id: int, memory: NewMemory) -> dict[str, Any] | None:
     """Insert one memory without sources (remember); None when the profile already holds that content."""
     row = (
-        await db.execute(
-            _INSERT_ONE,
-            {
-                "p": profile_id,
-                "id": memory.id,
-                "type": memory.type,
-                "summary": memory.summary,
-                "content": memory.content,
-                "session_id": memory.session_id,
-                "topic_key": memory.topic_key,
-                "event_time": memory.event_time,
-                "content_hash": memory.content_hash,
-            },
+        (
+            await db.execute(
+                _INSERT_ONE,
+                {
+                    "p": profile_id,
+                    "id": memory.id,
+                    "type": memory.type,
+                    "summary": memory.summary,
+                    "content": memory.content,
+                    "session_id": memory.session_id,
+                    "topic_key": memory.topic_key,
+                    "event_time": memory.event_time,
+                    "content_hash": memory.content_hash,
+                },
+            )
         )
-    ).mappings().one_or_none()
+        .mappings()
+        .one_or_none()
+    )
     if row is not None and memory.topic_key and memory.type in ("fact", "instruction"):
         await db.execute(_SUPERSEDE, {"p": profile_id, "topic": memory.topic_key, "new_id": memory.id})
     return dict(row) if row is not None else None

@@ -43,7 +43,9 @@ class Session(Base):
     # The frozen system prompt (freezeSystemPrompt); NULL until first read, replaced only by refresh.
     system_prompt: Mapped[str | None] = mapped_column(Text)
     # Skills loaded by load_context in this session ("label:key"), so unload_context knows what it may reclaim.
-    loaded_skills: Mapped[list[str]] = mapped_column(JSONB, nullable=False, server_default=text("'[]'::jsonb"))
+    loaded_skills: Mapped[list[str]] = mapped_column(
+        JSONB, nullable=False, server_default=text("'[]'::jsonb")
+    )
     created_at: Mapped[datetime] = created_at_column()
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), nullable=False, server_default=text("now()")

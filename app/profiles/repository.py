@@ -26,7 +26,9 @@ async def find_with_namespace(
             select(Namespace.id, Profile)
             .outerjoin(
                 Profile,
-                (Profile.namespace_id == Namespace.id) & (Profile.name == name) & Profile.deleted_at.is_(None),
+                (Profile.namespace_id == Namespace.id)
+                & (Profile.name == name)
+                & Profile.deleted_at.is_(None),
             )
             .where(Namespace.name == namespace, Namespace.deleted_at.is_(None))
         )

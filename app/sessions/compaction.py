@@ -64,7 +64,11 @@ def align_backward(messages: Sequence[SessionMessage], idx: int) -> int:
     while idx > 0:
         current = messages[idx]
         prev = messages[idx - 1]
-        if prev.role == "assistant" and _has_tool_calls(prev) and _is_result_for(current, _tool_call_ids(prev)):
+        if (
+            prev.role == "assistant"
+            and _has_tool_calls(prev)
+            and _is_result_for(current, _tool_call_ids(prev))
+        ):
             idx -= 1
             continue
         break
@@ -134,7 +138,9 @@ async def compact(
     previous_summary: str | None = None
     from_id = middle[0].id
     if existing is not None:
-        previous_summary = "\n".join(str(p.get("text", "")) for p in existing.parts if p.get("type") == "text")
+        previous_summary = "\n".join(
+            str(p.get("text", "")) for p in existing.parts if p.get("type") == "text"
+        )
         overlays = await repository.list_compactions(db, profile.id, session_id)
         overlay_id = existing.id.removeprefix(service.COMPACTION_PREFIX)
         from_id = next((c.from_message_id for c in overlays if c.id == overlay_id), from_id)

@@ -17,7 +17,9 @@ MAX_DEPTH = 10_000
 # ---------------------------------------------------------------- sessions
 
 
-async def get_session(db: AsyncSession, profile_id: int, session_id: str, *, lock: bool = False) -> Session | None:
+async def get_session(
+    db: AsyncSession, profile_id: int, session_id: str, *, lock: bool = False
+) -> Session | None:
     stmt = select(Session).where(Session.profile_id == profile_id, Session.id == session_id)
     if lock:
         stmt = stmt.with_for_update()
@@ -162,7 +164,12 @@ async def insert_message(
 
 
 async def update_message(
-    db: AsyncSession, profile_id: int, message_id: str, role: str, parts: list[dict[str, Any]], text_content: str
+    db: AsyncSession,
+    profile_id: int,
+    message_id: str,
+    role: str,
+    parts: list[dict[str, Any]],
+    text_content: str,
 ) -> Message:
     stmt = (
         update(Message)
@@ -188,7 +195,9 @@ async def clear_messages(db: AsyncSession, profile_id: int, session_id: str) -> 
     await db.execute(
         delete(Compaction).where(Compaction.profile_id == profile_id, Compaction.session_id == session_id)
     )
-    await db.execute(delete(Message).where(Message.profile_id == profile_id, Message.session_id == session_id))
+    await db.execute(
+        delete(Message).where(Message.profile_id == profile_id, Message.session_id == session_id)
+    )
 
 
 async def latest_leaf(db: AsyncSession, profile_id: int, session_id: str) -> Message | None:
@@ -210,7 +219,9 @@ async def children(db: AsyncSession, profile_id: int, session_id: str, message_i
     stmt = (
         select(Message)
         .where(
-            Message.profile_id == profile_id, Message.session_id == session_id, Message.parent_id == message_id
+            Message.profile_id == profile_id,
+            Message.session_id == session_id,
+            Message.parent_id == message_id,
         )
         .order_by(Message.created_at, Message.seq)
     )
@@ -290,7 +301,13 @@ async def list_compactions(db: AsyncSession, profile_id: int, session_id: str) -
 
 
 async def insert_compaction(
-    db: AsyncSession, profile_id: int, session_id: str, compaction_id: str, summary: str, from_id: str, to_id: str
+    db: AsyncSession,
+    profile_id: int,
+    session_id: str,
+    compaction_id: str,
+    summary: str,
+    from_id: str,
+    to_id: str,
 ) -> Compaction:
     stmt = (
         insert(Compaction)

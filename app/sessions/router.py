@@ -40,7 +40,9 @@ router = APIRouter(
 )
 
 MessagePath = Annotated[str, Path(min_length=1, max_length=128, description="Message id: 1–128 characters.")]
-SearchQuery = Annotated[str, Query(max_length=1024, description="Words to find (English stemming, any order).")]
+SearchQuery = Annotated[
+    str, Query(max_length=1024, description="Words to find (English stemming, any order).")
+]
 SearchLimit = Annotated[int, Query(ge=1, le=100, description="Most results to return (1–100).")]
 CREATED: dict[int | str, dict[str, Any]] = {201: {"description": "Created"}}
 
@@ -154,7 +156,9 @@ async def delete_session_message(
 
 
 @router.delete("/sessions/{session_id}/messages", status_code=204)
-async def clear_session_messages(session_id: SessionPath, profile: ReadableProfile, db: DbSession) -> Response:
+async def clear_session_messages(
+    session_id: SessionPath, profile: ReadableProfile, db: DbSession
+) -> Response:
     """clearMessages: every message and overlay of the session; the session itself stays."""
     await service.clear_messages(db, profile, session_id)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
@@ -181,7 +185,9 @@ async def get_history(
 
 
 @router.get("/sessions/{session_id}/leaf")
-async def get_latest_leaf(session_id: SessionPath, profile: ReadableProfile, db: DbSession) -> SessionMessage | None:
+async def get_latest_leaf(
+    session_id: SessionPath, profile: ReadableProfile, db: DbSession
+) -> SessionMessage | None:
     """getLatestLeaf: the newest childless message, or null for an empty session."""
     return await service.latest_leaf(db, profile, session_id)
 
@@ -195,13 +201,17 @@ async def search_session_messages(
 
 
 @router.get("/search")
-async def search_messages(q: SearchQuery, profile: ReadableProfile, db: DbSession, limit: SearchLimit = 20) -> SearchResults:
+async def search_messages(
+    q: SearchQuery, profile: ReadableProfile, db: DbSession, limit: SearchLimit = 20
+) -> SearchResults:
     """Full-text search across every session of the profile, best match first."""
     return await service.search(db, profile, None, q, limit)
 
 
 @router.get("/sessions/{session_id}/compactions")
-async def list_compactions(session_id: SessionPath, profile: ReadableProfile, db: DbSession) -> CompactionList:
+async def list_compactions(
+    session_id: SessionPath, profile: ReadableProfile, db: DbSession
+) -> CompactionList:
     """The session's compaction overlays, oldest first."""
     return CompactionList(compactions=await service.list_compactions(db, profile, session_id))
 

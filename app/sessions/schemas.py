@@ -88,7 +88,8 @@ class AppendMessage(RequestModel):
 class AppendMessages(RequestModel):
     messages: list[MessageIn] = Field(min_length=1, max_length=500)
     parent_id: MessageId | None = Field(
-        default=None, description="Parent of the first message (same rules as a single append); the rest chain."
+        default=None,
+        description="Parent of the first message (same rules as a single append); the rest chain.",
     )
 
 
@@ -99,7 +100,9 @@ class MessageList(ApiModel):
 class History(ApiModel):
     messages: list[SessionMessage]
     path_length: int = Field(description="Messages on the stored path root → leaf, before overlays.")
-    token_estimate: int = Field(description="Estimated tokens of these messages plus the session's system prompt.")
+    token_estimate: int = Field(
+        description="Estimated tokens of these messages plus the session's system prompt."
+    )
 
 
 class SessionCreate(RequestModel):

@@ -92,7 +92,9 @@ def estimate_messages(messages: Sequence[SessionMessage]) -> int:
 # ---------------------------------------------------------------- sessions
 
 
-async def require_session(db: AsyncSession, profile: Profile, session_id: str, *, lock: bool = False) -> Session:
+async def require_session(
+    db: AsyncSession, profile: Profile, session_id: str, *, lock: bool = False
+) -> Session:
     """The session, or 404. Writers pass `lock`: holding the session row from their first statement
     serialises concurrent writes to one session, which otherwise deadlock (two batches inserting the same
     ids in opposite orders, a delete racing an append)."""
@@ -134,11 +136,15 @@ async def get_session(db: AsyncSession, profile: Profile, session_id: str) -> Se
     return to_info(await require_session(db, profile, session_id))
 
 
-async def update_session(db: AsyncSession, profile: Profile, session_id: str, body: SessionUpdate) -> SessionInfo:
+async def update_session(
+    db: AsyncSession, profile: Profile, session_id: str, body: SessionUpdate
+) -> SessionInfo:
     await require_session(db, profile, session_id, lock=True)
     values = {name: getattr(body, name) for name in body.model_fields_set}
     if "name" in values and values["name"] is None:
-        raise ValidationFailed("name: must be a string", [{"loc": ["body", "name"], "msg": "must be a string"}])
+        raise ValidationFailed(
+            "name: must be a string", [{"loc": ["body", "name"], "msg": "must be a string"}]
+        )
     return to_info(await repository.update_session(db, profile.id, session_id, **values))
 
 
@@ -270,7 +276,9 @@ async def upsert_message(
         raise MessageInOtherSession(
             f"message id '{message_id}' is already used in session '{existing.session_id}' of this profile"
         )
-    row = await repository.update_message(db, profile.id, message_id, message.role, message.parts, text_of(message.parts))
+    row = await repository.update_message(
+        db, profile.id, message_id, message.role, message.parts, text_of(message.parts)
+    )
     await repository.touch(db, profile.id, session_id)
     return to_message(row), False
 
@@ -305,7 +313,9 @@ async def clear_messages(db: AsyncSession, profile: Profile, session_id: str) ->
     await repository.touch(db, profile.id, session_id)
 
 
-async def branches(db: AsyncSession, profile: Profile, session_id: str, message_id: str) -> list[SessionMessage]:
+async def branches(
+    db: AsyncSession, profile: Profile, session_id: str, message_id: str
+) -> list[SessionMessage]:
     await require_session(db, profile, session_id)
     await require_message(db, profile, session_id, message_id)
     return [to_message(r) for r in await repository.children(db, profile.id, session_id, message_id)]
@@ -414,7 +424,9 @@ async def add_compaction(
     await require_session(db, profile, session_id, lock=True)
     await require_message(db, profile, session_id, from_id)
     await require_message(db, profile, session_id, to_id)
-    row = await repository.insert_compaction(db, profile.id, session_id, new_compaction_id(), summary, from_id, to_id)
+    row = await repository.insert_compaction(
+        db, profile.id, session_id, new_compaction_id(), summary, from_id, to_id
+    )
     await repository.touch(db, profile.id, session_id)
     return to_compaction(row)
 
@@ -445,7 +457,9 @@ async def auto_compact(
         logger.exception("auto-compaction of session %s failed; the append stands", session.id)
 
 
-async def fork(db: AsyncSession, profile: Profile, session_id: str, at_message_id: str, name: str) -> SessionInfo:
+async def fork(
+    db: AsyncSession, profile: Profile, session_id: str, at_message_id: str, name: str
+) -> SessionInfo:
     """Copy the stored path root → atMessageId into a new session under new ids; overlays stay behind."""
     await require_session(db, profile, session_id)
     path = await raw_path(db, profile, session_id, at_message_id)
@@ -456,7 +470,14 @@ async def fork(db: AsyncSession, profile: Profile, session_id: str, at_message_i
     for message in path:
         copy_id = str(uuid.uuid4())
         await repository.insert_message(
-            db, profile.id, new_id, copy_id, parent, message.role, message.parts, message.text_content,
+            db,
+            profile.id,
+            new_id,
+            copy_id,
+            parent,
+            message.role,
+            message.parts,
+            message.text_content,
             message.created_at,
         )
         parent = copy_id

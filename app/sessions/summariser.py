@@ -110,7 +110,9 @@ def summarise(messages: Sequence[SessionMessage], previous_summary: str | None =
     """A Markdown summary of these messages, updating `previous_summary` when given."""
     previous = parse_sections(previous_summary) if previous_summary else {name: [] for name in SECTIONS}
     # About a fifth of what is being replaced, the earlier summary included (the reference's budget).
-    replaced = sum(estimate_parts_tokens(m.parts) for m in messages) + estimate_string_tokens(previous_summary or "")
+    replaced = sum(estimate_parts_tokens(m.parts) for m in messages) + estimate_string_tokens(
+        previous_summary or ""
+    )
     budget = max(MIN_BUDGET, replaced // 5)
 
     topic = previous["Topic"][0] if previous["Topic"] else ""
@@ -278,7 +280,9 @@ async def summarise_with_llm(
     client: LlmClient, messages: Sequence[SessionMessage], previous_summary: str | None = None
 ) -> str:
     """The LLM's summary of these messages, updating `previous_summary` when given (`LlmError` on failure)."""
-    replaced = sum(estimate_parts_tokens(m.parts) for m in messages) + estimate_string_tokens(previous_summary or "")
+    replaced = sum(estimate_parts_tokens(m.parts) for m in messages) + estimate_string_tokens(
+        previous_summary or ""
+    )
     budget = max(MIN_BUDGET, replaced // 5)
     system = LLM_SYSTEM_PROMPT.format(budget=budget)
     chunks = _chunks(messages)

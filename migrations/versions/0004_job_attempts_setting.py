@@ -18,7 +18,9 @@ depends_on: str | Sequence[str] | None = None
 def upgrade() -> None:
     op.alter_column("jobs", "max_attempts", existing_type=sa.Integer(), nullable=True, server_default=None)
     # Jobs still waiting take the configured limit from now on.
-    op.execute("UPDATE jobs SET max_attempts = NULL WHERE status IN ('queued', 'running') AND max_attempts = 5")
+    op.execute(
+        "UPDATE jobs SET max_attempts = NULL WHERE status IN ('queued', 'running') AND max_attempts = 5"
+    )
 
 
 def downgrade() -> None:

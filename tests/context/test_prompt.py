@@ -37,27 +37,47 @@ SKILLS [loadable]
 async def define_fixture_blocks(client: httpx.AsyncClient, profile_url: str) -> None:
     ctx = f"{profile_url}/context"
     soul = await client.put(
-        f"{ctx}/soul", json={"kind": "readonly", "description": "Identity", "content": "You are a helpful assistant."}
+        f"{ctx}/soul",
+        json={"kind": "readonly", "description": "Identity", "content": "You are a helpful assistant."},
     )
     assert soul.status_code == 201, soul.text
     assert (await client.put(f"{ctx}/empty", json={"kind": "readonly"})).status_code == 201
     memory = await client.put(
         f"{ctx}/memory",
-        json={"kind": "writable", "description": "Learned facts", "maxTokens": 1100, "content": "User likes coffee."},
+        json={
+            "kind": "writable",
+            "description": "Learned facts",
+            "maxTokens": 1100,
+            "content": "User likes coffee.",
+        },
     )
     assert memory.status_code == 201
-    appended = await client.put(f"{ctx}/memory/content", json={"content": "User prefers dark roast.", "action": "append"})
-    assert appended.status_code == 200 and appended.json()["content"] == "User likes coffee.\nUser prefers dark roast."
+    appended = await client.put(
+        f"{ctx}/memory/content", json={"content": "User prefers dark roast.", "action": "append"}
+    )
+    assert (
+        appended.status_code == 200
+        and appended.json()["content"] == "User likes coffee.\nUser prefers dark roast."
+    )
     assert appended.json()["tokens"] == 11
-    knowledge = await client.put(f"{ctx}/knowledge", json={"kind": "search", "description": "Searchable knowledge base"})
+    knowledge = await client.put(
+        f"{ctx}/knowledge", json={"kind": "search", "description": "Searchable knowledge base"}
+    )
     assert knowledge.status_code == 201
-    for key, text in [("deploys", "We deploy on Fridays after the review."), ("oncall", "Ana is on call this week.")]:
+    for key, text in [
+        ("deploys", "We deploy on Fridays after the review."),
+        ("oncall", "Ana is on call this week."),
+    ]:
         entry = await client.put(f"{ctx}/knowledge/entries/{key}", json={"content": text})
         assert entry.status_code == 201, entry.text
     assert (await client.put(f"{ctx}/skills", json={"kind": "skill"})).status_code == 201
-    for key, description in [("style-guide", "Company style guide"), ("api-ref", "API Reference documentation")]:
+    for key, description in [
+        ("style-guide", "Company style guide"),
+        ("api-ref", "API Reference documentation"),
+    ]:
         entry = await client.put(
-            f"{ctx}/skills/entries/{key}", json={"content": f"Full text of {key}.", "description": description}
+            f"{ctx}/skills/entries/{key}",
+            json={"content": f"Full text of {key}.", "description": description},
         )
         assert entry.status_code == 201
 
@@ -87,10 +107,13 @@ async def test_frozen_until_refresh(client: httpx.AsyncClient, profile_url: str)
     frozen = (await client.get(f"{url}/system-prompt")).json()["systemPrompt"]
 
     written = await client.post(
-        f"{url}/tools/set_context", json={"arguments": {"label": "memory", "content": "User is vegan.", "action": "append"}}
+        f"{url}/tools/set_context",
+        json={"arguments": {"label": "memory", "content": "User is vegan.", "action": "append"}},
     )
     assert written.json() == {"result": "Written to memory. Usage: 1% (15/1100 tokens)"}
-    assert (await client.put(f"{profile_url}/context/soul/content", json={"content": "You are terse."})).status_code == 200
+    assert (
+        await client.put(f"{profile_url}/context/soul/content", json={"content": "You are terse."})
+    ).status_code == 200
     assert (await client.get(f"{url}/system-prompt")).json()["systemPrompt"] == frozen
 
     refreshed = (await client.post(f"{url}/system-prompt/refresh")).json()["systemPrompt"]
@@ -101,7 +124,9 @@ async def test_frozen_until_refresh(client: httpx.AsyncClient, profile_url: str)
 
     # Another session freezes its own snapshot of the blocks as they are now.
     other = await new_session(client, profile_url)
-    assert (await client.get(f"{profile_url}/sessions/{other}/system-prompt")).json()["systemPrompt"] == refreshed
+    assert (await client.get(f"{profile_url}/sessions/{other}/system-prompt")).json()[
+        "systemPrompt"
+    ] == refreshed
 
 
 async def test_frozen_prompt_survives_restart(
@@ -133,7 +158,9 @@ async def test_max_tokens_enforced_on_every_path(client: httpx.AsyncClient, prof
     assert too_big.json()["detail"] == 'Block "notes" exceeds maxTokens: 52 > 10'
     assert (await client.get(f"{ctx}/notes")).status_code == 404
 
-    assert (await client.put(f"{ctx}/notes", json={"kind": "writable", "maxTokens": 10, "content": "short"})).status_code == 201
+    assert (
+        await client.put(f"{ctx}/notes", json={"kind": "writable", "maxTokens": 10, "content": "short"})
+    ).status_code == 201
     api = await client.put(f"{ctx}/notes/content", json={"content": big})
     assert api.status_code == 422 and api.json()["code"] == "block_too_large"
     appended = await client.put(f"{ctx}/notes/content", json={"content": big, "action": "append"})
@@ -143,7 +170,8 @@ async def test_max_tokens_enforced_on_every_path(client: httpx.AsyncClient, prof
 
     sid = await new_session(client, profile_url)
     tool = await client.post(
-        f"{profile_url}/sessions/{sid}/tools/set_context", json={"arguments": {"label": "notes", "content": big}}
+        f"{profile_url}/sessions/{sid}/tools/set_context",
+        json={"arguments": {"label": "notes", "content": big}},
     )
     assert tool.status_code == 200
     assert tool.json()["result"] == 'Error: Block "notes" exceeds maxTokens: 52 > 10'
@@ -151,7 +179,8 @@ async def test_max_tokens_enforced_on_every_path(client: httpx.AsyncClient, prof
     assert block["content"] == "short" and block["maxTokens"] == 10
 
     ok = await client.post(
-        f"{profile_url}/sessions/{sid}/tools/set_context", json={"arguments": {"label": "notes", "content": "tiny note"}}
+        f"{profile_url}/sessions/{sid}/tools/set_context",
+        json={"arguments": {"label": "notes", "content": "tiny note"}},
     )
     assert ok.json()["result"] == "Written to notes. Usage: 30% (3/10 tokens)"
 

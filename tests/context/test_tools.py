@@ -60,21 +60,38 @@ async def test_every_tool_round_trip(client: httpx.AsyncClient, profile_url: str
     assert await result(client, url, "set_context", {"label": "memory", "content": "User likes tea."}) == (
         "Written to memory. Usage: 0% (4/1100 tokens)"
     )
-    assert await result(client, url, "set_context", {"label": "memory", "content": "Lives in Oslo.", "action": "append"}) == (
-        "Written to memory. Usage: 1% (8/1100 tokens)"
+    assert await result(
+        client, url, "set_context", {"label": "memory", "content": "Lives in Oslo.", "action": "append"}
+    ) == ("Written to memory. Usage: 1% (8/1100 tokens)")
+    assert (await client.get(f"{profile_url}/context/memory")).json()[
+        "content"
+    ] == "User likes tea.\nLives in Oslo."
+    assert (
+        await result(client, url, "set_context", {"label": "soul", "content": "x"})
+        == 'Error: Block "soul" is readonly'
     )
-    assert (await client.get(f"{profile_url}/context/memory")).json()["content"] == "User likes tea.\nLives in Oslo."
-    assert await result(client, url, "set_context", {"label": "soul", "content": "x"}) == 'Error: Block "soul" is readonly'
-    assert await result(client, url, "set_context", {"label": "ghost", "content": "x"}) == 'Error: block "ghost" not found'
+    assert (
+        await result(client, url, "set_context", {"label": "ghost", "content": "x"})
+        == 'Error: block "ghost" not found'
+    )
 
     # set_context on keyed blocks: the key is the title's slug, or a slug + hash of the content.
-    assert await result(
-        client, url, "set_context",
-        {"label": "skills", "content": "Step 1: test. Step 2: ship.", "metadata": {"title": "Deploy Checklist!", "description": "How we ship"}},
-    ) == 'Indexed "deploy-checklist" in skills.'
-    assert await result(client, url, "set_context", {"label": "knowledge", "content": "Ana is on call this week."}) == (
-        'Indexed "ana-is-on-call-this-week-1my0uh2" in knowledge.'
+    assert (
+        await result(
+            client,
+            url,
+            "set_context",
+            {
+                "label": "skills",
+                "content": "Step 1: test. Step 2: ship.",
+                "metadata": {"title": "Deploy Checklist!", "description": "How we ship"},
+            },
+        )
+        == 'Indexed "deploy-checklist" in skills.'
     )
+    assert await result(
+        client, url, "set_context", {"label": "knowledge", "content": "Ana is on call this week."}
+    ) == ('Indexed "ana-is-on-call-this-week-1my0uh2" in knowledge.')
     skill = (await client.get(f"{profile_url}/context/skills/entries/deploy-checklist")).json()
     assert skill["description"] == "How we ship"
 
@@ -88,11 +105,23 @@ async def test_every_tool_round_trip(client: httpx.AsyncClient, profile_url: str
     )
     tools = (await client.get(f"{url}/tools")).json()["tools"]
     assert tools[2]["function"]["description"].endswith(" Currently loaded: skills:deploy-checklist.")
-    await append(client, url, {
-        "id": "tool-msg", "role": "assistant",
-        "parts": [{"type": "tool-load_context", "toolCallId": "c1", "state": "output-available",
-                   "input": {"label": "skills", "key": "deploy-checklist"}, "output": "Step 1: test. Step 2: ship."}],
-    })
+    await append(
+        client,
+        url,
+        {
+            "id": "tool-msg",
+            "role": "assistant",
+            "parts": [
+                {
+                    "type": "tool-load_context",
+                    "toolCallId": "c1",
+                    "state": "output-available",
+                    "input": {"label": "skills", "key": "deploy-checklist"},
+                    "output": "Step 1: test. Step 2: ship.",
+                }
+            ],
+        },
+    )
     assert await result(client, url, "unload_context", {"label": "skills", "key": "deploy-checklist"}) == (
         'Unloaded "deploy-checklist" from skills. Context reclaimed.'
     )
@@ -103,19 +132,33 @@ async def test_every_tool_round_trip(client: httpx.AsyncClient, profile_url: str
     )
 
     # search_context
-    found = await result(client, url, "search_context", {"label": "knowledge", "query": "deploying on friday"})
+    found = await result(
+        client, url, "search_context", {"label": "knowledge", "query": "deploying on friday"}
+    )
     assert found == "[deploys]\nWe deploy on Fridays after the review."
-    assert await result(client, url, "search_context", {"label": "knowledge", "query": "kangaroo"}) == "No results found."
+    assert (
+        await result(client, url, "search_context", {"label": "knowledge", "query": "kangaroo"})
+        == "No results found."
+    )
     assert await result(client, url, "search_context", {"label": "skills", "query": "x"}) == (
         'Error: "skills" is not searchable. Searchable blocks: knowledge'
     )
 
     # session_search, arguments given as the JSON string an LLM emits.
     other = await new_session(client, profile_url)
-    await append(client, f"{profile_url}/sessions/{other}", text_message("s1", "user", "The deployment is blocked."))
-    await append(client, f"{profile_url}/sessions/{other}", text_message("s2", "assistant", "I will unblock the deploy."))
+    await append(
+        client, f"{profile_url}/sessions/{other}", text_message("s1", "user", "The deployment is blocked.")
+    )
+    await append(
+        client,
+        f"{profile_url}/sessions/{other}",
+        text_message("s2", "assistant", "I will unblock the deploy."),
+    )
     found_sessions = await result(client, url, "session_search", '{"query": "deploying"}')
-    assert sorted(found_sessions.split("\n---\n")) == ["[assistant] I will unblock the deploy.", "[user] The deployment is blocked."]
+    assert sorted(found_sessions.split("\n---\n")) == [
+        "[assistant] I will unblock the deploy.",
+        "[user] The deployment is blocked.",
+    ]
     assert await result(client, url, "session_search", {"query": "zebra"}) == "No results found."
 
 
@@ -146,7 +189,9 @@ async def test_refused_calls_are_422_with_guidance(client: httpx.AsyncClient, pr
     assert missing_session.status_code == 404
 
 
-async def test_hostile_tool_arguments_are_refused_not_500(client: httpx.AsyncClient, profile_url: str) -> None:
+async def test_hostile_tool_arguments_are_refused_not_500(
+    client: httpx.AsyncClient, profile_url: str
+) -> None:
     # Regression: arguments sent as a JSON string skip the request guard, so NUL and lone surrogates
     # reached PostgreSQL; deep nesting raised RecursionError; an unbounded query made a tsvector over
     # 1 MiB; recall_memory passed an empty or >1 KiB query to a RecallRequest. All were 500s.

@@ -98,7 +98,9 @@ async def test_lone_surrogate_in_body_is_422(client: httpx.AsyncClient, ns: str)
     key = await client.post(f"/v1/namespaces/{ns}/keys", content=b'{"\\ud800": 1}', headers=json_headers)
     assert key.status_code == 422
     # a surrogate pair is an ordinary character
-    emoji = await client.put(f"{profile}/context/notes/content", content=b'{"content": "\\ud83d\\ude00"}', headers=json_headers)
+    emoji = await client.put(
+        f"{profile}/context/notes/content", content=b'{"content": "\\ud83d\\ude00"}', headers=json_headers
+    )
     assert emoji.status_code == 200 and emoji.json()["content"] == "\U0001f600"
 
 

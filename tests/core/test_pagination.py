@@ -24,7 +24,7 @@ async def test_forged_cursors_are_422(client: httpx.AsyncClient, ns: str) -> Non
         b'["0001-01-01T00:00:00+14:00", "x"]',
         b'["9999-12-31T23:59:59-14:00", "x"]',
         b'["not a time", "x"]',
-        b'[null, null]',
+        b"[null, null]",
     ]
     for url, cursors in [
         ("/v1/namespaces", one_value),

@@ -32,7 +32,9 @@ async def llm(fake_openai: FakeOpenAI) -> AsyncIterator[LlmClient]:
     await client.aclose()
 
 
-async def test_chat_json_sends_the_protocol_and_parses_the_object(fake_openai: FakeOpenAI, llm: LlmClient) -> None:
+async def test_chat_json_sends_the_protocol_and_parses_the_object(
+    fake_openai: FakeOpenAI, llm: LlmClient
+) -> None:
     fake_openai.script(answer({"greeting": "hi"}))
     assert await llm.chat_json(SYSTEM, max_tokens=50) == {"greeting": "hi"}
     [request] = fake_openai.requests
@@ -167,7 +169,9 @@ MEMORIES = [
 
 async def test_write_answer_from_memories(fake_openai: FakeOpenAI, llm: LlmClient) -> None:
     fake_openai.script(answer({"answer": "User ran a first half marathon on 9 May 2024."}))
-    text = await write_answer(llm, "When did I run a half marathon?", MEMORIES, "short", datetime(2024, 5, 20, tzinfo=UTC))
+    text = await write_answer(
+        llm, "When did I run a half marathon?", MEMORIES, "short", datetime(2024, 5, 20, tzinfo=UTC)
+    )
     assert text == "User ran a first half marathon on 9 May 2024."
     [request] = fake_openai.requests
     assert "20 May 2024" in request.system and "60 tokens" in request.system
@@ -176,7 +180,9 @@ async def test_write_answer_from_memories(fake_openai: FakeOpenAI, llm: LlmClien
     assert request.body["response_format"] == {"type": "json_object"}
 
 
-async def test_write_answer_empty_when_the_memories_do_not_answer(fake_openai: FakeOpenAI, llm: LlmClient) -> None:
+async def test_write_answer_empty_when_the_memories_do_not_answer(
+    fake_openai: FakeOpenAI, llm: LlmClient
+) -> None:
     now = datetime(2024, 5, 20, tzinfo=UTC)
     assert await write_answer(llm, "What is my dog's name?", [], "medium", now) == ""
     assert fake_openai.requests == [], "no memories: no call"

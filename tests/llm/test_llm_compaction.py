@@ -81,7 +81,10 @@ async def test_compaction_summary_written_by_the_llm_and_updated(
     ],
 )
 async def test_compaction_falls_back_when_the_llm_fails(
-    llm_client: httpx.AsyncClient, llm_profile_url: str, fake_openai: FakeOpenAI, failure: object,
+    llm_client: httpx.AsyncClient,
+    llm_profile_url: str,
+    fake_openai: FakeOpenAI,
+    failure: object,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     sid = await new_session(llm_client, llm_profile_url)
@@ -113,7 +116,9 @@ async def test_auto_compaction_uses_the_llm_and_survives_its_failure(
     other_url = f"{llm_profile_url}/sessions/{other}"
     await fill(llm_client, other_url, 5, prefix="o")
     fake_openai.default = lambda _request: error(503)
-    response = await llm_client.post(f"{other_url}/messages", json={"message": text_message("big2", "user", long)})
+    response = await llm_client.post(
+        f"{other_url}/messages", json={"message": text_message("big2", "user", long)}
+    )
     assert response.status_code == 201
     [compaction] = (await llm_client.get(f"{other_url}/compactions")).json()["compactions"]
     assert compaction["summary"].startswith("## Topic") and compaction["summary"] != FIRST

@@ -24,7 +24,11 @@ CONVERSATION = [
     {"role": "user", "content": "Hi there!", "timestamp": "2024-05-10T09:00:00Z"},
     {"role": "assistant", "content": "Hello! How can I help?", "timestamp": "2024-05-10T09:00:05Z"},
     {"role": "user", "content": "I moved to Lisbon last year.", "timestamp": "2024-05-10T09:01:00Z"},
-    {"role": "user", "content": "Yesterday I ran my first half marathon.", "timestamp": "2024-05-10T09:02:00Z"},
+    {
+        "role": "user",
+        "content": "Yesterday I ran my first half marathon.",
+        "timestamp": "2024-05-10T09:02:00Z",
+    },
     {"role": "user", "content": "From now on, always answer in French.", "timestamp": "2024-05-10T09:03:00Z"},
 ]
 
@@ -44,24 +48,61 @@ def model_answer(messages: list[dict[str, Any]]) -> dict[str, Any]:
             continue
         text = m["text"]
         if "Lisbon" in text:
-            memories.append({"type": "fact", "summary": "User lives in Lisbon (LLM)", "content": text,
-                             "topicKey": "User.Home City", "eventTime": None, "sourceMessageIds": [m["id"]]})
+            memories.append(
+                {
+                    "type": "fact",
+                    "summary": "User lives in Lisbon (LLM)",
+                    "content": text,
+                    "topicKey": "User.Home City",
+                    "eventTime": None,
+                    "sourceMessageIds": [m["id"]],
+                }
+            )
         if "Porto" in text:
-            memories.append({"type": "FACT", "summary": "User lives in Porto (LLM)", "content": text,
-                             "topicKey": "user.home_city", "sourceMessageIds": [m["id"], "not-a-message"]})
+            memories.append(
+                {
+                    "type": "FACT",
+                    "summary": "User lives in Porto (LLM)",
+                    "content": text,
+                    "topicKey": "user.home_city",
+                    "sourceMessageIds": [m["id"], "not-a-message"],
+                }
+            )
         if "marathon" in text:
-            memories.append({"type": "event", "summary": "User ran a first half marathon (LLM) " + "x" * 300,
-                             "content": text, "topicKey": None, "eventTime": "2024-05-09",
-                             "sourceMessageIds": [m["id"]]})
+            memories.append(
+                {
+                    "type": "event",
+                    "summary": "User ran a first half marathon (LLM) " + "x" * 300,
+                    "content": text,
+                    "topicKey": None,
+                    "eventTime": "2024-05-09",
+                    "sourceMessageIds": [m["id"]],
+                }
+            )
         if "French" in text:
-            memories.append({"type": "instruction", "summary": "Always answer User in French (LLM)",
-                             "content": text, "topicKey": "agent.language", "sourceMessageIds": m["id"]})
+            memories.append(
+                {
+                    "type": "instruction",
+                    "summary": "Always answer User in French (LLM)",
+                    "content": text,
+                    "topicKey": "agent.language",
+                    "sourceMessageIds": m["id"],
+                }
+            )
         # Junk: an unknown type, a memory citing only context, a memory without text.
-        memories.append({"type": "opinion", "summary": "nice chat", "content": text, "sourceMessageIds": [m["id"]]})
+        memories.append(
+            {"type": "opinion", "summary": "nice chat", "content": text, "sourceMessageIds": [m["id"]]}
+        )
         memories.append({"type": "fact", "summary": "", "content": "", "sourceMessageIds": [m["id"]]})
     if context_ids:
-        memories.append({"type": "fact", "summary": "From context (LLM)", "content": "context only",
-                         "sourceMessageIds": context_ids})
+        memories.append(
+            {
+                "type": "fact",
+                "summary": "From context (LLM)",
+                "content": "context only",
+                "sourceMessageIds": context_ids,
+            }
+        )
     return {"memories": memories}
 
 
@@ -77,7 +118,9 @@ async def ingest(client: httpx.AsyncClient, url: str, messages: list[dict[str, s
 
 
 async def listed(client: httpx.AsyncClient, url: str) -> list[dict[str, Any]]:
-    memories: list[dict[str, Any]] = (await client.get(f"{url}/memories", params={"limit": 100})).json()["memories"]
+    memories: list[dict[str, Any]] = (await client.get(f"{url}/memories", params={"limit": 100})).json()[
+        "memories"
+    ]
     return memories
 
 
@@ -101,7 +144,9 @@ async def test_memories_come_from_the_llm_with_sources(
     memories = await listed(llm_client, llm_profile_url)
     by_type = {m["type"]: m for m in memories}
     assert set(by_type) == {"fact", "event", "instruction"}, memories
-    assert all("(LLM)" in m["summary"] for m in memories), "summaries are the model's, not the offline extractor's"
+    assert all("(LLM)" in m["summary"] for m in memories), (
+        "summaries are the model's, not the offline extractor's"
+    )
     event = by_type["event"]
     assert len(event["summary"]) == 200 and event["summary"].endswith("…")
     assert event["eventTime"].startswith("2024-05-09T00:00:00")
@@ -159,7 +204,9 @@ async def test_malformed_answer_is_retried_then_fails_with_the_error_kept(
     assert job["status"] == "failed" and 'no "memories" list' in job["error"], job
 
     fake_openai.default = lambda _request: error(401, "invalid api key")
-    job_id = await ingest(llm_client, llm_profile_url, [{"role": "user", "content": "I have a cat."}], "s-down")
+    job_id = await ingest(
+        llm_client, llm_profile_url, [{"role": "user", "content": "I have a cat."}], "s-down"
+    )
     await llm_worker.drain()
     job = (await llm_client.get(f"{llm_profile_url}/jobs/{job_id}")).json()
     assert job["status"] == "failed" and job["attempts"] == JOB_MAX_ATTEMPTS, job
@@ -195,8 +242,14 @@ def test_parse_memories_validates_strictly() -> None:
     [memory] = parse_memories(
         {
             "memories": [
-                {"type": "event", "summary": "  User   met Ana ", "content": "c" * 3000, "topicKey": "not a key!",
-                 "eventTime": "2024-05-09T18:30:00+02:00", "sourceMessageIds": ["a", "a", "zz"]},
+                {
+                    "type": "event",
+                    "summary": "  User   met Ana ",
+                    "content": "c" * 3000,
+                    "topicKey": "not a key!",
+                    "eventTime": "2024-05-09T18:30:00+02:00",
+                    "sourceMessageIds": ["a", "a", "zz"],
+                },
                 {"type": "event", "summary": "no source", "content": "x", "sourceMessageIds": []},
             ]
         },
@@ -206,8 +259,17 @@ def test_parse_memories_validates_strictly() -> None:
     assert memory.topic_key is None and memory.source_message_ids == ("a",)
     assert memory.event_time == datetime(2024, 5, 9, 16, 30, tzinfo=UTC)
     [naive] = parse_memories(
-        {"memories": [{"type": "event", "summary": "s", "content": "Yesterday User met Ana.",
-                       "eventTime": "soon", "sourceMessageIds": ["a"]}]},
+        {
+            "memories": [
+                {
+                    "type": "event",
+                    "summary": "s",
+                    "content": "Yesterday User met Ana.",
+                    "eventTime": "soon",
+                    "sourceMessageIds": ["a"],
+                }
+            ]
+        },
         new,
     )
     assert naive.event_time is not None and naive.event_time.date().isoformat() == "2024-05-09"

@@ -214,8 +214,16 @@ async def test_timestamps_outside_the_utc_calendar_are_422(
         assert response.status_code == 422, response.text
     # The very edges that do exist in UTC are stored, and extraction resolves "yesterday"/"tomorrow" there.
     for i, when in enumerate(["0001-01-01T00:00:01Z", "9999-12-31T23:59:59Z"]):
-        messages = [{"role": "user", "content": f"Yesterday I moved to Lisbon and tomorrow I fly {i}.", "timestamp": when}]
-        response = await client.post(f"{profile_url}/ingest", json={"sessionId": f"edge{i}", "messages": messages})
+        messages = [
+            {
+                "role": "user",
+                "content": f"Yesterday I moved to Lisbon and tomorrow I fly {i}.",
+                "timestamp": when,
+            }
+        ]
+        response = await client.post(
+            f"{profile_url}/ingest", json={"sessionId": f"edge{i}", "messages": messages}
+        )
         assert response.status_code == 202, response.text
         await worker.drain()
         job = await client.get(f"{profile_url}/jobs/{response.json()['jobId']}")

@@ -135,8 +135,12 @@ async def test_namespace_delete_purges_its_profiles(
 async def test_remembering_a_replaced_statement_makes_it_current_again(
     client: httpx.AsyncClient, profile_url: str
 ) -> None:
-    blue = (await client.post(f"{profile_url}/remember", json={"content": "My favourite colour is blue."})).json()
-    green = (await client.post(f"{profile_url}/remember", json={"content": "My favourite colour is green."})).json()
+    blue = (
+        await client.post(f"{profile_url}/remember", json={"content": "My favourite colour is blue."})
+    ).json()
+    green = (
+        await client.post(f"{profile_url}/remember", json={"content": "My favourite colour is green."})
+    ).json()
     listed = [m["id"] for m in (await client.get(f"{profile_url}/memories")).json()["memories"]]
     assert listed == [green["id"]]
     again = await client.post(f"{profile_url}/remember", json={"content": "My favourite colour is blue."})

@@ -184,10 +184,14 @@ async def test_worker_process_runs_jobs_and_stops_cleanly_on_sigterm(
             proc.kill()
 
 
-async def test_job_max_attempts_setting_applies_to_jobs_without_their_own(app: Any, settings: Settings) -> None:
+async def test_job_max_attempts_setting_applies_to_jobs_without_their_own(
+    app: Any, settings: Settings
+) -> None:
     attempts: list[int] = []
 
-    async def broken(ctx: JobContext, profile_id: int | None, sid: str | None, payload: dict[str, Any]) -> int:
+    async def broken(
+        ctx: JobContext, profile_id: int | None, sid: str | None, payload: dict[str, Any]
+    ) -> int:
         attempts.append(1)
         raise RuntimeError("still broken")
 
@@ -207,5 +211,7 @@ async def test_job_max_attempts_setting_applies_to_jobs_without_their_own(app: A
         del handlers.HANDLERS["broken2"]
     assert len(attempts) == 2
     async with app.state.sessionmaker() as db:
-        status = (await db.execute(text("SELECT status FROM jobs WHERE id = :id"), {"id": job_id})).scalar_one()
+        status = (
+            await db.execute(text("SELECT status FROM jobs WHERE id = :id"), {"id": job_id})
+        ).scalar_one()
     assert status == "failed"

@@ -120,7 +120,11 @@ async def test_scoped_key_gets_404_on_every_route_of_another_namespace(
     assert (await client.post(f"{base}/sessions", json={"id": "s1"})).status_code == 201
     assert (await client.post(f"{base}/sessions/s1/messages", json={"message": message})).status_code == 201
     memory = (await client.post(f"{base}/remember", json={"content": "a secret fact"})).json()["id"]
-    job = (await client.post(f"{base}/ingest", json={"sessionId": "s1", "messages": [{"role": "user", "content": "x"}]})).json()["jobId"]
+    job = (
+        await client.post(
+            f"{base}/ingest", json={"sessionId": "s1", "messages": [{"role": "user", "content": "x"}]}
+        )
+    ).json()["jobId"]
     assert (await client.put(f"{base}/context/sk", json={"kind": "skill"})).status_code == 201
     assert (await client.put(f"{base}/context/sk/entries/e", json={"content": "c"})).status_code == 201
     other_key = (await client.post(f"/v1/namespaces/{other}/keys", json={"name": "k"})).json()["id"]

@@ -155,7 +155,9 @@ async def test_scoped_key_on_another_namespace_is_404(
     assert response.status_code == 404
 
 
-async def test_reference_dates_at_the_edges_of_the_calendar(client: httpx.AsyncClient, profile_url: str) -> None:
+async def test_reference_dates_at_the_edges_of_the_calendar(
+    client: httpx.AsyncClient, profile_url: str
+) -> None:
     # Regression: "yesterday" against 0001-01-01, "in 3 days" against 9999-12-31, and a window starting at
     # local midnight of year 1 at +14:00 (year 0 in UTC) overflowed Python's calendar with a 500.
     await client.post(f"{profile_url}/remember", json={"content": "Yesterday I went to the dentist."})
@@ -166,9 +168,12 @@ async def test_reference_dates_at_the_edges_of_the_calendar(client: httpx.AsyncC
     for reference in references:
         for question in questions:
             response = await client.post(
-                f"{profile_url}/recall", json={"query": question, "referenceDate": reference, "thinkingLevel": "high"}
+                f"{profile_url}/recall",
+                json={"query": question, "referenceDate": reference, "thinkingLevel": "high"},
             )
             assert response.status_code == 200, (reference, question, response.text)
     for reference in ["0001-01-01T05:00:00+14:00", "9999-12-31T23:59:59-14:00"]:  # no UTC form at all
-        response = await client.post(f"{profile_url}/recall", json={"query": "yesterday", "referenceDate": reference})
+        response = await client.post(
+            f"{profile_url}/recall", json={"query": "yesterday", "referenceDate": reference}
+        )
         assert response.status_code == 422, response.text

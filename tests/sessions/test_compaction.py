@@ -14,7 +14,9 @@ def tool_call(message_id: str, call_id: str) -> dict[str, Any]:
     return {
         "id": message_id,
         "role": "assistant",
-        "parts": [{"type": "tool-search", "toolCallId": call_id, "state": "input-available", "input": {"q": "x"}}],
+        "parts": [
+            {"type": "tool-search", "toolCallId": call_id, "state": "input-available", "input": {"q": "x"}}
+        ],
     }
 
 
@@ -23,8 +25,13 @@ def tool_result(message_id: str, call_id: str) -> dict[str, Any]:
         "id": message_id,
         "role": "assistant",
         "parts": [
-            {"type": "tool-search", "toolCallId": call_id, "state": "output-available", "input": {"q": "x"},
-             "output": "three results"},
+            {
+                "type": "tool-search",
+                "toolCallId": call_id,
+                "state": "output-available",
+                "input": {"q": "x"},
+                "output": "three results",
+            },
         ],
     }
 
@@ -61,7 +68,9 @@ async def test_overlay_replaces_exactly_its_range(client: httpx.AsyncClient, pro
     await append(client, url, text_message("alt", "assistant", "another answer"), parentId="m2")
     assert await history_ids(client, url, leafId="alt") == ["m0", "m1", "m2", "alt"]
 
-    missing = await client.post(f"{url}/compactions", json={"summary": "s", "fromMessageId": "m1", "toMessageId": "zz"})
+    missing = await client.post(
+        f"{url}/compactions", json={"summary": "s", "fromMessageId": "m1", "toMessageId": "zz"}
+    )
     assert missing.status_code == 404
 
 
@@ -163,14 +172,18 @@ async def test_split_ends_the_session_and_seeds_the_next(client: httpx.AsyncClie
     sid = await new_session(client, profile_url, model="gpt-x", source="cli")
     url = f"{profile_url}/sessions/{sid}"
     await fill(client, url, 3)
-    split = await client.post(f"{url}/split", json={"summary": "We planned the Lisbon move.", "name": "Part 2"})
+    split = await client.post(
+        f"{url}/split", json={"summary": "We planned the Lisbon move.", "name": "Part 2"}
+    )
     assert split.status_code == 201, split.text
     info = split.json()
     assert info["parentSessionId"] == sid and info["name"] == "Part 2" and info["model"] == "gpt-x"
     assert (await client.get(url)).json()["endReason"] == "compaction"
     seeded = (await client.get(f"{profile_url}/sessions/{info['id']}/history")).json()["messages"]
     assert len(seeded) == 1 and seeded[0]["role"] == "assistant"
-    assert seeded[0]["parts"] == [{"type": "text", "text": "[Context from previous session]\n\nWe planned the Lisbon move."}]
+    assert seeded[0]["parts"] == [
+        {"type": "text", "text": "[Context from previous session]\n\nWe planned the Lisbon move."}
+    ]
     listed = (await client.get(f"{profile_url}/sessions")).json()["sessions"]
     assert listed[0]["id"] == info["id"]
 

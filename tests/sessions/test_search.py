@@ -11,7 +11,7 @@ HOSTILE = [
     "",
     "   ",
     "'",
-    "\"",
+    '"',
     "\\",
     "'\\'",
     "a & b | !c",
@@ -36,7 +36,11 @@ async def test_stemming_ranking_and_scope(client: httpx.AsyncClient, profile_url
     two = await new_session(client, profile_url)
     url_one, url_two = f"{profile_url}/sessions/{one}", f"{profile_url}/sessions/{two}"
     await append(client, url_one, text_message("d1", "user", "The deployment failed on Friday."))
-    await append(client, url_one, text_message("d2", "assistant", "Let us retry the deployment of the deployment tool."))
+    await append(
+        client,
+        url_one,
+        text_message("d2", "assistant", "Let us retry the deployment of the deployment tool."),
+    )
     await append(client, url_one, text_message("d3", "user", "I like cheese."))
     await append(client, url_two, text_message("d4", "user", "Deployments happen weekly."))
 
@@ -46,11 +50,15 @@ async def test_stemming_ranking_and_scope(client: httpx.AsyncClient, profile_url
     assert hits[0]["sessionId"] == one and hits[0]["role"] == "assistant"
     assert "deployment tool" in hits[0]["content"]
 
-    everywhere = (await client.get(f"{profile_url}/search", params={"q": "deploying friday"})).json()["results"]
+    everywhere = (await client.get(f"{profile_url}/search", params={"q": "deploying friday"})).json()[
+        "results"
+    ]
     assert {h["id"] for h in everywhere} == {"d1", "d2", "d4"}
     assert everywhere[0]["id"] == "d1"  # matches both words
 
-    limited = (await client.get(f"{profile_url}/search", params={"q": "deploy", "limit": 1})).json()["results"]
+    limited = (await client.get(f"{profile_url}/search", params={"q": "deploy", "limit": 1})).json()[
+        "results"
+    ]
     assert len(limited) == 1
     assert (await client.get(f"{profile_url}/search", params={"q": "cheese", "limit": 0})).status_code == 422
 

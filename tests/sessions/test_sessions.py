@@ -35,7 +35,9 @@ async def test_session_lifecycle_and_listing(client: httpx.AsyncClient, profile_
     page = (await client.get(f"{profile_url}/sessions", params={"limit": 1})).json()
     assert len(page["sessions"]) == 1 and page["cursor"]
     rest = (await client.get(f"{profile_url}/sessions", params={"limit": 1, "cursor": page["cursor"]})).json()
-    assert [s["id"] for s in rest["sessions"]] == [generated] and "cursor" not in rest or rest["cursor"] is None
+    assert (
+        [s["id"] for s in rest["sessions"]] == [generated] and "cursor" not in rest or rest["cursor"] is None
+    )
 
     usage = await client.post(
         f"{profile_url}/sessions/s-1/usage", json={"inputTokens": 100, "outputTokens": 20, "cost": 0.5}
@@ -57,7 +59,9 @@ async def test_regenerate_flow_branches_and_history(client: httpx.AsyncClient, p
     await append(client, url, text_message("u1", "user", "What's the capital of France?"))
     await append(client, url, text_message("a1", "assistant", "Paris."))
     # Regenerate: a second answer to the same user message.
-    await append(client, url, text_message("a2", "assistant", "The capital of France is Paris."), parentId="u1")
+    await append(
+        client, url, text_message("a2", "assistant", "The capital of France is Paris."), parentId="u1"
+    )
 
     branches = (await client.get(f"{url}/messages/u1/branches")).json()["messages"]
     assert [m["id"] for m in branches] == ["a1", "a2"]
@@ -100,7 +104,9 @@ async def test_parent_rules_and_idempotent_append(client: httpx.AsyncClient, pro
     assert same.status_code == 200
     assert same.json()["role"] == "user" and same.json()["parts"][0]["text"] == "hello"
 
-    clash = await client.post(f"{profile_url}/sessions/{other}/messages", json={"message": text_message("m1", "user", "x")})
+    clash = await client.post(
+        f"{profile_url}/sessions/{other}/messages", json={"message": text_message("m1", "user", "x")}
+    )
     assert clash.status_code == 409 and clash.json()["code"] == "message_in_other_session"
 
 
@@ -109,13 +115,19 @@ async def test_batch_upsert_delete_clear(client: httpx.AsyncClient, profile_url:
     url = f"{profile_url}/sessions/{sid}"
     batch = await client.post(
         f"{url}/messages/batch",
-        json={"messages": [text_message(f"b{i}", "user" if i % 2 == 0 else "assistant", f"turn {i}") for i in range(4)]},
+        json={
+            "messages": [
+                text_message(f"b{i}", "user" if i % 2 == 0 else "assistant", f"turn {i}") for i in range(4)
+            ]
+        },
     )
     assert batch.status_code == 201, batch.text
     assert [m["id"] for m in batch.json()["messages"]] == ["b0", "b1", "b2", "b3"]
     assert await history_ids(client, url) == ["b0", "b1", "b2", "b3"]
 
-    updated = await client.put(f"{url}/messages/b1", json={"message": text_message("b1", "assistant", "edited")})
+    updated = await client.put(
+        f"{url}/messages/b1", json={"message": text_message("b1", "assistant", "edited")}
+    )
     assert updated.status_code == 200
     assert (await client.get(f"{url}/messages/b1")).json()["parts"][0]["text"] == "edited"
     inserted = await client.put(f"{url}/messages/b4", json={"message": text_message("b4", "user", "more")})
@@ -139,12 +151,19 @@ async def test_unknown_part_types_round_trip(client: httpx.AsyncClient, profile_
     url = f"{profile_url}/sessions/{sid}"
     parts = [
         {"type": "reasoning", "text": "thinking about weather"},
-        {"type": "tool-getWeather", "toolCallId": "c1", "state": "output-available",
-         "input": {"city": "Oslo"}, "output": {"tempC": -3, "nested": [1, {"a": None}]}},
+        {
+            "type": "tool-getWeather",
+            "toolCallId": "c1",
+            "state": "output-available",
+            "input": {"city": "Oslo"},
+            "output": {"tempC": -3, "nested": [1, {"a": None}]},
+        },
         {"type": "data-custom", "data": {"anything": ["goes", 1.5, True]}, "id": "x"},
         {"type": "text", "text": "It is cold in Oslo."},
     ]
-    created = await client.post(f"{url}/messages", json={"message": {"id": "t1", "role": "assistant", "parts": parts}})
+    created = await client.post(
+        f"{url}/messages", json={"message": {"id": "t1", "role": "assistant", "parts": parts}}
+    )
     assert created.status_code == 201
     assert created.json()["parts"] == parts
     assert (await client.get(f"{url}/messages/t1")).json()["parts"] == parts
@@ -159,7 +178,9 @@ async def test_limits_and_not_found(client: httpx.AsyncClient, profile_url: str)
     assert too_long.status_code == 422
     bad_role = await client.post(f"{url}/messages", json={"message": text_message("r", "robot", "hi")})
     assert bad_role.status_code == 422
-    no_type = await client.post(f"{url}/messages", json={"message": {"id": "p", "role": "user", "parts": [{"text": "x"}]}})
+    no_type = await client.post(
+        f"{url}/messages", json={"message": {"id": "p", "role": "user", "parts": [{"text": "x"}]}}
+    )
     assert no_type.status_code == 422
     nul = await client.post(f"{url}/messages", json={"message": text_message("n", "user", "a\u0000b")})
     assert nul.status_code == 422
@@ -196,14 +217,18 @@ async def test_compact_after_beyond_the_column_is_422(client: httpx.AsyncClient,
     assert patched.status_code == 422
 
 
-async def test_created_at_outside_the_utc_calendar_is_422(client: httpx.AsyncClient, profile_url: str) -> None:
+async def test_created_at_outside_the_utc_calendar_is_422(
+    client: httpx.AsyncClient, profile_url: str
+) -> None:
     # Regression: year 1 at +14:00 is year 0 in UTC (and 9999 at -14:00 is 10000): a 500 on insert.
     url = f"{profile_url}/sessions/{await new_session(client, profile_url)}"
     for i, when in enumerate(["0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00"]):
         message = {**text_message(f"t{i}", "user", "hi"), "createdAt": when}
         response = await client.post(f"{url}/messages", json={"message": message})
         assert response.status_code == 422, response.text
-    for i, when in enumerate(["0001-01-01T00:00:00-14:00", "9999-12-31T23:59:59+14:00", "2024-05-08T10:00:00"]):
+    for i, when in enumerate(
+        ["0001-01-01T00:00:00-14:00", "9999-12-31T23:59:59+14:00", "2024-05-08T10:00:00"]
+    ):
         await append(client, url, {**text_message(f"ok{i}", "user", "hi"), "createdAt": when})
     assert (await client.get(f"{url}/history")).status_code == 200
 
@@ -220,7 +245,9 @@ async def test_parts_jsonb_cannot_store_are_422(client: httpx.AsyncClient, profi
     nested: object = 1
     for _ in range(60):
         nested = [nested]
-    await append(client, url, {"id": "deep", "role": "assistant", "parts": [{"type": "data", "v": nested, "x": 1e308}]})
+    await append(
+        client, url, {"id": "deep", "role": "assistant", "parts": [{"type": "data", "v": nested, "x": 1e308}]}
+    )
     assert (await client.get(f"{url}/messages/deep")).json()["parts"][0]["v"] == nested
 
 

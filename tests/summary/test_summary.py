@@ -237,7 +237,9 @@ async def test_scoped_key_of_another_namespace_gets_404(
 
 async def test_key_facts_put_substance_before_one_liners(client: httpx.AsyncClient, profile_url: str) -> None:
     url = f"{profile_url}/remember"
-    await client.post(url, json={"content": "The harbour bakery in Vigo opens at six and sells the best empanadas in town."})
+    await client.post(
+        url, json={"content": "The harbour bakery in Vigo opens at six and sells the best empanadas in town."}
+    )
     for remark in ("Classic.", "Obviously.", "Priorities."):
         await asyncio.sleep(0.005)  # distinct ULID milliseconds: each remark is newer than the bakery
         await client.post(url, json={"content": remark})
