@@ -9,6 +9,8 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.memory_types import SUPERSEDING_TYPES, sql_list
+
 _COLUMNS = "id, type, summary, content, session_id, event_time, created_at, updated_at"
 
 
@@ -46,21 +48,21 @@ _INSERT_SOURCES = text(
     ON CONFLICT DO NOTHING
     """
 )
-# Only facts and instructions supersede; events accumulate and tasks belong to their session.
-SUPERSEDING_TYPES = ("fact", "instruction")
+# Only the superseding types (facts, instructions) supersede; events accumulate and tasks belong to their
+# session.
 _SUPERSEDE = text(
-    """
+    f"""
     UPDATE memories SET superseded_by = :new_id, updated_at = now()
     WHERE profile_id = :p AND topic_key = :topic AND superseded_by IS NULL AND id <> :new_id
-      AND type IN ('fact', 'instruction')
+      AND type IN {sql_list(SUPERSEDING_TYPES)}
     """
 )
 # What the profile held on a topic before a batch: superseded by the batch's first statement of it.
 _SUPERSEDE_OLDER = text(
-    """
+    f"""
     UPDATE memories SET superseded_by = :new_id, updated_at = now()
     WHERE profile_id = :p AND topic_key = :topic AND superseded_by IS NULL
-      AND id <> ALL(CAST(:batch AS text[])) AND type IN ('fact', 'instruction')
+      AND id <> ALL(CAST(:batch AS text[])) AND type IN {sql_list(SUPERSEDING_TYPES)}
     """
 )
 # Within a batch, each statement of a topic superseded by the next one.
@@ -156,7 +158,7 @@ async def insert_one(db: AsyncSession, profile_id: int, memory: NewMemory) -> di
         .mappings()
         .one_or_none()
     )
-    if row is not None and memory.topic_key and memory.type in ("fact", "instruction"):
+    if row is not None and memory.topic_key and memory.type in SUPERSEDING_TYPES:
         await db.execute(_SUPERSEDE, {"p": profile_id, "topic": memory.topic_key, "new_id": memory.id})
     return dict(row) if row is not None else None
 
