@@ -53,6 +53,7 @@ async def run_extraction(
     # No database connection is held while the extractor runs (it may call an LLM).
     extracted = await extractor_for(ctx).extract(inputs, new_from=new_from)
     async with ctx.sessionmaker() as db:
-        created = await service.store(db, profile_id, service.new_memories(extracted, session_id))
+        metadata = {r["id"]: r["metadata"] for r in rows}
+        created = await service.store(db, profile_id, service.new_memories(extracted, session_id, metadata))
         await db.commit()
     return created
