@@ -10,7 +10,7 @@ from pydantic import Field, model_validator
 from app.core.memory_types import MemoryType
 from app.core.metadata import Metadata
 from app.core.names import SessionId
-from app.core.schemas import ApiModel, RequestModel
+from app.core.schemas import ApiModel, PageModel, RequestModel
 from app.core.text import RememberContent
 
 __all__ = [
@@ -63,9 +63,8 @@ class MemoryDetail(MemoryOut):
     sources: list[MemorySource]
 
 
-class MemoryList(ApiModel):
+class MemoryList(PageModel):
     memories: list[MemorySummary]
-    cursor: str | None = None
 
 
 class RememberRequest(RequestModel):

@@ -10,7 +10,7 @@ from pydantic import AliasChoices, Field, StringConstraints, field_validator
 
 from app.core.metadata import Metadata
 from app.core.names import SessionId
-from app.core.schemas import ApiModel, RequestModel
+from app.core.schemas import ApiModel, PageModel, RequestModel
 from app.core.timestamps import Timestamp
 
 MessageId = Annotated[str, StringConstraints(min_length=1, max_length=128)]
@@ -145,9 +145,8 @@ class SessionInfo(ApiModel):
     )
 
 
-class SessionList(ApiModel):
+class SessionList(PageModel):
     sessions: list[SessionInfo]
-    cursor: str | None = None
 
 
 class SearchHit(ApiModel):
