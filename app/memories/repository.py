@@ -3,11 +3,10 @@ an instant), edits and deletes that archive the state they end into `memory_vers
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
-
-import json
 
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession

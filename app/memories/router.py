@@ -9,9 +9,9 @@ from fastapi import APIRouter, Depends, Query, Response
 from app.core.db import DbSession
 from app.core.errors import ValidationFailed, error_responses
 from app.core.metadata import parse_filter
-from app.core.timestamps import AwareTimestamp
 from app.core.names import SessionPath
 from app.core.pagination import Cursor, Limit
+from app.core.timestamps import AwareTimestamp
 from app.memories import service
 from app.memories.schemas import (
     EditRequest,
@@ -53,7 +53,7 @@ def metadata_filter(
         str | None,
         Query(
             max_length=16384,
-            description='Only memories whose metadata has every key of this JSON-encoded object with exactly '
+            description="Only memories whose metadata has every key of this JSON-encoded object with exactly "
             'its value, e.g. `{"project":"apollo"}` (URL-encoded).',
         ),
     ] = None,
@@ -111,7 +111,9 @@ async def get_memory(
 
 
 @router.patch("/memories/{memory_id}", responses=error_responses(409))
-async def edit_memory(memory_id: str, body: EditRequest, profile: ExistingProfile, db: DbSession) -> MemoryOut:
+async def edit_memory(
+    memory_id: str, body: EditRequest, profile: ExistingProfile, db: DbSession
+) -> MemoryOut:
     """Correct a memory; the previous version is kept in its history. A superseded memory → 409
     `memory_superseded`; content another memory already holds → 409 `memory_content_exists`."""
     return await service.edit_memory(db, profile, memory_id, body)

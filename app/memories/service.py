@@ -170,7 +170,9 @@ async def get_memory(
     if as_of is not None:
         found = await repository.get_as_of(db, profile.id, memory_id, as_of)
         if found is None:
-            raise MemoryNotFound(f"memory '{memory_id}' did not exist or was not valid at {as_of.isoformat()}")
+            raise MemoryNotFound(
+                f"memory '{memory_id}' did not exist or was not valid at {as_of.isoformat()}"
+            )
         row = _as_it_was(found)
     else:
         row = await _active_or_404(db, profile, memory_id)
@@ -232,7 +234,9 @@ async def memory_history(db: AsyncSession, profile: Profile, memory_id: str) -> 
             "metadata": state["metadata"],
         }
         versions.append(
-            MemoryVersion(version=state["version"], change=state["change"], at=state["valid_from"], **snapshot)
+            MemoryVersion(
+                version=state["version"], change=state["change"], at=state["valid_from"], **snapshot
+            )
         )
         if state["superseded_by"] is not None:
             versions.append(

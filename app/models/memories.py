@@ -75,7 +75,12 @@ class Memory(Base):
         ),
         Index("ix_memories_event_time", "profile_id", "event_time"),
         Index("ix_memories_tsv", "tsv", postgresql_using="gin"),
-        Index("ix_memories_metadata", "metadata", postgresql_using="gin", postgresql_ops={"metadata": "jsonb_path_ops"}),
+        Index(
+            "ix_memories_metadata",
+            "metadata",
+            postgresql_using="gin",
+            postgresql_ops={"metadata": "jsonb_path_ops"},
+        ),
     )
 
 
