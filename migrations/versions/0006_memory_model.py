@@ -6,8 +6,8 @@ superseded); `memory_versions` keeps the states it had before (each edit archive
 of a deleted memory. Existing rows are back-filled: a memory has been valid since it was created, and a
 superseded one until it was last updated (which is when supersession wrote it).
 
-Revision ID: 0005
-Revises: 0004
+Revision ID: 0006
+Revises: 0005
 """
 
 from collections.abc import Sequence
@@ -16,8 +16,8 @@ import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects.postgresql import JSONB
 
-revision: str = "0005"
-down_revision: str | None = "0004"
+revision: str = "0006"
+down_revision: str | None = "0005"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
