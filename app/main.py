@@ -11,14 +11,15 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
 from app import __version__
-from app.core.auth import KeyCache
+from app.core.auth import KeyCache, OpenMode
 from app.core.db import create_engine, create_sessionmaker
 from app.core.embedded import EmbeddedPostgres
 from app.core.errors import install_error_handlers
-from app.core.middleware import BodyGuardMiddleware, RequestContextMiddleware
+from app.core.middleware import BodyGuardMiddleware, RequestContextMiddleware, install_cors
 from app.core.migrations import upgrade_to_head
 from app.core.settings import Settings, get_settings
 from app.llm.client import LlmClient
+from app.mcp.server import install_mcp, mcp_lifespan
 from app.routers import ROUTERS
 
 logger = logging.getLogger("agent_memory.app")
@@ -46,13 +47,14 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if app.state.migrate_on_start:
             await upgrade_to_head(engine)
         async with app.state.sessionmaker() as db:
-            app.state.open_mode = settings.admin_key is None and not await has_admin_key(db)
-        if app.state.open_mode and not settings.binds_loopback():
+            open_mode = settings.admin_key is None and not await has_admin_key(db)
+        app.state.open_mode = OpenMode(active=open_mode)
+        if open_mode and not settings.binds_loopback():
             raise RuntimeError(
                 f"refusing to serve on {settings.host} without an API key: set AGENT_MEMORY_ADMIN_KEY "
                 "(see `agent-memory keys create --admin`) or bind to 127.0.0.1"
             )
-        if app.state.open_mode:
+        if open_mode:
             logger.warning(
                 "no admin key configured: running OPEN (no key needed) on loopback %s", settings.host
             )
@@ -60,7 +62,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             worker = Worker(settings, app.state.sessionmaker, url, name="api-worker", llm=llm)
             await worker.start()
             app.state.worker = worker
-        yield
+        async with mcp_lifespan(app):
+            yield
     finally:
         if worker is not None:
             await worker.stop()
@@ -90,9 +93,11 @@ def create_app(
     app.state.migrate_on_start = migrate_on_start
     install_error_handlers(app)
     app.add_middleware(BodyGuardMiddleware)
+    install_cors(app, settings.cors_origin_list)  # outside the guard: a preflight is answered before it
     app.add_middleware(RequestContextMiddleware)
     for router in ROUTERS:
         app.include_router(router)
+    install_mcp(app)
     app.openapi = lambda: build_openapi(app)  # type: ignore[method-assign]
     return app
 

@@ -1,5 +1,5 @@
-"""ASGI middleware: request ids, access log and metrics, and the request guard (body size, text PostgreSQL
-cannot store).
+"""ASGI middleware: request ids, trace context, access log and metrics, CORS, and the request guard (body
+size, text PostgreSQL cannot store).
 
 The guard refuses with 422 a path or query string holding NUL (`%00`), before any route sees it. It reads
 the body before any parsing: a body over the limit is answered 413 as soon as the limit is crossed (never
@@ -16,6 +16,8 @@ import time
 import uuid
 from typing import Any
 
+from fastapi import FastAPI
+from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -32,7 +34,8 @@ DEFAULT_BODY_LIMIT = 1 * MIB
 
 
 def body_limit_for(path: str) -> int:
-    return INGEST_BODY_LIMIT if path.endswith("/ingest") else DEFAULT_BODY_LIMIT
+    # /mcp carries the ingest tool's conversations: the ingest limit.
+    return INGEST_BODY_LIMIT if path.endswith("/ingest") or path == "/mcp" else DEFAULT_BODY_LIMIT
 
 
 UNSTORABLE_TEXT = "text must not contain NUL (\\u0000) characters or unpaired surrogates"
@@ -187,3 +190,29 @@ class BodyGuardMiddleware:
             413, "payload_too_large", f"request body exceeds the limit of {limit} bytes", "Payload too large"
         )
         await response(scope, receive, send)
+
+
+def install_cors(app: FastAPI, origins: list[str]) -> None:
+    """CORS for browser apps on the listed origins (none: no CORS headers, preflights are not answered).
+    Keys travel in the Authorization header, not cookies, so credentials mode is not needed."""
+    if not origins:
+        return
+    app.add_middleware(
+        CORSMiddleware,
+        allow_origins=origins,
+        allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+        allow_headers=[
+            "authorization",
+            "content-type",
+            "x-request-id",
+            "traceparent",
+            "tracestate",
+            "mcp-session-id",
+            "mcp-protocol-version",
+            "x-agent-memory-profile",
+            "x-agent-memory-namespace",
+            "last-event-id",
+        ],
+        expose_headers=["x-request-id", "retry-after", "mcp-session-id"],
+        max_age=600,
+    )
