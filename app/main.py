@@ -11,8 +11,10 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
 from app import __version__
+from app.core import tracing
 from app.core.auth import KeyCache, OpenMode
 from app.core.db import create_engine, create_sessionmaker
+from app.core.docs import install_docs
 from app.core.embedded import EmbeddedPostgres
 from app.core.errors import install_error_handlers
 from app.core.middleware import BodyGuardMiddleware, RequestContextMiddleware, install_cors
@@ -23,6 +25,10 @@ from app.mcp.server import install_mcp, mcp_lifespan
 from app.routers import ROUTERS
 
 logger = logging.getLogger("agent_memory.app")
+
+
+class StartupRefused(RuntimeError):
+    """The server will not start as configured; the reason is logged as one line, without a traceback."""
 
 
 @asynccontextmanager
@@ -37,6 +43,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         embedded = EmbeddedPostgres(settings.data_dir)
         url = await asyncio.to_thread(embedded.start)
     engine = create_engine(url, settings)
+    tracing.instrument_engine(engine)
     app.state.engine = engine
     app.state.database_url = url
     app.state.sessionmaker = create_sessionmaker(engine)
@@ -50,10 +57,12 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             open_mode = settings.admin_key is None and not await has_admin_key(db)
         app.state.open_mode = OpenMode(active=open_mode)
         if open_mode and not settings.binds_loopback():
-            raise RuntimeError(
+            reason = (
                 f"refusing to serve on {settings.host} without an API key: set AGENT_MEMORY_ADMIN_KEY "
                 "(see `agent-memory keys create --admin`) or bind to 127.0.0.1"
             )
+            logger.error(reason)
+            raise StartupRefused(reason)
         if open_mode:
             logger.warning(
                 "no admin key configured: running OPEN (no key needed) on loopback %s", settings.host
@@ -72,6 +81,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await engine.dispose()
         if embedded is not None:
             await asyncio.to_thread(embedded.stop)
+        tracing.shutdown()
 
 
 def create_app(
@@ -86,6 +96,9 @@ def create_app(
         separate_input_output_schemas=False,
         # operationId = the endpoint function's name, so generated SDKs read naturally.
         generate_unique_id_function=lambda route: route.name,
+        # /docs from the package's own Swagger UI assets (install_docs); no CDN-loaded pages.
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.key_cache = KeyCache()
@@ -98,6 +111,8 @@ def create_app(
     for router in ROUTERS:
         app.include_router(router)
     install_mcp(app)
+    install_docs(app)
+    tracing.instrument_app(app)  # no-op unless OTEL_EXPORTER_OTLP_ENDPOINT is set
     app.openapi = lambda: build_openapi(app)  # type: ignore[method-assign]
     return app
 

@@ -22,9 +22,10 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core.errors import problem_response
-from app.core.logging import request_id_var
+from app.core.logging import request_id_var, trace_id_var
 from app.core.metrics import REQUEST_SECONDS, REQUESTS
 from app.core.text import storable_text
+from app.core.tracing import trace_id_of
 
 logger = logging.getLogger("agent_memory.http")
 
@@ -69,7 +70,8 @@ def _refused(where: str, message: str = UNSTORABLE_TEXT) -> JSONResponse:
 
 
 class RequestContextMiddleware:
-    """Request id (from `X-Request-Id` or new), access log line, request count and latency by route."""
+    """Request id (from `X-Request-Id` or new), the caller's trace id (from `traceparent`), access log
+    line, request count and latency by route."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -82,6 +84,8 @@ class RequestContextMiddleware:
         incoming = headers.get(b"x-request-id", b"").decode("latin-1")[:100]
         request_id = incoming or uuid.uuid4().hex
         token = request_id_var.set(request_id)
+        traceparent = headers.get(b"traceparent", b"").decode("latin-1")
+        trace_token = trace_id_var.set(trace_id_of(traceparent) if traceparent else None)
         started = time.perf_counter()
         status = 500
 
@@ -110,6 +114,7 @@ class RequestContextMiddleware:
                 extra={"status": status, "route": template, "ms": round(elapsed * 1000, 2)},
             )
             request_id_var.reset(token)
+            trace_id_var.reset(trace_token)
 
 
 class BodyGuardMiddleware:
