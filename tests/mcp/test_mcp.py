@@ -41,8 +41,9 @@ async def mcp_client(app: FastAPI, **headers: str) -> AsyncIterator[Client]:
 
 def data(result: CallToolResult) -> dict[str, Any]:
     assert not result.is_error, result.content
-    assert result.structured_content is not None
-    return result.structured_content
+    content: dict[str, Any] | None = result.structured_content
+    assert content is not None
+    return content
 
 
 def admin() -> dict[str, str]:
