@@ -18,6 +18,7 @@ MemoryType = Literal["fact", "event", "instruction", "task"]
 
 SUMMARY_MAX_CHARS = 200
 CONTENT_MAX_CHARS = 2000
+CONTEXT_MAX_CHARS = 1000
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,8 @@ class ExtractedMemory:
     topic_key: str | None
     event_time: datetime | None
     source_message_ids: tuple[str, ...]
+    # Searchable at low weight, never shown: the turn this answers, resolved referents, generated keywords.
+    context: str = ""
 
 
 class Extractor(Protocol):

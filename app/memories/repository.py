@@ -23,16 +23,19 @@ class NewMemory:
     event_time: datetime | None
     content_hash: str
     source_message_ids: tuple[str, ...]
+    context: str = ""
 
 
 _INSERT = text(
     """
-    INSERT INTO memories (profile_id, id, type, summary, content, session_id, topic_key, event_time, content_hash)
-    SELECT :p, m.id, m.type, m.summary, m.content, m.session_id, m.topic_key, m.event_time, m.content_hash
+    INSERT INTO memories (profile_id, id, type, summary, content, session_id, topic_key, event_time, content_hash,
+                          context)
+    SELECT :p, m.id, m.type, m.summary, m.content, m.session_id, m.topic_key, m.event_time, m.content_hash,
+           m.context
     FROM unnest(CAST(:ids AS text[]), CAST(:types AS text[]), CAST(:summaries AS text[]),
                 CAST(:contents AS text[]), CAST(:sessions AS text[]), CAST(:topics AS text[]),
-                CAST(:times AS timestamptz[]), CAST(:hashes AS text[])) WITH ORDINALITY
-         AS m(id, type, summary, content, session_id, topic_key, event_time, content_hash, ord)
+                CAST(:times AS timestamptz[]), CAST(:hashes AS text[]), CAST(:contexts AS text[])) WITH ORDINALITY
+         AS m(id, type, summary, content, session_id, topic_key, event_time, content_hash, context, ord)
     ORDER BY m.ord
     ON CONFLICT (profile_id, content_hash) DO NOTHING
     RETURNING id
@@ -76,6 +79,7 @@ async def insert_memories(db: AsyncSession, profile_id: int, memories: list[NewM
             "topics": [m.topic_key for m in memories],
             "times": [m.event_time for m in memories],
             "hashes": [m.content_hash for m in memories],
+            "contexts": [m.context for m in memories],
         },
     )
     inserted = set(rows.scalars())
@@ -94,8 +98,9 @@ async def insert_memories(db: AsyncSession, profile_id: int, memories: list[NewM
 
 _INSERT_ONE = text(
     f"""
-    INSERT INTO memories (profile_id, id, type, summary, content, session_id, topic_key, event_time, content_hash)
-    VALUES (:p, :id, :type, :summary, :content, :session_id, :topic_key, :event_time, :content_hash)
+    INSERT INTO memories (profile_id, id, type, summary, content, session_id, topic_key, event_time, content_hash,
+                          context)
+    VALUES (:p, :id, :type, :summary, :content, :session_id, :topic_key, :event_time, :content_hash, :context)
     ON CONFLICT (profile_id, content_hash) DO NOTHING
     RETURNING {_COLUMNS}
     """
@@ -118,6 +123,7 @@ async def insert_one(db: AsyncSession, profile_id: int, memory: NewMemory) -> di
                     "topic_key": memory.topic_key,
                     "event_time": memory.event_time,
                     "content_hash": memory.content_hash,
+                    "context": memory.context,
                 },
             )
         )

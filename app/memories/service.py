@@ -35,6 +35,7 @@ def new_memories(extracted: list[ExtractedMemory], session_id: str | None) -> li
             event_time=e.event_time,
             content_hash=content_hash(e.content),
             source_message_ids=e.source_message_ids,
+            context=e.context,
         )
         for e in extracted
     ]
