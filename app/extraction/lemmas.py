@@ -35,7 +35,7 @@ write wrote written
 
 def _build() -> dict[str, str]:
     out: dict[str, str] = {}
-    for entry in _TABLE.replace("\n", "|").split("|"):
+    for entry in re.split(r"[|\n]", _TABLE):
         words = entry.split()
         if not words:
             continue

@@ -9,7 +9,6 @@ printed by `bench/eval_retrieval.py`.
 from __future__ import annotations
 
 import logging
-import math
 import re
 from collections import defaultdict
 from dataclasses import dataclass
@@ -18,10 +17,12 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.dates import format_date
 from app.core.memory_types import POLICIES, types_where
+from app.core.tokens import estimate_tokens
 from app.extraction.lemmas import base_forms
-from app.extraction.temporal import find_time, format_date, resolve_time_window
-from app.llm.answers import write_answer
+from app.extraction.temporal import find_time, resolve_time_window
+from app.llm.answers import ANSWER_TOKENS, write_answer
 from app.llm.client import LlmClient, LlmError
 from app.models import Profile
 from app.recall import query as q
@@ -45,7 +46,6 @@ LEVELS = {
     "medium": Level(width=50, rerank=50, expand=False),
     "high": Level(width=100, rerank=100, expand=True),
 }
-ANSWER_TOKENS = {"short": 60, "medium": 150, "long": 400}
 RRF_K = 5
 
 # Channel weights in the fusion. Memory text is the main evidence; the raw conversation backs it up
@@ -174,10 +174,6 @@ def _dated(row: dict[str, Any]) -> str:
     return summary
 
 
-def _tokens(text: str) -> int:
-    return math.ceil(max(len(text) / 4, len(text.split()) * 1.3))
-
-
 # Candidates in the answer besides the best one: only those scoring close to it, and at most this many.
 ANSWER_CLOSE = 0.6
 ANSWER_MAX = {"short": 2, "medium": 3, "long": 8}
@@ -197,7 +193,7 @@ def compose_answer(rows: list[dict[str, Any]], length: str, scores: list[float] 
         key = re.sub(r"\W+", " ", sentence.lower()).strip()
         if not key or key in seen:
             continue
-        cost = _tokens(sentence)
+        cost = estimate_tokens(sentence)
         if parts and used + cost > budget:
             break
         seen.add(key)
