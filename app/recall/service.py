@@ -223,7 +223,8 @@ async def recall(
     parsed = q.build(lexemes, phrase_queries, text, related=related_lexemes, expand=level.expand)
 
     terms = _terms(parsed, phrase_queries, level)
-    found = await repository.channels(db, profile.id, terms, sorted(parsed.words), window, width)
+    visible = repository.Visible(as_of=request.as_of, metadata=request.metadata)
+    found = await repository.channels(db, profile.id, terms, sorted(parsed.words), window, width, visible)
     time_led = window is not None and len(parsed.lexemes) <= TIME_LED_TERMS
     channels = [
         Channel("memory", W_MEMORY, found.memory),
@@ -240,7 +241,7 @@ async def recall(
         head = sorted(fused, key=lambda m: (fused[m], m), reverse=True)[: max(level.rerank, request.limit)]
         fused = {m: fused[m] for m in head}
     query_terms = {t: w for t, w in terms.lexemes}
-    rows = await repository.details(db, profile.id, list(fused), list(query_terms))
+    rows = await repository.details(db, profile.id, list(fused), list(query_terms), visible)
     fused = {m: s for m, s in fused.items() if m in rows}  # deleted or superseded meanwhile
     if not fused:
         return RecallResult(count=0, answer="", candidates=[])
