@@ -18,6 +18,8 @@ from app.core.errors import install_error_handlers
 from app.core.middleware import BodyGuardMiddleware, RequestContextMiddleware
 from app.core.migrations import upgrade_to_head
 from app.core.settings import Settings, get_settings
+from app.embeddings import repository
+from app.embeddings.service import Semantic
 from app.llm.client import LlmClient
 from app.routers import ROUTERS
 
@@ -41,6 +43,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.sessionmaker = create_sessionmaker(engine)
     # None when no LLM is configured; compaction (and recall answers) then take their offline paths.
     llm = app.state.llm = LlmClient.from_settings(settings)
+    # None with AGENT_MEMORY_EMBEDDINGS=none: recall stays lexical and no embedding job is ever queued.
+    semantic = app.state.semantic = Semantic.from_settings(settings)
     worker: Worker | None = None
     try:
         if app.state.migrate_on_start:
@@ -56,8 +60,14 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             logger.warning(
                 "no admin key configured: running OPEN (no key needed) on loopback %s", settings.host
             )
+        if semantic is not None:
+            async with app.state.sessionmaker() as db:
+                app.state.vector_store = await repository.vector_store(db)
+            await semantic.embedder.load()  # the local model's weights now, not on the first recall
         if app.state.run_worker:
             worker = Worker(settings, app.state.sessionmaker, url, name="api-worker", llm=llm)
+            if semantic is not None:  # shared like the LLM client: one model in memory per process
+                worker.context.cache["semantic"] = semantic
             await worker.start()
             app.state.worker = worker
         yield
@@ -66,6 +76,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             await worker.stop()
         if llm is not None:
             await llm.aclose()
+        if semantic is not None:
+            await semantic.aclose()
         await engine.dispose()
         if embedded is not None:
             await asyncio.to_thread(embedded.stop)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC
 from typing import Any
 
+from app.embeddings.job import enqueue_embedding
 from app.extraction.types import Extractor, InputMessage
 from app.memories import repository, service
 from app.worker.handlers import JobContext, PermanentJobError
@@ -54,5 +55,7 @@ async def run_extraction(
     extracted = await extractor_for(ctx).extract(inputs, new_from=new_from)
     async with ctx.sessionmaker() as db:
         created = await service.store(db, profile_id, service.new_memories(extracted, session_id))
+        if created and ctx.settings.embeddings != "none":
+            await enqueue_embedding(db, profile_id)  # vectors for them, committed with them
         await db.commit()
     return created

@@ -10,6 +10,7 @@ from app.core.db import DbSession
 from app.core.errors import error_responses
 from app.core.names import SessionPath
 from app.core.pagination import Cursor, Limit
+from app.embeddings.service import ConfiguredSemantic
 from app.memories import service
 from app.memories.schemas import MemoryDetail, MemoryList, MemoryOut, MemoryType, RememberRequest
 from app.profiles.access import ReadableProfile, WritableProfile
@@ -30,10 +31,16 @@ router = APIRouter(
     },
 )
 async def remember(
-    body: RememberRequest, profile: WritableProfile, db: DbSession, response: Response
+    body: RememberRequest,
+    profile: WritableProfile,
+    db: DbSession,
+    response: Response,
+    semantic: ConfiguredSemantic,
 ) -> MemoryOut:
     """Store one statement as a memory, synchronously (201); content already stored answers 200 with it."""
-    memory, created = await service.remember(db, profile, body.content, body.session_id)
+    memory, created = await service.remember(
+        db, profile, body.content, body.session_id, embed=semantic is not None
+    )
     response.status_code = 201 if created else 200
     return memory
 

@@ -48,7 +48,7 @@ async def store(db: AsyncSession, profile_id: int, memories: list[NewMemory]) ->
 
 
 async def remember(
-    db: AsyncSession, profile: Profile, content: str, session_id: str | None
+    db: AsyncSession, profile: Profile, content: str, session_id: str | None, *, embed: bool = False
 ) -> tuple[MemoryOut, bool]:
     """One statement → one memory, classified by the extractor. Returns (memory, created)."""
     from app.extraction.default import classify_one
@@ -61,6 +61,10 @@ async def remember(
     row = await repository.insert_one(db, profile.id, memory)
     if row is not None:
         MEMORIES_CREATED.labels(memory.type).inc()
+        if embed:  # the vector is made by the worker, never on this request's path
+            from app.embeddings.job import enqueue_embedding
+
+            await enqueue_embedding(db, profile.id)
         return MemoryOut.model_validate(row), True
     # Already stored (perhaps by a concurrent remember): answer that memory, current again if it was replaced.
     existing = await repository.get_by_hash(db, profile.id, memory.content_hash)

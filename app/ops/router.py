@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from pydantic import Field
 
 from app.core.errors import Unavailable, error_responses
 from app.core.migrations import current_revision, head_revision
@@ -20,6 +21,12 @@ class Readiness(ApiModel):
     status: str
     database: str
     schema_revision: str | None
+    embeddings: str = Field(description="Embedding provider: none, openai or local.")
+    vector_store: str | None = Field(
+        default=None,
+        description="Where memory vectors are searched: pgvector, or portable (real[] with an exact scan); "
+        "absent without embeddings.",
+    )
 
 
 @router.get("/healthz")
@@ -37,7 +44,15 @@ async def readyz(request: Request) -> Readiness:
         raise Unavailable(f"database unreachable: {type(exc).__name__}") from exc
     if revision != head_revision():
         raise Unavailable(f"schema at {revision}, expected {head_revision()}: run `agent-memory migrate`")
-    return Readiness(status="ready", database="ok", schema_revision=revision)
+    settings = request.app.state.settings
+    semantic = getattr(request.app.state, "semantic", None)
+    return Readiness(
+        status="ready",
+        database="ok",
+        schema_revision=revision,
+        embeddings=settings.embeddings,
+        vector_store=getattr(request.app.state, "vector_store", None) if semantic is not None else None,
+    )
 
 
 @router.get("/metrics", response_class=Response, responses={200: {"content": {"text/plain": {}}}})

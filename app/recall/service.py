@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.embeddings.service import Semantic
 from app.extraction.temporal import find_time, format_date, resolve_time_window
 from app.llm.answers import write_answer
 from app.llm.client import LlmClient, LlmError
@@ -150,12 +151,20 @@ def compose_answer(rows: list[dict[str, Any]], length: str) -> str:
 
 
 async def recall(
-    db: AsyncSession, profile: Profile, request: RecallRequest, llm: LlmClient | None = None
+    db: AsyncSession,
+    profile: Profile,
+    request: RecallRequest,
+    llm: LlmClient | None = None,
+    *,
+    semantic: Semantic | None = None,
 ) -> RecallResult:
-    """Rank the profile's memories for the question; the answer is written by `llm` when one is given."""
+    """Rank the profile's memories for the question; the answer is written by `llm` when one is given.
+    `semantic` (embeddings configured) adds the semantic channel."""
     reference = _reference(request.reference_date)
     level = request.thinking_level
     width = max(WIDTH[level], request.limit)
+    # First, before any other read: it releases the connection while the query is embedded.
+    similar = await semantic.channel(db, profile.id, request.query, width) if semantic else []
     window = resolve_time_window(request.query, reference)
     # The time expression picks the window; its words ("two days ago") are not what to search for.
     text = request.query
@@ -175,6 +184,8 @@ async def recall(
         (W_TOPIC, _topic_matches(found.topic, parsed.words)[:width]),
         (W_WINDOW, found.window),
     ]
+    if semantic is not None:
+        channels.append((semantic.weight, [memory_id for memory_id, _ in similar]))
     if not any(ranked for _, ranked in channels):
         return RecallResult(count=0, answer="", candidates=[])
 

@@ -93,7 +93,9 @@ HANDLERS: dict[str, Handler] = {}
 
 def load_handlers() -> dict[str, Handler]:
     """Fill the registry on first use: the domain handlers import the worker, so not at import time."""
+    from app.embeddings.job import EMBED, run_embedding
     from app.memories.extraction_job import run_extraction
 
     HANDLERS.update({queue.PURGE_PROFILE: purge_profile, queue.EXTRACT: run_extraction})
+    HANDLERS[EMBED] = run_embedding
     return HANDLERS
