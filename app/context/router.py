@@ -25,7 +25,7 @@ from app.context.schemas import (
 from app.core.db import DbSession
 from app.core.errors import error_responses
 from app.core.names import SessionPath
-from app.profiles.access import ReadableProfile, WritableProfile
+from app.profiles.access import ExistingProfile, ProfileForWrite
 from app.sessions import service as sessions
 
 router = APIRouter(
@@ -39,14 +39,14 @@ ToolName = Annotated[str, Path(min_length=1, max_length=64, description="Tool na
 
 
 @router.get("/context")
-async def list_context_blocks(profile: ReadableProfile, db: DbSession) -> BlockList:
+async def list_context_blocks(profile: ExistingProfile, db: DbSession) -> BlockList:
     """The profile's context blocks in render order, with their rendered content and token counts."""
     return BlockList(blocks=await service.list_blocks(db, profile))
 
 
 @router.put("/context/{label}", responses={**CREATED, **error_responses(413)})
 async def put_context_block(
-    label: LabelPath, body: BlockDefine, profile: WritableProfile, db: DbSession, response: Response
+    label: LabelPath, body: BlockDefine, profile: ProfileForWrite, db: DbSession, response: Response
 ) -> BlockOut:
     """Define or redefine a block (201 new, 200 redefined); content over `maxTokens` → 422 `block_too_large`."""
     block, created = await service.define_block(db, profile, label, body)
@@ -55,13 +55,13 @@ async def put_context_block(
 
 
 @router.get("/context/{label}")
-async def get_context_block(label: LabelPath, profile: ReadableProfile, db: DbSession) -> BlockOut:
+async def get_context_block(label: LabelPath, profile: ExistingProfile, db: DbSession) -> BlockOut:
     """One block as it renders now."""
     return await service.get_block(db, profile, label)
 
 
 @router.delete("/context/{label}", status_code=204)
-async def delete_context_block(label: LabelPath, profile: ReadableProfile, db: DbSession) -> Response:
+async def delete_context_block(label: LabelPath, profile: ExistingProfile, db: DbSession) -> Response:
     """Remove a block and its entries; frozen prompts keep it until refreshed."""
     await service.delete_block(db, profile, label)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
@@ -69,7 +69,7 @@ async def delete_context_block(label: LabelPath, profile: ReadableProfile, db: D
 
 @router.put("/context/{label}/content", responses=error_responses(409, 413))
 async def write_context_block(
-    label: LabelPath, body: ContentWrite, profile: ReadableProfile, db: DbSession
+    label: LabelPath, body: ContentWrite, profile: ExistingProfile, db: DbSession
 ) -> BlockOut:
     """Replace or append the text of a readonly or writable block; `maxTokens` enforced."""
     written = await service.write_content(db, profile, label, body.content, body.action)
@@ -77,7 +77,7 @@ async def write_context_block(
 
 
 @router.get("/context/{label}/entries", responses=error_responses(409))
-async def list_context_entries(label: LabelPath, profile: ReadableProfile, db: DbSession) -> EntryList:
+async def list_context_entries(label: LabelPath, profile: ExistingProfile, db: DbSession) -> EntryList:
     """Entries of a skill or search block, by key."""
     return EntryList(entries=await service.list_entries(db, profile, label))
 
@@ -87,7 +87,7 @@ async def put_context_entry(
     label: LabelPath,
     key: KeyPath,
     body: EntryWrite,
-    profile: ReadableProfile,
+    profile: ExistingProfile,
     db: DbSession,
     response: Response,
 ) -> EntryOut:
@@ -99,7 +99,7 @@ async def put_context_entry(
 
 @router.get("/context/{label}/entries/{key}", responses=error_responses(409))
 async def get_context_entry(
-    label: LabelPath, key: KeyPath, profile: ReadableProfile, db: DbSession
+    label: LabelPath, key: KeyPath, profile: ExistingProfile, db: DbSession
 ) -> EntryOut:
     """One entry."""
     return await service.get_entry(db, profile, label, key)
@@ -107,7 +107,7 @@ async def get_context_entry(
 
 @router.delete("/context/{label}/entries/{key}", status_code=204, responses=error_responses(409))
 async def delete_context_entry(
-    label: LabelPath, key: KeyPath, profile: ReadableProfile, db: DbSession
+    label: LabelPath, key: KeyPath, profile: ExistingProfile, db: DbSession
 ) -> Response:
     """Remove one entry."""
     await service.delete_entry(db, profile, label, key)
@@ -115,7 +115,7 @@ async def delete_context_entry(
 
 
 @router.get("/sessions/{session_id}/system-prompt")
-async def get_system_prompt(session_id: SessionPath, profile: ReadableProfile, db: DbSession) -> SystemPrompt:
+async def get_system_prompt(session_id: SessionPath, profile: ExistingProfile, db: DbSession) -> SystemPrompt:
     """freezeSystemPrompt: the session's frozen prompt, rendered from the blocks and stored on the first call."""
     session = await sessions.require_session(db, profile, session_id)
     return SystemPrompt(system_prompt=await prompt.freeze(db, profile, session))
@@ -123,7 +123,7 @@ async def get_system_prompt(session_id: SessionPath, profile: ReadableProfile, d
 
 @router.post("/sessions/{session_id}/system-prompt/refresh")
 async def refresh_system_prompt(
-    session_id: SessionPath, profile: ReadableProfile, db: DbSession
+    session_id: SessionPath, profile: ExistingProfile, db: DbSession
 ) -> SystemPrompt:
     """refreshSystemPrompt: re-render from the blocks as they are now, and freeze that."""
     await sessions.require_session(db, profile, session_id)
@@ -131,7 +131,7 @@ async def refresh_system_prompt(
 
 
 @router.get("/sessions/{session_id}/tools")
-async def list_session_tools(session_id: SessionPath, profile: ReadableProfile, db: DbSession) -> ToolList:
+async def list_session_tools(session_id: SessionPath, profile: ExistingProfile, db: DbSession) -> ToolList:
     """The tools the profile's blocks call for, in the OpenAI `tools` shape (JSON Schema parameters)."""
     session = await sessions.require_session(db, profile, session_id)
     return ToolList(tools=await tools.definitions(db, profile, session))
@@ -139,7 +139,7 @@ async def list_session_tools(session_id: SessionPath, profile: ReadableProfile, 
 
 @router.post("/sessions/{session_id}/tools/{name}", responses=error_responses(413, 503))
 async def call_session_tool(
-    session_id: SessionPath, name: ToolName, body: ToolCall, profile: ReadableProfile, db: DbSession
+    session_id: SessionPath, name: ToolName, body: ToolCall, profile: ExistingProfile, db: DbSession
 ) -> ToolResult:
     """Execute a tool call; the result is the text to hand back to the model."""
     session = await sessions.require_session(db, profile, session_id)

@@ -24,11 +24,6 @@ NamespaceName = Annotated[
     StringConstraints(min_length=1, max_length=32, pattern=NAMESPACE_PATTERN),
     Field(description=f"Namespace name: {NAMESPACE_RULE}."),
 ]
-ProfileName = Annotated[
-    str,
-    StringConstraints(min_length=1, max_length=100),
-    AfterValidator(_no_control_or_slash),
-]
 SessionId = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 
 NamespacePath = Annotated[

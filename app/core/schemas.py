@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
 from pydantic.alias_generators import to_camel
 
 
@@ -14,3 +16,19 @@ class RequestModel(ApiModel):
     """Request bodies refuse unknown fields, so a typo is a clear 422 rather than silently ignored."""
 
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
+
+
+class PageModel(ApiModel):
+    """A keyset page: its items (declared by the subclass) and the cursor of the next page.
+
+    On the last page the `cursor` key is left out, not sent as null, as the REST contract says.
+    """
+
+    cursor: str | None = None  # the next page's
+
+    @model_serializer(mode="wrap")
+    def _omit_cursor_on_the_last_page(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and data.get("cursor") is None:
+            data.pop("cursor", None)
+        return data

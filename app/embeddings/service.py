@@ -66,7 +66,7 @@ class Semantic:
 
     def __init__(self, embedder: Embedder, settings: Settings) -> None:
         self.embedder = embedder
-        self.input_mode = settings.embeddings_input
+        self.input_mode: str = settings.embeddings_input
         # Vectors of another model or another input mode live in another space: never compared.
         self.model = f"{embedder.name}|{self.input_mode}"
         self.weight = settings.recall_semantic_weight

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from app.core.memory_types import DEFAULT_TYPE, MemoryType
 from app.extraction import lexicon as lx
 from app.extraction.temporal import TimeMention, detect_tense, find_time
 from app.extraction.text import (
@@ -32,7 +33,6 @@ from app.extraction.types import (
     SUMMARY_MAX_CHARS,
     ExtractedMemory,
     InputMessage,
-    MemoryType,
 )
 
 _TOKEN_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
@@ -353,7 +353,7 @@ def _summarise(group: _Group, speech: _Speech, kind: MemoryType, mention: TimeMe
         text = f"{speech.name} shared {_photo_phrase(group.captions)}"
     elif group.question:
         text = f"{speech.name} asked: {text}"
-    elif speech.named and speech.name.lower() not in text.lower() and kind != "instruction":
+    elif speech.named and speech.name.lower() not in text.lower() and kind != MemoryType.INSTRUCTION:
         text = f"{speech.name}: {text}"
     if group.context:
         question = truncate(strip_emoji(group.context.translate(_APOSTROPHES)), 90)
@@ -406,14 +406,14 @@ def _build(
     topic: str | None = None
     event_time: datetime | None = None
     if group.question:
-        kind = "fact"  # a question asserts nothing: no topic to supersede, no date to trust
+        kind = MemoryType.FACT  # a question asserts nothing: no topic to supersede, no date to trust
     elif _is_instruction(main, speech) and not (
         lx.STRONG_TASK_RE.search(main) and not lx.FROM_NOW_ON_RE.match(main)
     ):
-        kind = "instruction"
+        kind = MemoryType.INSTRUCTION
         topic = _agent_topic(main)
     elif _is_task(full, mention):
-        kind = "task"
+        kind = MemoryType.TASK
         event_time = mention.point if mention else None
     else:
         subject_text = full
@@ -422,16 +422,16 @@ def _build(
             who = "user"
         topic = _person_topic(subject_text, who)
         if topic is not None:
-            kind = "fact"
+            kind = MemoryType.FACT
             event_time = mention.point if mention else None
         elif mention is not None:
-            kind = "event"
+            kind = MemoryType.EVENT
             event_time = mention.point
         elif lx.PAST_ACTION_RE.search(full) and not lx.PAST_STATE_RE.search(full):
-            kind = "event"
+            kind = MemoryType.EVENT
             event_time = speech.timestamp
         else:
-            kind = "fact"
+            kind = MemoryType.FACT
     used = mention if event_time is not None else None
     summary = _summarise(group, speech, kind, used)
     ids = (speech.message_id,) if speech.message_id else ()
@@ -560,13 +560,53 @@ def extract_memories(messages: Sequence[InputMessage], *, new_from: int = 0) -> 
                 # A shared photo is information even when the words around it are not ("Look at this!").
                 groups.append(_Group(sentences[-1:], captions=p.captions, photo=True))
         previous: TimeMention | None = None
-        for group in groups:
+        for group in (part for whole in groups for part in _split_compound(whole)):
             memory, previous = _build(group, speech, previous)
             if memory is None or memory.content in seen:
                 continue
             seen.add(memory.content)
             memories.append(memory)
     return memories
+
+
+# "…, and I …" / "… but my …": where one sentence starts a second statement with its own subject.
+_CLAUSE_BREAK_RE = re.compile(
+    r"\s*(?:,\s*|;\s*)?\b(?:and|but|plus|also)\s+(?=(?:I|I'm|I've|I'll|I'd|my|we|we're|our)\b)|;\s+",
+    re.IGNORECASE,
+)
+# A clause that points back at the other one ("… and I love it there") is not a statement of its own.
+_BACK_REFERENCE_RE = re.compile(r"\b(?:it|it's|there|them|that|this|those|these|one)\b", re.IGNORECASE)
+
+
+def _split_compound(group: _Group) -> list[_Group]:
+    """Split a main sentence joining statements of different topics into one group per statement.
+
+    "I moved to Lisbon and I like fado" is a home city and a taste: kept as one memory, a later move
+    would supersede it and hide the fado with it. Clauses split only when their topic keys differ, and
+    never when a clause leans on the other ("and I love it there"); dependent sentences stay with the
+    last clause.
+    """
+    if group.question or group.photo or group.captions or not group.sentences:
+        return [group]
+    main = group.sentences[0]
+    clauses = [c.strip(" ,;") for c in _CLAUSE_BREAK_RE.split(main)]
+    clauses = [c for c in clauses if c]
+    if len(clauses) < 2 or any(len(_tokens(c)) < 3 for c in clauses):
+        return [group]
+    if any(_BACK_REFERENCE_RE.search(c) for c in clauses[1:]):
+        return [group]
+    topics = [_person_topic(c.translate(_APOSTROPHES), "user") for c in clauses]
+    if all(t is None for t in topics) or len(set(topics)) < len(topics):
+        return [group]
+    end = main.rstrip()[-1:] if main.rstrip()[-1:] in ".!" else "."
+    parts: list[_Group] = []
+    for i, clause in enumerate(clauses):
+        sentence = clause[:1].upper() + clause[1:]
+        if sentence[-1:] not in ".!?":
+            sentence += end
+        rest = group.sentences[1:] if i == len(clauses) - 1 else []
+        parts.append(_Group([sentence, *rest], context=group.context, explicit=group.explicit))
+    return parts
 
 
 def _name_forms(speakers: Iterable[str]) -> frozenset[str]:
@@ -653,5 +693,5 @@ def classify_one(
         content = truncate(text.strip(), CONTENT_MAX_CHARS)
         summary = truncate(collapse_spaces(content), SUMMARY_MAX_CHARS)
         ids = (message_id,) if message_id else ()
-        return ExtractedMemory("fact", summary or "(empty)", content, None, None, ids)
+        return ExtractedMemory(DEFAULT_TYPE, summary or "(empty)", content, None, None, ids)
     return memory

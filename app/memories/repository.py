@@ -9,6 +9,8 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.memory_types import SUPERSEDING_TYPES, sql_list
+
 _COLUMNS = "id, type, summary, content, session_id, event_time, created_at, updated_at"
 
 
@@ -46,12 +48,29 @@ _INSERT_SOURCES = text(
     ON CONFLICT DO NOTHING
     """
 )
-# Only facts and instructions supersede; events accumulate and tasks belong to their session.
+# Only the superseding types (facts, instructions) supersede; events accumulate and tasks belong to their
+# session.
 _SUPERSEDE = text(
-    """
+    f"""
     UPDATE memories SET superseded_by = :new_id, updated_at = now()
     WHERE profile_id = :p AND topic_key = :topic AND superseded_by IS NULL AND id <> :new_id
-      AND type IN ('fact', 'instruction')
+      AND type IN {sql_list(SUPERSEDING_TYPES)}
+    """
+)
+# What the profile held on a topic before a batch: superseded by the batch's first statement of it.
+_SUPERSEDE_OLDER = text(
+    f"""
+    UPDATE memories SET superseded_by = :new_id, updated_at = now()
+    WHERE profile_id = :p AND topic_key = :topic AND superseded_by IS NULL
+      AND id <> ALL(CAST(:batch AS text[])) AND type IN {sql_list(SUPERSEDING_TYPES)}
+    """
+)
+# Within a batch, each statement of a topic superseded by the next one.
+_SUPERSEDE_CHAIN = text(
+    """
+    UPDATE memories m SET superseded_by = c.new_id, updated_at = now()
+    FROM unnest(CAST(:olds AS text[]), CAST(:news AS text[])) AS c(old_id, new_id)
+    WHERE m.profile_id = :p AND m.id = c.old_id
     """
 )
 
@@ -86,10 +105,25 @@ async def insert_memories(db: AsyncSession, profile_id: int, memories: list[NewM
             _INSERT_SOURCES,
             {"p": profile_id, "memory_ids": [a for a, _ in pairs], "message_ids": [b for _, b in pairs]},
         )
-    for memory in created:  # in order, so a later statement on a topic wins
-        if memory.topic_key and memory.type in ("fact", "instruction"):
-            await db.execute(_SUPERSEDE, {"p": profile_id, "topic": memory.topic_key, "new_id": memory.id})
+    await _supersede_in_order(db, profile_id, created)
     return created
+
+
+async def _supersede_in_order(db: AsyncSession, profile_id: int, created: list[NewMemory]) -> None:
+    """Leave exactly the newest statement of each topic active.
+
+    The memories of one batch are in statement order: within a topic each one is superseded by the next,
+    and what the profile held before by the first. Superseding "every other active one" per memory, as
+    this once did, let the first of a batch supersede the later ones before they superseded it back.
+    """
+    by_topic: dict[str, list[str]] = {}
+    for memory in created:
+        if memory.topic_key and memory.type in SUPERSEDING_TYPES:
+            by_topic.setdefault(memory.topic_key, []).append(memory.id)
+    for topic, ids in by_topic.items():
+        await db.execute(_SUPERSEDE_OLDER, {"p": profile_id, "topic": topic, "new_id": ids[0], "batch": ids})
+        if len(ids) > 1:
+            await db.execute(_SUPERSEDE_CHAIN, {"p": profile_id, "olds": ids[:-1], "news": ids[1:]})
 
 
 _INSERT_ONE = text(
@@ -124,7 +158,7 @@ async def insert_one(db: AsyncSession, profile_id: int, memory: NewMemory) -> di
         .mappings()
         .one_or_none()
     )
-    if row is not None and memory.topic_key and memory.type in ("fact", "instruction"):
+    if row is not None and memory.topic_key and memory.type in SUPERSEDING_TYPES:
         await db.execute(_SUPERSEDE, {"p": profile_id, "topic": memory.topic_key, "new_id": memory.id})
     return dict(row) if row is not None else None
 

@@ -13,7 +13,7 @@ from app.core.pagination import Cursor, Limit
 from app.embeddings.service import ConfiguredSemantic
 from app.memories import service
 from app.memories.schemas import MemoryDetail, MemoryList, MemoryOut, MemoryType, RememberRequest
-from app.profiles.access import ReadableProfile, WritableProfile
+from app.profiles.access import ExistingProfile, ProfileForWrite
 
 router = APIRouter(
     prefix="/v1/namespaces/{namespace}/profiles/{profile}",
@@ -32,7 +32,7 @@ router = APIRouter(
 )
 async def remember(
     body: RememberRequest,
-    profile: WritableProfile,
+    profile: ProfileForWrite,
     db: DbSession,
     response: Response,
     semantic: ConfiguredSemantic,
@@ -47,7 +47,7 @@ async def remember(
 
 @router.get("/memories")
 async def list_memories(
-    profile: ReadableProfile,
+    profile: ExistingProfile,
     db: DbSession,
     limit: Limit = 20,
     cursor: Cursor = None,
@@ -61,19 +61,19 @@ async def list_memories(
 
 
 @router.get("/memories/{memory_id}")
-async def get_memory(memory_id: str, profile: ReadableProfile, db: DbSession) -> MemoryDetail:
+async def get_memory(memory_id: str, profile: ExistingProfile, db: DbSession) -> MemoryDetail:
     """One memory with the messages it came from."""
     return await service.get_memory(db, profile, memory_id)
 
 
 @router.delete("/memories/{memory_id}")
-async def delete_memory(memory_id: str, profile: ReadableProfile, db: DbSession) -> MemoryOut:
+async def delete_memory(memory_id: str, profile: ExistingProfile, db: DbSession) -> MemoryOut:
     """Delete a memory and the messages it was extracted from; answers the deleted memory."""
     return await service.delete_memory(db, profile, memory_id)
 
 
 @router.delete("/sessions/{session_id}", status_code=204)
-async def delete_session(session_id: SessionPath, profile: ReadableProfile, db: DbSession) -> Response:
+async def delete_session(session_id: SessionPath, profile: ExistingProfile, db: DbSession) -> Response:
     """deleteSession: the session's messages, memories and compactions; idempotent."""
     await service.delete_session(db, profile, session_id)
     return Response(status_code=204)

@@ -8,7 +8,7 @@ from app.core.db import DbSession
 from app.core.errors import error_responses
 from app.embeddings.service import ConfiguredSemantic
 from app.llm.client import ConfiguredLlm
-from app.profiles.access import ReadableProfile
+from app.profiles.access import ExistingProfile
 from app.recall import service
 from app.recall.schemas import RecallRequest, RecallResult
 
@@ -22,7 +22,7 @@ router = APIRouter(
 @router.post("/recall")
 async def recall(
     body: RecallRequest,
-    profile: ReadableProfile,
+    profile: ExistingProfile,
     db: DbSession,
     llm: ConfiguredLlm,
     semantic: ConfiguredSemantic,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import math
 import re
 from collections import defaultdict
 from datetime import UTC, date, datetime, time
@@ -11,9 +10,12 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.dates import format_date
+from app.core.memory_types import POLICIES, types_where
+from app.core.tokens import estimate_tokens
 from app.embeddings.service import Semantic
-from app.extraction.temporal import find_time, format_date, resolve_time_window
-from app.llm.answers import write_answer
+from app.extraction.temporal import find_time, resolve_time_window
+from app.llm.answers import ANSWER_TOKENS, write_answer
 from app.llm.client import LlmClient, LlmError
 from app.models import Profile
 from app.recall import query as q
@@ -24,7 +26,6 @@ from app.recall.schemas import RecallCandidate, RecallRequest, RecallResult
 logger = logging.getLogger("agent_memory.recall")
 
 WIDTH = {"low": 20, "medium": 50, "high": 100}
-ANSWER_TOKENS = {"short": 60, "medium": 150, "long": 400}
 RRF_K = 5
 
 # Channel weights in the fusion. Memory text is the main evidence; the raw conversation backs it up
@@ -35,8 +36,14 @@ W_TOPIC = 0.9
 W_WINDOW = 0.9
 W_PRIOR = 0.02
 
-# Priors: lasting statements first, then events; tasks of older sessions last.
-TYPE_PRIOR = {"instruction": 0.3, "fact": 0.25, "event": 0.2, "task": 0.15}
+# Priors from the type policy table: lasting statements first, then events; tasks of older sessions last.
+TYPE_PRIOR = {p.type.value: p.recall_prior for p in POLICIES}
+_RANK_LOWER_AFTER_SESSION = frozenset(types_where(lambda p: p.ranks_lower_after_its_session))
+# A type whose items rank lower after their session (tasks) loses this much once a newer session exists:
+# more than the gap between any two type priors, so an older session's task sorts below every other type.
+OLDER_SESSION_PENALTY = 0.2
+# The prior of a type the table does not know (a row written by a newer version): below every known type.
+UNKNOWN_TYPE_PRIOR = 0.1
 PHRASE_WEIGHT = 2.0
 EXPANSION_WEIGHT = 0.35
 PREFIX_WEIGHT = 0.5
@@ -90,13 +97,13 @@ def _fuse(channels: list[tuple[float, list[str]]]) -> dict[str, float]:
 def _prior_order(rows: dict[str, dict[str, Any]], latest_session: str | None) -> list[str]:
     def prior(memory_id: str) -> tuple[float, str]:
         row = rows[memory_id]
-        value = TYPE_PRIOR.get(row["type"], 0.1)
+        value = TYPE_PRIOR.get(row["type"], UNKNOWN_TYPE_PRIOR)
         if (
-            row["type"] == "task"
+            row["type"] in _RANK_LOWER_AFTER_SESSION
             and latest_session is not None
             and row["session_id"] not in (None, latest_session)
         ):
-            value -= 0.2
+            value -= OLDER_SESSION_PENALTY
         return (value, memory_id)
 
     return sorted(rows, key=prior, reverse=True)
@@ -126,10 +133,6 @@ def _dated(row: dict[str, Any]) -> str:
     return summary
 
 
-def _tokens(text: str) -> int:
-    return math.ceil(max(len(text) / 4, len(text.split()) * 1.3))
-
-
 def compose_answer(rows: list[dict[str, Any]], length: str) -> str:
     """Extractive: the top candidates' summaries, deduplicated, dates absolute, within the token budget."""
     budget = ANSWER_TOKENS[length]
@@ -141,7 +144,7 @@ def compose_answer(rows: list[dict[str, Any]], length: str) -> str:
         key = re.sub(r"\W+", " ", sentence.lower()).strip()
         if not key or key in seen:
             continue
-        cost = _tokens(sentence)
+        cost = estimate_tokens(sentence)
         if parts and used + cost > budget:
             break
         seen.add(key)

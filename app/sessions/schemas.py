@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, StringConstraints, field_validator
 
 from app.core.names import SessionId
-from app.core.schemas import ApiModel, RequestModel
+from app.core.schemas import ApiModel, PageModel, RequestModel
 from app.core.timestamps import Timestamp
 
 MessageId = Annotated[str, StringConstraints(min_length=1, max_length=128)]
@@ -139,9 +139,8 @@ class SessionInfo(ApiModel):
     updated_at: datetime
 
 
-class SessionList(ApiModel):
+class SessionList(PageModel):
     sessions: list[SessionInfo]
-    cursor: str | None = None
 
 
 class SearchHit(ApiModel):

@@ -31,7 +31,7 @@ CONVERSATION = [
 
 async def _ingest(
     client: httpx.AsyncClient, url: str, messages: list[dict[str, str]], sid: str | None = "s1"
-):
+) -> httpx.Response:
     body: dict[str, object] = {"messages": messages}
     if sid is not None:
         body["sessionId"] = sid
@@ -181,7 +181,7 @@ async def test_list_filters_and_pagination(
             json={"content": f"Fact number {i}: I own {i} bikes.", "sessionId": sid},
         )
         assert r.status_code == 201
-    params: dict[str, object] = {"limit": 2}
+    params: dict[str, str | int] = {"limit": 2}
     if session_param:
         params["sessionId"] = session_param
     seen: list[str] = []
@@ -197,9 +197,12 @@ async def test_list_filters_and_pagination(
         if not cursor:
             break
     assert len(seen) == (4 if session_param else 7)
+    assert "cursor" not in page, page  # the last page leaves the key out, not null
     assert seen == sorted(seen, reverse=True), "newest first"
+    task = await client.post(f"{profile_url}/remember", json={"content": "Remind me to call the plumber."})
+    assert task.status_code == 201 and task.json()["type"] == "task", task.text
     typed = (await client.get(f"{profile_url}/memories", params={"type": "task"})).json()["memories"]
-    assert all(m["type"] == "task" for m in typed)
+    assert [m["id"] for m in typed] == [task.json()["id"]], typed
     assert (await client.get(f"{profile_url}/memories", params={"type": "bogus"})).status_code == 422
 
 
