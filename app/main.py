@@ -1,4 +1,4 @@
-"""The FastAPI application: lifespan (database, migrations, in-process worker), middleware, routers."""
+"""The FastAPI application: lifespan (database, migrations, the supervised worker process), middleware, routers."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ logger = logging.getLogger("agent_memory.app")
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     from app.namespaces.repository import has_admin_key
-    from app.worker.runner import Worker
+    from app.worker.supervisor import WorkerSupervisor
 
     settings: Settings = app.state.settings
     embedded: EmbeddedPostgres | None = None
@@ -45,7 +45,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     llm = app.state.llm = LlmClient.from_settings(settings)
     # None with AGENT_MEMORY_EMBEDDINGS=none: recall stays lexical and no embedding job is ever queued.
     semantic = app.state.semantic = Semantic.from_settings(settings)
-    worker: Worker | None = None
+    supervisor: WorkerSupervisor | None = None
     try:
         if app.state.migrate_on_start:
             await upgrade_to_head(engine)
@@ -65,15 +65,14 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
                 app.state.vector_store = await repository.vector_store(db)
             await semantic.embedder.load()  # the local model's weights now, not on the first recall
         if app.state.run_worker:
-            worker = Worker(settings, app.state.sessionmaker, url, name="api-worker", llm=llm)
-            if semantic is not None:  # shared like the LLM client: one model in memory per process
-                worker.context.cache["semantic"] = semantic
-            await worker.start()
-            app.state.worker = worker
+            # Its own process: extraction is CPU-bound and must never run on the API's event loop.
+            supervisor = WorkerSupervisor(settings, url)
+            await supervisor.start()
+            app.state.worker_supervisor = supervisor
         yield
     finally:
-        if worker is not None:
-            await worker.stop()
+        if supervisor is not None:
+            await supervisor.stop()
         if llm is not None:
             await llm.aclose()
         if semantic is not None:

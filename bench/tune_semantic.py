@@ -50,14 +50,19 @@ async def main(args: argparse.Namespace) -> int:
     from app.embeddings.job import enqueue_embedding
     from app.embeddings.service import Semantic
     from app.main import create_app
+    from app.worker.runner import Worker
     from tests.conftest import make_settings
 
     url = await _fresh(args.database_url)
     settings = make_settings(url, embeddings="local", log_level="WARNING", admin_key=None)
-    app = create_app(settings, run_worker=True)
+    app = create_app(settings, run_worker=False)
     samples = load_samples(args.data, args.limit_samples)
     print(f"data {args.data}; load {os.getloadavg()}", flush=True)
     async with app.router.lifespan_context(app):
+        # An in-process worker sharing the app's Semantic, so switching the input mode reaches both.
+        worker = Worker(settings, app.state.sessionmaker, url, name="tune")
+        worker.context.cache["semantic"] = app.state.semantic
+        await worker.start()
         client = ev.AgentMemoryClient("http://eval", None, 8, 120)
         await client.http.aclose()
         client.http = httpx.AsyncClient(
@@ -153,6 +158,7 @@ async def main(args: argparse.Namespace) -> int:
                 print(f"  w={weight:g}: recall {ms(lat)}", flush=True)
             print(format_table(table), end="", flush=True)
         await client.close()
+        await worker.stop()
     admin = await asyncpg.connect(args.database_url.rpartition("/")[0] + "/postgres")
     await admin.execute(f'DROP DATABASE IF EXISTS "{url.rpartition("/")[2]}" WITH (FORCE)')
     await admin.close()

@@ -8,16 +8,16 @@ none is left, so it also backfills after the model changes. Idempotent: a re-run
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.embeddings import repository
 from app.embeddings.service import Semantic, text_of
 from app.worker import queue
-from app.worker.handlers import JobContext, PermanentJobError
+from app.worker.context import JobContext, JobInfo
+from app.worker.kinds import EmbedPayload, EmbedResult
+from app.worker.registry import registry
 
-EMBED = "embed"
+EMBED = EmbedPayload.kind
 # Memories read per round: a few provider batches, so a round's work stays small and its vectors are
 # committed before the next round reads.
 ROUND_BATCHES = 4
@@ -26,36 +26,37 @@ ROUND_BATCHES = 4
 async def enqueue_embedding(db: AsyncSession, profile_id: int) -> str:
     """Queue vectors for the profile's new memories, in the caller's transaction (callers check first that
     embeddings are configured: with none, nothing is queued)."""
-    return await queue.enqueue(db, EMBED, profile_id=profile_id, dedupe_key=f"embed:{profile_id}")
+    return await queue.enqueue(db, EmbedPayload(), profile_id=profile_id, dedupe_key=f"embed:{profile_id}")
 
 
 def semantic_for(ctx: JobContext) -> Semantic | None:
-    """The worker's embedder, built on first use (the API process hands its own to its worker)."""
+    """The worker's embedder, built on first use and closed when the worker stops."""
     if "semantic" not in ctx.cache:
-        ctx.cache["semantic"] = Semantic.from_settings(ctx.settings)
-    semantic: Semantic | None = ctx.cache["semantic"]
-    return semantic
+        semantic = Semantic.from_settings(ctx.settings)
+        ctx.cache["semantic"] = semantic
+        if semantic is not None:
+            ctx.owned.append(semantic)
+    found: Semantic | None = ctx.cache["semantic"]
+    return found
 
 
-async def run_embedding(
-    ctx: JobContext, profile_id: int | None, _session_id: str | None, _payload: dict[str, Any]
-) -> int:
-    if profile_id is None:
-        raise PermanentJobError("embed job without a profile")
+@registry.job(EmbedPayload)
+async def run_embedding(ctx: JobContext, job: JobInfo, _payload: EmbedPayload) -> EmbedResult:
+    profile_id = job.require_profile()
     semantic = semantic_for(ctx)
     if semantic is None:
-        return 0  # embeddings were turned off after the job was queued
+        return EmbedResult()  # embeddings were turned off after the job was queued
     per_round = ctx.settings.embeddings_batch_size * ROUND_BATCHES
-    # The count a job reports is of memories created: vectors are not memories.
+    stored = 0
     while True:
-        async with ctx.sessionmaker() as db:
+        async with ctx.transaction() as db:
             store = await semantic.vector_store(db)
             pending = await repository.missing(db, profile_id, semantic.model, per_round)
         if not pending:
-            return 0
+            return EmbedResult(vectors_stored=stored)
         # No database connection is held while the texts are embedded (an HTTP call or CPU work).
         vectors = await semantic.embedder.embed([text_of(m, semantic.input_mode) for m in pending])
-        async with ctx.sessionmaker() as db:
+        async with ctx.transaction() as db:
             written = await repository.store_vectors(
                 db,
                 profile_id,
@@ -63,6 +64,6 @@ async def run_embedding(
                 {m.id: v for m, v in zip(pending, vectors, strict=True)},
                 store,
             )
-            await db.commit()
+        stored += written
         if written == 0:
-            return 0  # all of them went meanwhile; a later round would read the same nothing again
+            return EmbedResult(vectors_stored=stored)  # all went meanwhile: the next read finds the same

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Response, status
 
-from app.core.db import DbSession
+from app.core.db import DbSession, ReleaseDb
 from app.core.errors import error_responses
 from app.core.names import SessionPath
 from app.core.pagination import Cursor, Limit
@@ -90,11 +90,10 @@ async def append_message(
     profile: ExistingProfile,
     db: DbSession,
     response: Response,
-    llm: ConfiguredLlm,
 ) -> SessionMessage:
     """appendMessage: `parentId` absent → latest leaf, `null` → new root. An existing id answers 200 unchanged."""
     message, created = await service.append_message(
-        db, profile, session_id, body.message, "parent_id" in body.model_fields_set, body.parent_id, llm=llm
+        db, profile, session_id, body.message, "parent_id" in body.model_fields_set, body.parent_id
     )
     response.status_code = 201 if created else 200
     return message
@@ -102,11 +101,11 @@ async def append_message(
 
 @router.post("/sessions/{session_id}/messages/batch", status_code=201, responses=error_responses(409, 413))
 async def append_messages(
-    session_id: SessionPath, body: AppendMessages, profile: ExistingProfile, db: DbSession, llm: ConfiguredLlm
+    session_id: SessionPath, body: AppendMessages, profile: ExistingProfile, db: DbSession
 ) -> MessageList:
     """appendAll: the messages in order, each the child of the one before."""
     messages = await service.append_messages(
-        db, profile, session_id, body.messages, "parent_id" in body.model_fields_set, body.parent_id, llm=llm
+        db, profile, session_id, body.messages, "parent_id" in body.model_fields_set, body.parent_id
     )
     return MessageList(messages=messages)
 
@@ -121,7 +120,6 @@ async def upsert_message(
     profile: ExistingProfile,
     db: DbSession,
     response: Response,
-    llm: ConfiguredLlm,
 ) -> SessionMessage:
     """Upsert: update the message in place if the session has it (200), else append it (201)."""
     message, created = await service.upsert_message(
@@ -132,7 +130,6 @@ async def upsert_message(
         body.message,
         "parent_id" in body.model_fields_set,
         body.parent_id,
-        llm=llm,
     )
     response.status_code = 201 if created else 200
     return message
@@ -231,20 +228,20 @@ async def compact_session(
     session_id: SessionPath,
     profile: ExistingProfile,
     db: DbSession,
+    release_db: ReleaseDb,
     llm: ConfiguredLlm,
     body: CompactRequest | None = None,
 ) -> CompactionOut | None:
     """compact: summarise the middle of the history into an overlay; null when there is nothing to compact."""
     options = body or CompactRequest()
-    return await compaction.compact(
-        db,
-        profile,
-        session_id,
-        options.protect_head,
-        options.tail_token_budget,
-        options.min_tail_messages,
-        llm=llm,
+    plan = await compaction.plan_compaction(
+        db, profile, session_id, options.protect_head, options.tail_token_budget, options.min_tail_messages
     )
+    if plan is None:
+        return None
+    await release_db()  # the summary may be the LLM's: no connection waits on it
+    summary = await compaction.summarise_plan(llm, plan)
+    return await compaction.apply(db, profile, plan, summary)
 
 
 @router.post("/sessions/{session_id}/fork", status_code=201, responses=error_responses(413))

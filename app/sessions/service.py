@@ -1,7 +1,7 @@
 """Rules of the Session API: parent selection, idempotent appends, history with overlays, fork, split, usage.
 
-Every write moves the session's `updatedAt`. Appends may trigger automatic compaction (`compactAfter`), whose
-failure is logged and never fails the append.
+Every write moves the session's `updatedAt`. An append that pushes a session past its `compactAfter` queues
+a compaction job (app.sessions.compaction_job): the append answers at once and never fails for it.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import logging
 import uuid
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -31,9 +31,6 @@ from app.sessions.schemas import (
     SessionUpdate,
 )
 from app.sessions.tokens import estimate_parts_tokens, estimate_string_tokens
-
-if TYPE_CHECKING:
-    from app.llm.client import LlmClient
 
 logger = logging.getLogger("agent_memory.sessions")
 
@@ -208,8 +205,6 @@ async def append_message(
     message: MessageIn,
     parent_given: bool,
     parent_id: str | None,
-    *,
-    llm: LlmClient | None = None,
 ) -> tuple[SessionMessage, bool]:
     """appendMessage: (the stored message, whether it was new)."""
     session = await require_session(db, profile, session_id, lock=True)
@@ -221,7 +216,7 @@ async def append_message(
     row, created = await _insert(db, profile, session_id, message, parent)
     if created:
         await repository.touch(db, profile.id, session_id)
-        await auto_compact(db, profile, session, llm=llm)
+        await auto_compact(db, profile, session)
     return to_message(row), created
 
 
@@ -232,8 +227,6 @@ async def append_messages(
     messages: Sequence[MessageIn],
     parent_given: bool,
     parent_id: str | None,
-    *,
-    llm: LlmClient | None = None,
 ) -> list[SessionMessage]:
     """appendAll: the first message follows the parent rules, each next one hangs under the previous."""
     session = await require_session(db, profile, session_id, lock=True)
@@ -247,7 +240,7 @@ async def append_messages(
         parent = row.id
     if any_created:
         await repository.touch(db, profile.id, session_id)
-        await auto_compact(db, profile, session, llm=llm)
+        await auto_compact(db, profile, session)
     return out
 
 
@@ -259,8 +252,6 @@ async def upsert_message(
     message: MessageIn,
     parent_given: bool,
     parent_id: str | None,
-    *,
-    llm: LlmClient | None = None,
 ) -> tuple[SessionMessage, bool]:
     """PUT: update an existing message of the session in place, or append it as new (True)."""
     if message.id != message_id:
@@ -271,7 +262,7 @@ async def upsert_message(
     await require_session(db, profile, session_id, lock=True)
     existing = await repository.get_message(db, profile.id, message_id)
     if existing is None:
-        return await append_message(db, profile, session_id, message, parent_given, parent_id, llm=llm)
+        return await append_message(db, profile, session_id, message, parent_given, parent_id)
     if existing.session_id != session_id:
         raise MessageInOtherSession(
             f"message id '{message_id}' is already used in session '{existing.session_id}' of this profile"
@@ -437,24 +428,19 @@ def new_compaction_id() -> str:
     return str(ULID())
 
 
-async def auto_compact(
-    db: AsyncSession, profile: Profile, session: Session, *, llm: LlmClient | None = None
-) -> None:
-    """After an append: compact when the estimate passed `compactAfter`; a failure is logged, never raised."""
+async def auto_compact(db: AsyncSession, profile: Profile, session: Session) -> None:
+    """After an append: queue a compaction job when the estimate passed `compactAfter`. The append commits
+    and answers at once; the worker compacts (maybe with an LLM) with no request waiting on it."""
     if session.compact_after is None:
         return
-    from app.sessions import compaction
+    from app.worker.queue import enqueue_compaction
 
-    try:
-        async with db.begin_nested():
-            messages, _ = await history_messages(db, profile, session.id)
-            estimate = await token_estimate(db, profile, session, messages)
-            if estimate > session.compact_after:
-                # The tail kept verbatim must fit under the threshold, or a low threshold would never compact.
-                tail_budget = min(20_000, session.compact_after // 2)
-                await compaction.compact(db, profile, session.id, tail_token_budget=tail_budget, llm=llm)
-    except Exception:
-        logger.exception("auto-compaction of session %s failed; the append stands", session.id)
+    messages, _ = await history_messages(db, profile, session.id)
+    estimate = await token_estimate(db, profile, session, messages)
+    if estimate > session.compact_after:
+        # The tail kept verbatim must fit under the threshold, or a low threshold would never compact.
+        tail_budget = min(20_000, session.compact_after // 2)
+        await enqueue_compaction(db, profile.id, session.id, tail_budget)
 
 
 async def fork(
