@@ -116,6 +116,14 @@ async def store_vectors(
     return int(getattr(result, "rowcount", 0) or 0)
 
 
+async def forget(db: AsyncSession, profile_id: int, memory_id: str) -> None:
+    """Drop a memory's vectors (its content changed)."""
+    await db.execute(
+        text("DELETE FROM memory_embeddings WHERE profile_id = :p AND memory_id = :id"),
+        {"p": profile_id, "id": memory_id},
+    )
+
+
 # Exact search, narrowed to the profile's vectors of this model before ranking; superseded memories never
 # appear (their vectors stay until the memory is purged).
 _NEAREST_PGVECTOR = text(

@@ -54,8 +54,9 @@ async def run_extraction(ctx: JobContext, job: JobInfo, payload: ExtractPayload)
         for r in rows
     ]
     extracted = await extractor_for(ctx).extract(inputs, new_from=new_from)
+    metadata = {r["id"]: r["metadata"] for r in rows}
     async with ctx.transaction() as db:
-        created = await service.store(db, profile_id, service.new_memories(extracted, session_id))
+        created = await service.store(db, profile_id, service.new_memories(extracted, session_id, metadata))
         if created and ctx.settings.embeddings != "none":
             await enqueue_embedding(db, profile_id)  # vectors for them, committed with them
     return ExtractResult(memories_created=created)

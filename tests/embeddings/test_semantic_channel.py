@@ -159,3 +159,23 @@ async def test_readyz_names_the_provider_and_the_portable_store(sem_client: http
     ready = (await sem_client.get("/readyz")).json()
     # The machine's PostgreSQL has no pgvector: vectors live in real[] and are scanned exactly.
     assert ready["embeddings"] == "openai" and ready["vectorStore"] == "portable"
+
+
+async def test_editing_a_memory_embeds_its_new_content(
+    sem_client: httpx.AsyncClient, sem_ns: str, sem_worker: Worker, fake_embeddings: FakeEmbeddings
+) -> None:
+    url = f"/v1/namespaces/{sem_ns}/profiles/erin"
+    memory = (await sem_client.post(f"{url}/remember", json={"content": "I play the guitar."})).json()
+    await sem_worker.drain()
+    assert (await _recall(sem_client, url, "What about music?"))["count"] == 1
+    patched = await sem_client.patch(
+        f"{url}/memories/{memory['id']}", json={"content": "I bake a cake weekly."}
+    )
+    assert patched.status_code == 200
+    # The old vector is gone at once: the music question no longer reaches the edited memory.
+    assert (await _recall(sem_client, url, "What about music?"))["count"] == 0
+    fake_embeddings.reset()
+    await sem_worker.drain()
+    assert fake_embeddings.inputs() == ["I bake a cake weekly."]
+    found = await _recall(sem_client, url, "Any dessert?")
+    assert found["count"] == 1 and found["candidates"][0]["id"] == memory["id"]
