@@ -25,8 +25,11 @@ import pytest
 
 DIMENSIONS = 16
 
-# Concept → the words that evoke it (one axis each).
+# Concept → the words that evoke it (one axis each). "zorbling" and "quennet" are invented, so no lexical
+# channel (stemming, expansions, category words) can ever link them: only these vectors do.
 CONCEPTS: dict[str, tuple[str, ...]] = {
+    "zorbling": ("zorbling", "zorblings", "quennet", "quennets"),
+    "blorf": ("blorf", "blorfs", "snizzle", "snizzles"),
     "dessert": ("dessert", "tart", "cake", "pie", "pastry", "sweet"),
     "pet": ("pet", "cat", "dog", "kitten", "puppy", "animal"),
     "travel": ("trip", "flight", "journey", "travel", "abroad", "vacation"),

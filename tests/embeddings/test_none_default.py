@@ -14,7 +14,7 @@ async def test_default_queues_no_embedding_and_recall_stays_lexical(
     app: FastAPI, client: httpx.AsyncClient, profile_url: str, worker: Worker
 ) -> None:
     assert app.state.semantic is None
-    messages = [{"role": "assistant", "content": "Mostly a lemon tart, it took me all afternoon."}]
+    messages = [{"role": "assistant", "content": "Mostly quennets, they took me all afternoon."}]
     assert (
         await client.post(f"{profile_url}/ingest", json={"sessionId": "s", "messages": messages})
     ).status_code == 202
@@ -27,9 +27,9 @@ async def test_default_queues_no_embedding_and_recall_stays_lexical(
         vectors = (await db.execute(text("SELECT count(*) FROM memory_embeddings"))).scalar_one()
     assert "embed" not in kinds and vectors == 0
     # Lexical only: a question sharing no word with the memory finds nothing.
-    response = await client.post(f"{profile_url}/recall", json={"query": "Which dessert came along?"})
+    response = await client.post(f"{profile_url}/recall", json={"query": "Any zorblings?"})
     assert response.json()["count"] == 0
-    assert (await client.post(f"{profile_url}/recall", json={"query": "lemon tart"})).json()["count"] == 1
+    assert (await client.post(f"{profile_url}/recall", json={"query": "quennets"})).json()["count"] == 1
 
 
 async def test_readyz_says_no_embeddings(anon: httpx.AsyncClient) -> None:
