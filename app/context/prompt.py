@@ -17,7 +17,7 @@ from app.sessions import repository as sessions
 from app.sessions.tokens import js_round
 
 SEPARATOR = "═" * 46
-TAGS = {"search": "[searchable]", "skill": "[loadable]", "writable": "[writable]"}
+TAGS = {"search": "[searchable]", "history": "[searchable]", "skill": "[loadable]", "writable": "[writable]"}
 
 
 def header(block: BlockView) -> str:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 from pydantic.alias_generators import to_camel
 
 
@@ -14,3 +16,19 @@ class RequestModel(ApiModel):
     """Request bodies refuse unknown fields, so a typo is a clear 422 rather than silently ignored."""
 
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
+
+
+def _is_none(value: object) -> bool:
+    return value is None
+
+
+class Page(ApiModel):
+    """A keyset-paginated answer: `cursor` is present while more pages follow and left out (not null) on the
+    last page, so a client looping while `cursor !== undefined` stops."""
+
+    cursor: Annotated[
+        str | None,
+        WithJsonSchema(
+            {"type": "string", "description": "Cursor of the next page; absent on the last page."}
+        ),
+    ] = Field(default=None, exclude_if=_is_none)

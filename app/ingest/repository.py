@@ -28,7 +28,7 @@ _INSERT_MESSAGES = text(
                 CAST(:contents AS text[]), CAST(:times AS timestamptz[]))
          WITH ORDINALITY AS m(id, parent_id, role, content, created_at, ord)
     ORDER BY m.ord
-    ON CONFLICT (profile_id, id) DO NOTHING
+    ON CONFLICT (profile_id, session_id, id) DO NOTHING
     RETURNING id
     """
 )

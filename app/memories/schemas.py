@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import Field
 
 from app.core.names import SessionId
-from app.core.schemas import ApiModel, RequestModel
+from app.core.schemas import ApiModel, Page, RequestModel
 from app.core.text import RememberContent
 
 MemoryType = Literal["fact", "event", "instruction", "task"]
@@ -43,9 +43,8 @@ class MemoryDetail(MemoryOut):
     sources: list[MemorySource]
 
 
-class MemoryList(ApiModel):
+class MemoryList(Page):
     memories: list[MemorySummary]
-    cursor: str | None = None
 
 
 class RememberRequest(RequestModel):

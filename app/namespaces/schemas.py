@@ -7,7 +7,7 @@ from datetime import datetime
 from pydantic import Field
 
 from app.core.names import NamespaceName
-from app.core.schemas import ApiModel, RequestModel
+from app.core.schemas import ApiModel, Page, RequestModel
 
 
 class NamespaceCreate(RequestModel):
@@ -19,9 +19,8 @@ class NamespaceOut(ApiModel):
     created_at: datetime
 
 
-class NamespaceList(ApiModel):
+class NamespaceList(Page):
     namespaces: list[NamespaceOut]
-    cursor: str | None = None
 
 
 class KeyCreate(RequestModel):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from app.core.schemas import ApiModel
+from app.core.schemas import ApiModel, Page
 
 
 class ProfileOut(ApiModel):
@@ -31,6 +31,5 @@ class ProfileDetail(ProfileOut):
     counts: ProfileCounts
 
 
-class ProfileList(ApiModel):
+class ProfileList(Page):
     profiles: list[ProfileOut]
-    cursor: str | None = None

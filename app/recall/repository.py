@@ -42,6 +42,8 @@ _MEMORY_TF = (
     " + 0.3 * cardinality(array_positions(u.weights, 'C')) + 0.2 * cardinality(array_positions(u.weights, 'D'))"
 )
 _MESSAGE_TF = "cardinality(u.positions)"
+# Message ids are unique per session, so a message is "session/id" here (session ids hold no '/').
+_MESSAGE_ROWS = "SELECT session_id || '/' || id AS id, tsv FROM messages WHERE profile_id = :p"
 
 
 def _ranked(name: str, rows: str, tf: str) -> str:
@@ -83,11 +85,12 @@ _CHANNELS = text(
         SELECT CAST(t.q AS tsquery) AS q, t.q AS lexeme, t.w
         FROM unnest(CAST(:phrases AS text[]), CAST(:phrase_weights AS float8[])) AS t(q, w)),
     {_ranked("mem", "SELECT id, tsv FROM memories WHERE profile_id = :p AND superseded_by IS NULL", _MEMORY_TF)},
-    {_ranked("msg", "SELECT id, tsv FROM messages WHERE profile_id = :p", _MESSAGE_TF)},
+    {_ranked("msg", _MESSAGE_ROWS, _MESSAGE_TF)},
     msg_memories AS (
         SELECT s.memory_id AS id, max(r.score) AS score
         FROM msg r
-        JOIN memory_sources s ON s.profile_id = :p AND s.message_id = r.id
+        JOIN memory_sources s ON s.profile_id = :p AND s.session_id = split_part(r.id, '/', 1)
+                             AND s.message_id = substr(r.id, strpos(r.id, '/') + 1)
         JOIN memories m ON m.profile_id = :p AND m.id = s.memory_id AND m.superseded_by IS NULL
         GROUP BY s.memory_id
         ORDER BY score DESC, s.memory_id DESC
@@ -112,7 +115,7 @@ _CHANNELS = text(
 _DETAILS = text(
     """
     SELECT m.id, m.type, m.summary, m.content, m.session_id, m.event_time, m.created_at,
-           coalesce((SELECT array_agg(s.message_id) FROM memory_sources s
+           coalesce((SELECT array_agg(s.session_id || '/' || s.message_id) FROM memory_sources s
                      WHERE s.profile_id = :p AND s.memory_id = m.id), '{}') AS sources,
            (SELECT id FROM sessions WHERE profile_id = :p ORDER BY updated_at DESC, id LIMIT 1) AS latest_session
     FROM memories m WHERE m.profile_id = :p AND m.id = ANY(CAST(:ids AS text[])) AND m.superseded_by IS NULL

@@ -116,9 +116,13 @@ async def compact(
     tail_token_budget: int = 20_000,
     min_tail_messages: int = 2,
     *,
+    leaf_id: str | None = None,
     llm: LlmClient | None = None,
 ) -> CompactionOut | None:
     """compact(): store (and return) the overlay covering the summarised range, or None.
+
+    `leaf_id` picks the branch (default the latest leaf): the range summarised, and so the overlay, lies on
+    that branch's path and applies to it only.
 
     With `llm`, the LLM writes the summary (the extractive summariser if it fails). Its call is made while
     the request's transaction is open: the request's session has read the history and holds its connection
@@ -127,8 +131,8 @@ async def compact(
     from app.context import prompt
     from app.worker.queue import enqueue_extraction
 
-    await service.require_session(db, profile, session_id, lock=True)
-    history, _ = await service.history_messages(db, profile, session_id)
+    session = await service.require_session(db, profile, session_id, lock=True)
+    history, _ = await service.history_messages(db, profile, session_id, leaf_id)
     middle = plan(history, protect_head, tail_token_budget, min_tail_messages)
     if middle is None:
         return None
@@ -149,7 +153,8 @@ async def compact(
     if not summary.strip():
         return None
 
-    await enqueue_extraction(db, profile.id, session_id, [m.id for m in middle])
+    if session.extract_memories:
+        await enqueue_extraction(db, profile.id, session_id, [m.id for m in middle])
     row = await repository.insert_compaction(
         db, profile.id, session_id, service.new_compaction_id(), summary, from_id, middle[-1].id
     )

@@ -8,11 +8,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StringConstraints, field_validator
 
-from app.core.names import SessionId
-from app.core.schemas import ApiModel, RequestModel
+from app.core.names import MessageId, SessionId
+from app.core.schemas import ApiModel, Page, RequestModel
 from app.core.timestamps import Timestamp
 
-MessageId = Annotated[str, StringConstraints(min_length=1, max_length=128)]
 SessionName = Annotated[str, StringConstraints(max_length=200)]
 Role = Literal["user", "assistant", "system"]
 # compactAfter is an INTEGER column.
@@ -117,11 +116,17 @@ class SessionCreate(RequestModel):
         le=MAX_COMPACT_AFTER,
         description="Compact automatically once the session's token estimate exceeds this.",
     )
+    extract_memories: bool = Field(
+        default=True,
+        description="Queue appended messages for extraction into the profile's memories (false: never "
+        "extract this session's messages, on append, compaction or split).",
+    )
 
 
 class SessionUpdate(RequestModel):
     name: SessionName | None = None
     compact_after: int | None = Field(default=None, ge=1, le=MAX_COMPACT_AFTER)
+    extract_memories: bool | None = None
 
 
 class SessionInfo(ApiModel):
@@ -135,13 +140,13 @@ class SessionInfo(ApiModel):
     output_tokens: int
     estimated_cost: float
     compact_after: int | None
+    extract_memories: bool
     created_at: datetime
     updated_at: datetime
 
 
-class SessionList(ApiModel):
+class SessionList(Page):
     sessions: list[SessionInfo]
-    cursor: str | None = None
 
 
 class SearchHit(ApiModel):
@@ -155,6 +160,22 @@ class SearchHit(ApiModel):
 
 class SearchResults(ApiModel):
     results: list[SearchHit]
+
+
+class DeleteMessages(RequestModel):
+    ids: list[MessageId] = Field(min_length=1, max_length=500)
+
+
+class DeletedMessages(ApiModel):
+    deleted: list[str] = Field(description="The ids that existed and were deleted; unknown ids are ignored.")
+
+
+class Truncation(ApiModel):
+    """How a truncated history read cuts older messages (the reference's truncateOlderMessages)."""
+
+    keep_recent: int = 4
+    max_tool_output_chars: int = 500
+    max_text_chars: int = 10_000
 
 
 class CompactionIn(RequestModel):
@@ -176,6 +197,9 @@ class CompactionList(ApiModel):
 
 
 class CompactRequest(RequestModel):
+    leaf_id: MessageId | None = Field(
+        default=None, description="The branch to compact, by its leaf; default the latest leaf."
+    )
     protect_head: int = Field(default=3, ge=0, le=10_000)
     tail_token_budget: int = Field(default=20_000, ge=0, le=10_000_000)
     min_tail_messages: int = Field(default=2, ge=0, le=10_000)
