@@ -35,9 +35,9 @@ import asyncpg
 import httpx
 from ulid import ULID
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from common import (  # noqa: E402
+from bench.common import (  # noqa: E402
     AGENT_MEMORY,
     ROOT,
     LeanClient,

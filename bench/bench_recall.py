@@ -35,9 +35,9 @@ from typing import Any
 import asyncpg
 from ulid import ULID
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from common import (  # noqa: E402
+from bench.common import (  # noqa: E402
     ADMIN_KEY,
     CHITCHAT,
     NAMES,
@@ -76,7 +76,7 @@ def _profile_rows(
     start = now - timedelta(days=365)
     step = timedelta(days=365) / per_profile
     per_session = max(1, per_profile // sessions)
-    memories: list[tuple[Any, ...]] = []
+    memories: list[list[Any]] = []
     msgs: list[tuple[Any, ...]] = []
     sources: list[tuple[Any, ...]] = []
     last_in_session: dict[str, str] = {}
@@ -191,7 +191,7 @@ async def load(database_url: str, args: argparse.Namespace, key_holder: dict[str
     chunk = max(1, 20_000 // args.per_profile)
     chunks = [profile_ids[i : i + chunk] for i in range(0, len(profile_ids), chunk)]
     counts = {"memories": 0, "messages": 0}
-    queue: asyncio.Queue[list[int] | None] = asyncio.Queue()
+    queue: asyncio.Queue[list[int]] = asyncio.Queue()
     for c in chunks:
         queue.put_nowait(c)
 
@@ -411,7 +411,7 @@ async def measure(database_url: str, key: str, args: argparse.Namespace) -> None
             ["p50 ms", "p90 ms", "p99 ms", "mean ms", "answers with 0 candidates"],
             [[single["p50"], single["p90"], single["p99"], single["mean"], f"{single['empty']:.0%}"]],
         )
-        rows = []
+        rows: list[list[Any]] = []
         for run in range(args.runs):
             offset = (run + 1) * 5000 % len(questions)
             result = await saturated(

@@ -25,7 +25,7 @@ from app.context.schemas import (
 from app.core.db import DbSession
 from app.core.errors import error_responses
 from app.core.names import SessionPath
-from app.profiles.access import ReadableProfile, WritableProfile
+from app.profiles.access import ExistingProfile, ProfileForWrite
 from app.sessions import service as sessions
 
 router = APIRouter(
@@ -39,7 +39,7 @@ ToolName = Annotated[str, Path(min_length=1, max_length=64, description="Tool na
 
 
 @router.get("/context")
-async def list_context_blocks(profile: ReadableProfile, db: DbSession) -> BlockList:
+async def list_context_blocks(profile: ExistingProfile, db: DbSession) -> BlockList:
     """The profile's context blocks in render order, as defined (a session-scoped block's content here is the
     one every session starts from; `GET …/sessions/{sid}/context` shows a session's own)."""
     return BlockList(blocks=await service.list_blocks(db, profile))
@@ -47,7 +47,7 @@ async def list_context_blocks(profile: ReadableProfile, db: DbSession) -> BlockL
 
 @router.put("/context/{label}", responses={**CREATED, **error_responses(413)})
 async def put_context_block(
-    label: LabelPath, body: BlockDefine, profile: WritableProfile, db: DbSession, response: Response
+    label: LabelPath, body: BlockDefine, profile: ProfileForWrite, db: DbSession, response: Response
 ) -> BlockOut:
     """Define or redefine a block (201 new, 200 redefined); content over `maxTokens` → 422 `block_too_large`."""
     block, created = await service.define_block(db, profile, label, body)
@@ -56,13 +56,13 @@ async def put_context_block(
 
 
 @router.get("/context/{label}")
-async def get_context_block(label: LabelPath, profile: ReadableProfile, db: DbSession) -> BlockOut:
+async def get_context_block(label: LabelPath, profile: ExistingProfile, db: DbSession) -> BlockOut:
     """One block as it renders now."""
     return await service.get_block(db, profile, label)
 
 
 @router.delete("/context/{label}", status_code=204)
-async def delete_context_block(label: LabelPath, profile: ReadableProfile, db: DbSession) -> Response:
+async def delete_context_block(label: LabelPath, profile: ExistingProfile, db: DbSession) -> Response:
     """Remove a block and its entries; frozen prompts keep it until refreshed."""
     await service.delete_block(db, profile, label)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
@@ -70,7 +70,7 @@ async def delete_context_block(label: LabelPath, profile: ReadableProfile, db: D
 
 @router.put("/context/{label}/content", responses=error_responses(409, 413))
 async def write_context_block(
-    label: LabelPath, body: ContentWrite, profile: ReadableProfile, db: DbSession
+    label: LabelPath, body: ContentWrite, profile: ExistingProfile, db: DbSession
 ) -> BlockOut:
     """Replace or append the text of a readonly or writable block; `maxTokens` enforced. For a session-scoped
     block this is the starting content of sessions that have not written their own."""
@@ -79,7 +79,7 @@ async def write_context_block(
 
 
 @router.get("/context/{label}/entries", responses=error_responses(409))
-async def list_context_entries(label: LabelPath, profile: ReadableProfile, db: DbSession) -> EntryList:
+async def list_context_entries(label: LabelPath, profile: ExistingProfile, db: DbSession) -> EntryList:
     """Entries of a skill or search block, by key."""
     return EntryList(entries=await service.list_entries(db, profile, label))
 
@@ -89,7 +89,7 @@ async def put_context_entry(
     label: LabelPath,
     key: KeyPath,
     body: EntryWrite,
-    profile: ReadableProfile,
+    profile: ExistingProfile,
     db: DbSession,
     response: Response,
 ) -> EntryOut:
@@ -101,7 +101,7 @@ async def put_context_entry(
 
 @router.get("/context/{label}/entries/{key}", responses=error_responses(409))
 async def get_context_entry(
-    label: LabelPath, key: KeyPath, profile: ReadableProfile, db: DbSession
+    label: LabelPath, key: KeyPath, profile: ExistingProfile, db: DbSession
 ) -> EntryOut:
     """One entry."""
     return await service.get_entry(db, profile, label, key)
@@ -109,7 +109,7 @@ async def get_context_entry(
 
 @router.delete("/context/{label}/entries/{key}", status_code=204, responses=error_responses(409))
 async def delete_context_entry(
-    label: LabelPath, key: KeyPath, profile: ReadableProfile, db: DbSession
+    label: LabelPath, key: KeyPath, profile: ExistingProfile, db: DbSession
 ) -> Response:
     """Remove one entry."""
     await service.delete_entry(db, profile, label, key)
@@ -117,7 +117,7 @@ async def delete_context_entry(
 
 
 @router.get("/sessions/{session_id}/system-prompt")
-async def get_system_prompt(session_id: SessionPath, profile: ReadableProfile, db: DbSession) -> SystemPrompt:
+async def get_system_prompt(session_id: SessionPath, profile: ExistingProfile, db: DbSession) -> SystemPrompt:
     """freezeSystemPrompt: the session's frozen prompt, rendered from the blocks and stored on the first call."""
     session = await sessions.require_session(db, profile, session_id)
     return SystemPrompt(system_prompt=await prompt.freeze(db, profile, session))
@@ -125,7 +125,7 @@ async def get_system_prompt(session_id: SessionPath, profile: ReadableProfile, d
 
 @router.post("/sessions/{session_id}/system-prompt/refresh")
 async def refresh_system_prompt(
-    session_id: SessionPath, profile: ReadableProfile, db: DbSession
+    session_id: SessionPath, profile: ExistingProfile, db: DbSession
 ) -> SystemPrompt:
     """refreshSystemPrompt: re-render from the blocks as they are now, and freeze that."""
     await sessions.require_session(db, profile, session_id)
@@ -133,7 +133,7 @@ async def refresh_system_prompt(
 
 
 @router.get("/sessions/{session_id}/tools")
-async def list_session_tools(session_id: SessionPath, profile: ReadableProfile, db: DbSession) -> ToolList:
+async def list_session_tools(session_id: SessionPath, profile: ExistingProfile, db: DbSession) -> ToolList:
     """The tools the profile's blocks call for, in the OpenAI `tools` shape (JSON Schema parameters)."""
     session = await sessions.require_session(db, profile, session_id)
     return ToolList(tools=await tools.definitions(db, profile, session))
@@ -141,7 +141,7 @@ async def list_session_tools(session_id: SessionPath, profile: ReadableProfile, 
 
 @router.post("/sessions/{session_id}/tools/{name}", responses=error_responses(413, 503))
 async def call_session_tool(
-    session_id: SessionPath, name: ToolName, body: ToolCall, profile: ReadableProfile, db: DbSession
+    session_id: SessionPath, name: ToolName, body: ToolCall, profile: ExistingProfile, db: DbSession
 ) -> ToolResult:
     """Execute a tool call; the result is the text to hand back to the model."""
     session = await sessions.require_session(db, profile, session_id)
@@ -153,7 +153,7 @@ async def call_session_tool(
 
 @router.get("/sessions/{session_id}/context")
 async def list_session_context_blocks(
-    session_id: SessionPath, profile: ReadableProfile, db: DbSession
+    session_id: SessionPath, profile: ExistingProfile, db: DbSession
 ) -> BlockList:
     """The blocks as this session sees them: its own content of session-scoped blocks, the shared content of
     profile-scoped ones."""
@@ -163,7 +163,7 @@ async def list_session_context_blocks(
 
 @router.get("/sessions/{session_id}/context/{label}")
 async def get_session_context_block(
-    session_id: SessionPath, label: LabelPath, profile: ReadableProfile, db: DbSession
+    session_id: SessionPath, label: LabelPath, profile: ExistingProfile, db: DbSession
 ) -> BlockOut:
     """One block as this session sees it."""
     await sessions.require_session(db, profile, session_id)
@@ -172,7 +172,7 @@ async def get_session_context_block(
 
 @router.put("/sessions/{session_id}/context/{label}/content", responses=error_responses(409, 413))
 async def write_session_context_block(
-    session_id: SessionPath, label: LabelPath, body: ContentWrite, profile: ReadableProfile, db: DbSession
+    session_id: SessionPath, label: LabelPath, body: ContentWrite, profile: ExistingProfile, db: DbSession
 ) -> BlockOut:
     """Replace or append this session's text of a readonly or writable block (the shared text of a
     profile-scoped one); `maxTokens` enforced."""
@@ -185,7 +185,7 @@ async def write_session_context_block(
 
 @router.get("/sessions/{session_id}/context/{label}/entries", responses=error_responses(409))
 async def list_session_context_entries(
-    session_id: SessionPath, label: LabelPath, profile: ReadableProfile, db: DbSession
+    session_id: SessionPath, label: LabelPath, profile: ExistingProfile, db: DbSession
 ) -> EntryList:
     """This session's entries of a skill or search block, by key."""
     await sessions.require_session(db, profile, session_id)
@@ -200,7 +200,7 @@ async def put_session_context_entry(
     label: LabelPath,
     key: KeyPath,
     body: EntryWrite,
-    profile: ReadableProfile,
+    profile: ExistingProfile,
     db: DbSession,
     response: Response,
 ) -> EntryOut:
@@ -215,7 +215,7 @@ async def put_session_context_entry(
 
 @router.get("/sessions/{session_id}/context/{label}/entries/{key}", responses=error_responses(409))
 async def get_session_context_entry(
-    session_id: SessionPath, label: LabelPath, key: KeyPath, profile: ReadableProfile, db: DbSession
+    session_id: SessionPath, label: LabelPath, key: KeyPath, profile: ExistingProfile, db: DbSession
 ) -> EntryOut:
     """One entry as this session sees it."""
     await sessions.require_session(db, profile, session_id)
@@ -226,7 +226,7 @@ async def get_session_context_entry(
     "/sessions/{session_id}/context/{label}/entries/{key}", status_code=204, responses=error_responses(409)
 )
 async def delete_session_context_entry(
-    session_id: SessionPath, label: LabelPath, key: KeyPath, profile: ReadableProfile, db: DbSession
+    session_id: SessionPath, label: LabelPath, key: KeyPath, profile: ExistingProfile, db: DbSession
 ) -> Response:
     """Remove an entry from this session's copy of the block."""
     await sessions.require_session(db, profile, session_id, lock=True)

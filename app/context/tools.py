@@ -18,6 +18,7 @@ from app.context import repository, service
 from app.context.schemas import ToolDefinition, ToolFunction
 from app.context.service import KEYED_KINDS, BlockView
 from app.core.errors import AppError, Unavailable, ValidationFailed
+from app.core.memory_types import types_in_prose
 from app.core.text import RECALL_QUERY_BYTES, storable_text
 from app.models import Profile, Session
 from app.sessions import repository as sessions_repository
@@ -171,8 +172,8 @@ SESSION_SEARCH = _fn(
 
 RECALL_MEMORY = _fn(
     "recall_memory",
-    "Recall what long-term memory knows about the user: facts, events, instructions and tasks learned in "
-    "past conversations. Ask in natural language.",
+    f"Recall what long-term memory knows about the user: {types_in_prose()} learned in past conversations. "
+    "Ask in natural language.",
     {"query": {"type": "string", "description": "What to recall, as a question or keywords"}},
     ["query"],
 )

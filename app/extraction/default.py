@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from app.core.memory_types import DEFAULT_TYPE, MemoryType
 from app.extraction import lexicon as lx
 from app.extraction.temporal import TimeMention, detect_tense, find_time
 from app.extraction.text import (
@@ -32,7 +33,6 @@ from app.extraction.types import (
     SUMMARY_MAX_CHARS,
     ExtractedMemory,
     InputMessage,
-    MemoryType,
 )
 
 _TOKEN_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
@@ -353,7 +353,7 @@ def _summarise(group: _Group, speech: _Speech, kind: MemoryType, mention: TimeMe
         text = f"{speech.name} shared {_photo_phrase(group.captions)}"
     elif group.question:
         text = f"{speech.name} asked: {text}"
-    elif speech.named and speech.name.lower() not in text.lower() and kind != "instruction":
+    elif speech.named and speech.name.lower() not in text.lower() and kind != MemoryType.INSTRUCTION:
         text = f"{speech.name}: {text}"
     if group.context:
         question = truncate(strip_emoji(group.context.translate(_APOSTROPHES)), 90)
@@ -406,14 +406,14 @@ def _build(
     topic: str | None = None
     event_time: datetime | None = None
     if group.question:
-        kind = "fact"  # a question asserts nothing: no topic to supersede, no date to trust
+        kind = MemoryType.FACT  # a question asserts nothing: no topic to supersede, no date to trust
     elif _is_instruction(main, speech) and not (
         lx.STRONG_TASK_RE.search(main) and not lx.FROM_NOW_ON_RE.match(main)
     ):
-        kind = "instruction"
+        kind = MemoryType.INSTRUCTION
         topic = _agent_topic(main)
     elif _is_task(full, mention):
-        kind = "task"
+        kind = MemoryType.TASK
         event_time = mention.point if mention else None
     else:
         subject_text = full
@@ -422,16 +422,16 @@ def _build(
             who = "user"
         topic = _person_topic(subject_text, who)
         if topic is not None:
-            kind = "fact"
+            kind = MemoryType.FACT
             event_time = mention.point if mention else None
         elif mention is not None:
-            kind = "event"
+            kind = MemoryType.EVENT
             event_time = mention.point
         elif lx.PAST_ACTION_RE.search(full) and not lx.PAST_STATE_RE.search(full):
-            kind = "event"
+            kind = MemoryType.EVENT
             event_time = speech.timestamp
         else:
-            kind = "fact"
+            kind = MemoryType.FACT
     used = mention if event_time is not None else None
     summary = _summarise(group, speech, kind, used)
     ids = (speech.message_id,) if speech.message_id else ()
@@ -653,5 +653,5 @@ def classify_one(
         content = truncate(text.strip(), CONTENT_MAX_CHARS)
         summary = truncate(collapse_spaces(content), SUMMARY_MAX_CHARS)
         ids = (message_id,) if message_id else ()
-        return ExtractedMemory("fact", summary or "(empty)", content, None, None, ids)
+        return ExtractedMemory(DEFAULT_TYPE, summary or "(empty)", content, None, None, ids)
     return memory

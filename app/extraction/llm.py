@@ -18,18 +18,18 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, time
 from typing import Any
 
+from app.core.memory_types import POLICIES, SUPERSEDING_TYPES, MemoryType, policy
 from app.extraction.temporal import resolve_event_time
 from app.extraction.types import (
     CONTENT_MAX_CHARS,
     SUMMARY_MAX_CHARS,
     ExtractedMemory,
     InputMessage,
-    MemoryType,
     content_hash,
 )
 from app.llm.client import LlmClient, LlmError
 
-TYPES: frozenset[str] = frozenset({"fact", "event", "instruction", "task"})
+TYPES: frozenset[str] = frozenset(t.value for t in MemoryType)
 # A window: at most this many new messages or characters of new text, plus CONTEXT_MESSAGES before it.
 WINDOW_MESSAGES = 40
 WINDOW_CHARS = 24_000
@@ -40,7 +40,7 @@ TOPIC_KEY_MAX = 200
 _TOPIC_KEY = re.compile(r"^[a-z0-9_]+(\.[a-z0-9_]+)+$")
 _TOPIC_JUNK = re.compile(r"[^a-z0-9_.]+")
 
-SYSTEM_PROMPT = """\
+_PROMPT_TEMPLATE = """\
 You extract long-term memories for an AI agent from a conversation. You get a JSON list of messages, each \
 with an id, a timestamp (ISO 8601, UTC) and its weekday, a role (user / assistant / system), an optional \
 speaker name and the text. Messages with "new": false are context only: use them to understand the new \
@@ -52,21 +52,16 @@ chit-chat: greetings, thanks, small talk, bare questions, filler, and anything a
 One memory per distinct piece of information; do not invent anything the messages do not say.
 
 Each memory has a type:
-- "instruction": how the agent should behave ("always…", "never…", "please don't…", "from now on…", \
-"I prefer you…", tone, format, language of answers);
-- "task": something to be done ("need to", "remind me", "todo", a deadline);
-- "event": something that happened or will happen at a time ("yesterday", "last Friday", "on 8 May", \
-"next week");
-- "fact": a lasting statement about the user, another person, or the world.
+{types}
 
 Fields of each memory:
-- "type": one of the four above.
+- "type": one of the types above.
 - "summary": one short line, at most 200 characters, in the third person. Resolve first and second \
 person to who is meant: "I" / "my" of the user becomes "User" / "User's" (or the speaker's name when \
 one is given), "you" said by the user to the assistant becomes "the assistant", and the other way round. \
 Example: the user says "I moved to Lisbon" → summary "User moved to Lisbon".
 - "content": the full statement as said, with enough context to stand alone (at most 2000 characters).
-- "topicKey": for facts and instructions that a later statement could replace, a dotted lower-case key \
+- "topicKey": for {superseding} that a later statement could replace, a dotted lower-case key \
 naming the subject and attribute, e.g. "user.home_city", "user.job", "user.partner", \
 "user.favorite_food", "agent.tone", "agent.language"; null otherwise.
 - "eventTime": for events (and tasks with a deadline), the absolute date and time in ISO 8601 with a \
@@ -76,6 +71,16 @@ time zone (e.g. "2024-05-09T00:00:00Z"), computed from the timestamp of the mess
 
 Answer with one JSON object and nothing else: {"memories": [...]}. An empty list is a fine answer when \
 nothing is worth keeping."""
+
+
+def _system_prompt() -> str:
+    """The prompt with the types, what each means and which supersede, all from the type policy table."""
+    types = ";\n".join(f'- "{p.type.value}": {p.llm_description}' for p in POLICIES) + "."
+    superseding = " and ".join(policy(t).plural for t in SUPERSEDING_TYPES)
+    return _PROMPT_TEMPLATE.replace("{types}", types).replace("{superseding}", superseding)
+
+
+SYSTEM_PROMPT = _system_prompt()
 
 
 class LlmExtractor:
@@ -177,7 +182,7 @@ def _memory(item: dict[str, Any], timestamps: dict[str, datetime]) -> ExtractedM
     kind = item.get("type")
     if not isinstance(kind, str) or kind.strip().lower() not in TYPES:
         return None
-    memory_type: MemoryType = kind.strip().lower()  # type: ignore[assignment]
+    memory_type = MemoryType(kind.strip().lower())
     raw_sources = item.get("sourceMessageIds")
     if isinstance(raw_sources, str):
         raw_sources = [raw_sources]
@@ -194,7 +199,7 @@ def _memory(item: dict[str, Any], timestamps: dict[str, datetime]) -> ExtractedM
     content = _clip(content or summary, CONTENT_MAX_CHARS)
     anchor = timestamps[sources[0]]
     event_time = _event_time(item.get("eventTime"))
-    if event_time is None and memory_type == "event":
+    if event_time is None and policy(memory_type).dated:
         event_time = resolve_event_time(content, anchor)  # what the offline extractor would have said
     return ExtractedMemory(
         type=memory_type,

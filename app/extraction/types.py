@@ -10,11 +10,19 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal, Protocol
+from typing import Protocol
 
+from app.core.memory_types import MemoryType
 from app.extraction.text import normalise_for_hash
 
-MemoryType = Literal["fact", "event", "instruction", "task"]
+__all__ = [
+    "CONTENT_MAX_CHARS",
+    "SUMMARY_MAX_CHARS",
+    "ExtractedMemory",
+    "Extractor",
+    "InputMessage",
+    "MemoryType",
+]
 
 SUMMARY_MAX_CHARS = 200
 CONTENT_MAX_CHARS = 2000

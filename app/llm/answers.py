@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime
 from typing import Any
 
+from app.core.memory_types import DEFAULT_TYPE, MemoryType
 from app.extraction.temporal import format_date
 from app.llm.client import LlmClient, LlmError
 
@@ -29,9 +30,9 @@ _NO_ANSWER = re.compile(
     re.IGNORECASE,
 )
 
-SYSTEM_PROMPT = """\
+_PROMPT_TEMPLATE = """\
 You answer a question about a user for an AI agent, using only the memories given: notes the agent kept \
-from earlier conversations. Each memory has a type (fact, event, instruction, task), a summary, the full \
+from earlier conversations. Each memory has a type ({types}), a summary, the full \
 statement, and, for events, the date it happened or will happen.
 
 Rules:
@@ -42,6 +43,8 @@ Rules:
 - If the memories do not answer the question, the answer is the empty string.
 
 Answer with one JSON object and nothing else: {{"answer": "…"}}."""
+# The types are the policy table's; the braces left are filled per call.
+SYSTEM_PROMPT = _PROMPT_TEMPLATE.replace("{types}", ", ".join(t.value for t in MemoryType))
 
 _SHAPES = {
     "short": " (one or two sentences)",
@@ -67,7 +70,7 @@ def render_memories(memories: Sequence[Mapping[str, Any]]) -> str:
     """The memories as the model reads them: a JSON list, best first."""
     listed: list[dict[str, Any]] = []
     for number, memory in enumerate(memories[:MAX_MEMORIES], start=1):
-        item: dict[str, Any] = {"n": number, "type": str(memory.get("type") or "fact")}
+        item: dict[str, Any] = {"n": number, "type": str(memory.get("type") or DEFAULT_TYPE.value)}
         when = _day(memory.get("event_time"))
         if when:
             item["date"] = when

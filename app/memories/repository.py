@@ -9,6 +9,8 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.memory_types import SUPERSEDING_TYPES, sql_list
+
 _COLUMNS = "id, type, summary, content, session_id, event_time, created_at, updated_at"
 
 
@@ -47,12 +49,13 @@ _INSERT_SOURCES = text(
     ON CONFLICT DO NOTHING
     """
 )
-# Only facts and instructions supersede; events accumulate and tasks belong to their session.
+# Only the superseding types (facts, instructions) supersede; events accumulate and tasks belong to their
+# session.
 _SUPERSEDE = text(
-    """
+    f"""
     UPDATE memories SET superseded_by = :new_id, updated_at = now()
     WHERE profile_id = :p AND topic_key = :topic AND superseded_by IS NULL AND id <> :new_id
-      AND type IN ('fact', 'instruction')
+      AND type IN {sql_list(SUPERSEDING_TYPES)}
     """
 )
 
@@ -99,7 +102,7 @@ async def insert_memories(db: AsyncSession, profile_id: int, memories: list[NewM
             },
         )
     for memory in created:  # in order, so a later statement on a topic wins
-        if memory.topic_key and memory.type in ("fact", "instruction"):
+        if memory.topic_key and memory.type in SUPERSEDING_TYPES:
             await db.execute(_SUPERSEDE, {"p": profile_id, "topic": memory.topic_key, "new_id": memory.id})
     return created
 
@@ -136,7 +139,7 @@ async def insert_one(db: AsyncSession, profile_id: int, memory: NewMemory) -> di
         .mappings()
         .one_or_none()
     )
-    if row is not None and memory.topic_key and memory.type in ("fact", "instruction"):
+    if row is not None and memory.topic_key and memory.type in SUPERSEDING_TYPES:
         await db.execute(_SUPERSEDE, {"p": profile_id, "topic": memory.topic_key, "new_id": memory.id})
     return dict(row) if row is not None else None
 

@@ -12,7 +12,7 @@ from app.core.names import SessionPath
 from app.core.pagination import Cursor, Limit
 from app.memories import service
 from app.memories.schemas import MemoryDetail, MemoryList, MemoryOut, MemoryType, RememberRequest
-from app.profiles.access import ReadableProfile, WritableProfile
+from app.profiles.access import ExistingProfile, ProfileForWrite
 
 router = APIRouter(
     prefix="/v1/namespaces/{namespace}/profiles/{profile}",
@@ -30,7 +30,7 @@ router = APIRouter(
     },
 )
 async def remember(
-    body: RememberRequest, profile: WritableProfile, db: DbSession, response: Response
+    body: RememberRequest, profile: ProfileForWrite, db: DbSession, response: Response
 ) -> MemoryOut:
     """Store one statement as a memory, synchronously (201); content already stored answers 200 with it."""
     memory, created = await service.remember(db, profile, body.content, body.session_id)
@@ -40,7 +40,7 @@ async def remember(
 
 @router.get("/memories")
 async def list_memories(
-    profile: ReadableProfile,
+    profile: ExistingProfile,
     db: DbSession,
     limit: Limit = 20,
     cursor: Cursor = None,
@@ -54,13 +54,13 @@ async def list_memories(
 
 
 @router.get("/memories/{memory_id}")
-async def get_memory(memory_id: str, profile: ReadableProfile, db: DbSession) -> MemoryDetail:
+async def get_memory(memory_id: str, profile: ExistingProfile, db: DbSession) -> MemoryDetail:
     """One memory with the messages it came from."""
     return await service.get_memory(db, profile, memory_id)
 
 
 @router.delete("/memories/{memory_id}")
-async def delete_memory(memory_id: str, profile: ReadableProfile, db: DbSession) -> MemoryOut:
+async def delete_memory(memory_id: str, profile: ExistingProfile, db: DbSession) -> MemoryOut:
     """Delete a memory and the messages it was extracted from (their children in a session's tree are
     re-linked to the deleted message's parent, so the history stays one path); answers the deleted memory."""
     return await service.delete_memory(db, profile, memory_id)
@@ -71,7 +71,7 @@ async def delete_memory(memory_id: str, profile: ReadableProfile, db: DbSession)
     status_code=204,
     summary="deleteSession: the session and everything that belongs to it",
 )
-async def delete_session(session_id: SessionPath, profile: ReadableProfile, db: DbSession) -> Response:
+async def delete_session(session_id: SessionPath, profile: ExistingProfile, db: DbSession) -> Response:
     """deleteSession of the memory API and the session manager's delete, in one. Removes, at once:
 
     - the session itself: its name, usage counters, `compactAfter`, frozen system prompt and loaded skills;

@@ -3,15 +3,23 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
 
 from pydantic import Field
 
+from app.core.memory_types import MemoryType
 from app.core.names import SessionId
 from app.core.schemas import ApiModel, Page, RequestModel
 from app.core.text import RememberContent
 
-MemoryType = Literal["fact", "event", "instruction", "task"]
+__all__ = [
+    "MemoryDetail",
+    "MemoryList",
+    "MemoryOut",
+    "MemorySource",
+    "MemorySummary",
+    "MemoryType",
+    "RememberRequest",
+]
 
 
 class MemorySummary(ApiModel):

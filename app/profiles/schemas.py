@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING
 
+from pydantic import create_model
+
+from app.core.memory_types import MemoryType
 from app.core.schemas import ApiModel, Page
 
 
@@ -13,11 +17,16 @@ class ProfileOut(ApiModel):
     created_at: datetime
 
 
-class MemoryCounts(ApiModel):
-    fact: int = 0
-    event: int = 0
-    instruction: int = 0
-    task: int = 0
+if TYPE_CHECKING:
+
+    class MemoryCounts(ApiModel):
+        """Active memories per type (one int field per `MemoryType` value, 0 when none)."""
+
+else:
+    # One field per memory type, made from the enum, so a new type is counted without an edit here.
+    MemoryCounts = create_model(
+        "MemoryCounts", __base__=ApiModel, __module__=__name__, **{t.value: (int, 0) for t in MemoryType}
+    )
 
 
 class ProfileCounts(ApiModel):

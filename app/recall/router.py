@@ -7,7 +7,7 @@ from fastapi import APIRouter
 from app.core.db import DbSession
 from app.core.errors import error_responses
 from app.llm.client import ConfiguredLlm
-from app.profiles.access import ReadableProfile
+from app.profiles.access import ExistingProfile
 from app.recall import service
 from app.recall.schemas import RecallRequest, RecallResult
 
@@ -20,7 +20,7 @@ router = APIRouter(
 
 @router.post("/recall")
 async def recall(
-    body: RecallRequest, profile: ReadableProfile, db: DbSession, llm: ConfiguredLlm
+    body: RecallRequest, profile: ExistingProfile, db: DbSession, llm: ConfiguredLlm
 ) -> RecallResult:
     """Find the memories that answer a question and synthesise an answer ("" when nothing matches)."""
     return await service.recall(db, profile, body, llm)

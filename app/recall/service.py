@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.memory_types import POLICIES, types_where
 from app.extraction.temporal import find_time, format_date, resolve_time_window
 from app.llm.answers import write_answer
 from app.llm.client import LlmClient, LlmError
@@ -34,8 +35,14 @@ W_TOPIC = 0.9
 W_WINDOW = 0.9
 W_PRIOR = 0.02
 
-# Priors: lasting statements first, then events; tasks of older sessions last.
-TYPE_PRIOR = {"instruction": 0.3, "fact": 0.25, "event": 0.2, "task": 0.15}
+# Priors from the type policy table: lasting statements first, then events; tasks of older sessions last.
+TYPE_PRIOR = {p.type.value: p.recall_prior for p in POLICIES}
+_RANK_LOWER_AFTER_SESSION = frozenset(types_where(lambda p: p.ranks_lower_after_its_session))
+# A type whose items rank lower after their session (tasks) loses this much once a newer session exists:
+# more than the gap between any two type priors, so an older session's task sorts below every other type.
+OLDER_SESSION_PENALTY = 0.2
+# The prior of a type the table does not know (a row written by a newer version): below every known type.
+UNKNOWN_TYPE_PRIOR = 0.1
 PHRASE_WEIGHT = 2.0
 EXPANSION_WEIGHT = 0.35
 PREFIX_WEIGHT = 0.5
@@ -89,13 +96,13 @@ def _fuse(channels: list[tuple[float, list[str]]]) -> dict[str, float]:
 def _prior_order(rows: dict[str, dict[str, Any]], latest_session: str | None) -> list[str]:
     def prior(memory_id: str) -> tuple[float, str]:
         row = rows[memory_id]
-        value = TYPE_PRIOR.get(row["type"], 0.1)
+        value = TYPE_PRIOR.get(row["type"], UNKNOWN_TYPE_PRIOR)
         if (
-            row["type"] == "task"
+            row["type"] in _RANK_LOWER_AFTER_SESSION
             and latest_session is not None
             and row["session_id"] not in (None, latest_session)
         ):
-            value -= 0.2
+            value -= OLDER_SESSION_PENALTY
         return (value, memory_id)
 
     return sorted(rows, key=prior, reverse=True)

@@ -11,7 +11,7 @@ from app.core.errors import ValidationFailed, error_responses
 from app.core.names import MessagePath, SessionPath
 from app.core.pagination import Cursor, Limit
 from app.llm.client import ConfiguredLlm
-from app.profiles.access import ReadableProfile, WritableProfile
+from app.profiles.access import ExistingProfile, ProfileForWrite
 from app.sessions import compaction, service
 from app.sessions.schemas import (
     AppendMessage,
@@ -54,28 +54,28 @@ CREATED: dict[int | str, dict[str, Any]] = {201: {"description": "Created"}}
 
 
 @router.post("/sessions", status_code=201, responses=error_responses(409, 413))
-async def create_session(body: SessionCreate, profile: WritableProfile, db: DbSession) -> SessionInfo:
+async def create_session(body: SessionCreate, profile: ProfileForWrite, db: DbSession) -> SessionInfo:
     """Create a session (client id or generated); 409 `session_exists` if the id is taken."""
     return await service.create_session(db, profile, body)
 
 
 @router.get("/sessions")
 async def list_sessions(
-    profile: ReadableProfile, db: DbSession, limit: Limit = 20, cursor: Cursor = None
+    profile: ExistingProfile, db: DbSession, limit: Limit = 20, cursor: Cursor = None
 ) -> SessionList:
     """Sessions, most recently updated first, keyset paginated."""
     return await service.list_sessions(db, profile, limit, cursor)
 
 
 @router.get("/sessions/{session_id}")
-async def get_session(session_id: SessionPath, profile: ReadableProfile, db: DbSession) -> SessionInfo:
+async def get_session(session_id: SessionPath, profile: ExistingProfile, db: DbSession) -> SessionInfo:
     """One session with its usage counters."""
     return await service.get_session(db, profile, session_id)
 
 
 @router.patch("/sessions/{session_id}", responses=error_responses(413))
 async def update_session(
-    session_id: SessionPath, body: SessionUpdate, profile: ReadableProfile, db: DbSession
+    session_id: SessionPath, body: SessionUpdate, profile: ExistingProfile, db: DbSession
 ) -> SessionInfo:
     """Rename a session (and/or change its `compactAfter`)."""
     return await service.update_session(db, profile, session_id, body)
@@ -93,7 +93,7 @@ async def update_session(
 async def append_message(
     session_id: SessionPath,
     body: AppendMessage,
-    profile: WritableProfile,
+    profile: ProfileForWrite,
     db: DbSession,
     response: Response,
     llm: ConfiguredLlm,
@@ -112,7 +112,7 @@ async def append_message(
 
 @router.post("/sessions/{session_id}/messages/batch", status_code=201, responses=error_responses(409, 413))
 async def append_messages(
-    session_id: SessionPath, body: AppendMessages, profile: WritableProfile, db: DbSession, llm: ConfiguredLlm
+    session_id: SessionPath, body: AppendMessages, profile: ProfileForWrite, db: DbSession, llm: ConfiguredLlm
 ) -> MessageList:
     """appendAll: the messages in order, each the child of the one before (creating the session if new;
     the new messages are queued for extraction as one batch)."""
@@ -129,7 +129,7 @@ async def upsert_message(
     session_id: SessionPath,
     message_id: MessagePath,
     body: AppendMessage,
-    profile: WritableProfile,
+    profile: ProfileForWrite,
     db: DbSession,
     response: Response,
     llm: ConfiguredLlm,
@@ -151,7 +151,7 @@ async def upsert_message(
 
 @router.get("/sessions/{session_id}/messages/{message_id}")
 async def get_session_message(
-    session_id: SessionPath, message_id: MessagePath, profile: ReadableProfile, db: DbSession
+    session_id: SessionPath, message_id: MessagePath, profile: ExistingProfile, db: DbSession
 ) -> SessionMessage:
     """One message of the session."""
     return await service.get_message(db, profile, session_id, message_id)
@@ -159,7 +159,7 @@ async def get_session_message(
 
 @router.delete("/sessions/{session_id}/messages/{message_id}", status_code=204)
 async def delete_session_message(
-    session_id: SessionPath, message_id: MessagePath, profile: ReadableProfile, db: DbSession
+    session_id: SessionPath, message_id: MessagePath, profile: ExistingProfile, db: DbSession
 ) -> Response:
     """Delete one message; its children are re-linked to its parent, so the rest stays one walkable path."""
     await service.delete_message(db, profile, session_id, message_id)
@@ -168,7 +168,7 @@ async def delete_session_message(
 
 @router.delete("/sessions/{session_id}/messages", status_code=204)
 async def clear_session_messages(
-    session_id: SessionPath, profile: ReadableProfile, db: DbSession, request: Request
+    session_id: SessionPath, profile: ExistingProfile, db: DbSession, request: Request
 ) -> Response:
     """clearMessages: every message and overlay of the session; the session itself stays. Takes no body:
     one is refused with 422 (to delete chosen messages, `POST …/messages/delete {ids}`)."""
@@ -184,7 +184,7 @@ async def clear_session_messages(
 
 @router.post("/sessions/{session_id}/messages/delete", responses=error_responses(413))
 async def delete_session_messages(
-    session_id: SessionPath, body: DeleteMessages, profile: ReadableProfile, db: DbSession
+    session_id: SessionPath, body: DeleteMessages, profile: ExistingProfile, db: DbSession
 ) -> DeletedMessages:
     """deleteMessages(ids): delete the chosen messages; each one's children are re-linked to its parent."""
     return DeletedMessages(deleted=await service.delete_messages(db, profile, session_id, body.ids))
@@ -192,7 +192,7 @@ async def delete_session_messages(
 
 @router.get("/sessions/{session_id}/messages/{message_id}/branches")
 async def get_message_branches(
-    session_id: SessionPath, message_id: MessagePath, profile: ReadableProfile, db: DbSession
+    session_id: SessionPath, message_id: MessagePath, profile: ExistingProfile, db: DbSession
 ) -> MessageList:
     """getBranches: the message's children, oldest first (e.g. an answer and its regenerations)."""
     return MessageList(messages=await service.branches(db, profile, session_id, message_id))
@@ -201,7 +201,7 @@ async def get_message_branches(
 @router.get("/sessions/{session_id}/history")
 async def get_history(
     session_id: SessionPath,
-    profile: ReadableProfile,
+    profile: ExistingProfile,
     db: DbSession,
     leaf_id: Annotated[str | None, Query(alias="leafId", min_length=1, max_length=128)] = None,
     raw: bool = False,
@@ -230,7 +230,7 @@ async def get_history(
 
 @router.get("/sessions/{session_id}/leaf")
 async def get_latest_leaf(
-    session_id: SessionPath, profile: ReadableProfile, db: DbSession
+    session_id: SessionPath, profile: ExistingProfile, db: DbSession
 ) -> SessionMessage | None:
     """getLatestLeaf: the newest childless message, or null for an empty session."""
     return await service.latest_leaf(db, profile, session_id)
@@ -238,7 +238,7 @@ async def get_latest_leaf(
 
 @router.get("/sessions/{session_id}/search")
 async def search_session_messages(
-    session_id: SessionPath, q: SearchQuery, profile: ReadableProfile, db: DbSession, limit: SearchLimit = 20
+    session_id: SessionPath, q: SearchQuery, profile: ExistingProfile, db: DbSession, limit: SearchLimit = 20
 ) -> SearchResults:
     """Full-text search in one session, best match first."""
     return await service.search(db, profile, session_id, q, limit)
@@ -246,7 +246,7 @@ async def search_session_messages(
 
 @router.get("/search")
 async def search_messages(
-    q: SearchQuery, profile: ReadableProfile, db: DbSession, limit: SearchLimit = 20
+    q: SearchQuery, profile: ExistingProfile, db: DbSession, limit: SearchLimit = 20
 ) -> SearchResults:
     """Full-text search across every session of the profile, best match first."""
     return await service.search(db, profile, None, q, limit)
@@ -254,7 +254,7 @@ async def search_messages(
 
 @router.get("/sessions/{session_id}/compactions")
 async def list_compactions(
-    session_id: SessionPath, profile: ReadableProfile, db: DbSession
+    session_id: SessionPath, profile: ExistingProfile, db: DbSession
 ) -> CompactionList:
     """The session's compaction overlays, oldest first."""
     return CompactionList(compactions=await service.list_compactions(db, profile, session_id))
@@ -262,7 +262,7 @@ async def list_compactions(
 
 @router.post("/sessions/{session_id}/compactions", status_code=201, responses=error_responses(413))
 async def add_compaction(
-    session_id: SessionPath, body: CompactionIn, profile: ReadableProfile, db: DbSession
+    session_id: SessionPath, body: CompactionIn, profile: ExistingProfile, db: DbSession
 ) -> CompactionOut:
     """addCompaction: an overlay replacing [fromMessageId, toMessageId] on read; messages are kept."""
     return await service.add_compaction(
@@ -273,7 +273,7 @@ async def add_compaction(
 @router.post("/sessions/{session_id}/compact", responses=error_responses(413))
 async def compact_session(
     session_id: SessionPath,
-    profile: ReadableProfile,
+    profile: ExistingProfile,
     db: DbSession,
     llm: ConfiguredLlm,
     body: CompactRequest | None = None,
@@ -295,7 +295,7 @@ async def compact_session(
 
 @router.post("/sessions/{session_id}/fork", status_code=201, responses=error_responses(413))
 async def fork_session(
-    session_id: SessionPath, body: ForkRequest, profile: ReadableProfile, db: DbSession
+    session_id: SessionPath, body: ForkRequest, profile: ExistingProfile, db: DbSession
 ) -> SessionInfo:
     """fork: a new session holding a copy of the path up to `atMessageId` (new ids, no overlays)."""
     return await service.fork(db, profile, session_id, body.at_message_id, body.name)
@@ -303,7 +303,7 @@ async def fork_session(
 
 @router.post("/sessions/{session_id}/split", status_code=201, responses=error_responses(413))
 async def split_session(
-    session_id: SessionPath, body: SplitRequest, profile: ReadableProfile, db: DbSession
+    session_id: SessionPath, body: SplitRequest, profile: ExistingProfile, db: DbSession
 ) -> SessionInfo:
     """compactAndSplit: end this session and continue in a new one that starts from the summary."""
     return await service.split(db, profile, session_id, body.summary, body.name)
@@ -311,7 +311,7 @@ async def split_session(
 
 @router.post("/sessions/{session_id}/usage", responses=error_responses(413))
 async def add_session_usage(
-    session_id: SessionPath, body: UsageIn, profile: ReadableProfile, db: DbSession
+    session_id: SessionPath, body: UsageIn, profile: ExistingProfile, db: DbSession
 ) -> SessionInfo:
     """addUsage: add to the session's input/output token and cost counters."""
     return await service.add_usage(db, profile, session_id, body.input_tokens, body.output_tokens, body.cost)

@@ -14,6 +14,8 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.memory_types import DATED_TYPES, MemoryType, sql_list
+
 
 @dataclass(frozen=True)
 class SessionActivity:
@@ -28,7 +30,7 @@ class MemoryLine:
     summary: str
     session_id: str | None
     # When the event happened: its event time, else when its first source message was said, else when it
-    # was stored. Only filled for events.
+    # was stored. Only filled for the dated types (events).
     at: datetime | None
 
 
@@ -70,20 +72,20 @@ _BY_TYPE = text(
     """
 )
 
-# Facts about lasting attributes (a topic key such as user.home_city) outrank loose remarks, so the
+# Facts (or another type summarised topic-keyed first) about lasting attributes (a topic key such as user.home_city) outrank loose remarks, so the
 # profile's identity survives a flood of newer small facts; among the rest, statements with substance
 # (six or more distinct words) come before one-liners like "Classic." from a chat.
 _FACTS = text(
     """
     (SELECT id, type, summary, session_id, NULL::timestamptz AS at, 0 AS rank
      FROM memories
-     WHERE profile_id = :p AND superseded_by IS NULL AND topic_key IS NOT NULL AND type = 'fact'
+     WHERE profile_id = :p AND superseded_by IS NULL AND topic_key IS NOT NULL AND type = :type
      ORDER BY id DESC LIMIT :limit)
     UNION ALL
     (SELECT id, type, summary, session_id, NULL::timestamptz AS at,
             CASE WHEN length(tsv) >= 6 THEN 1 ELSE 2 END AS rank
      FROM memories
-     WHERE profile_id = :p AND superseded_by IS NULL AND topic_key IS NULL AND type = 'fact'
+     WHERE profile_id = :p AND superseded_by IS NULL AND topic_key IS NULL AND type = :type
      ORDER BY id DESC LIMIT :limit)
     ORDER BY rank, id DESC
     LIMIT :limit
@@ -101,7 +103,7 @@ _EVENTS = text(
                          WHERE src.profile_id = m.profile_id AND src.memory_id = m.id),
                         m.created_at) AS at
         FROM memories m
-        WHERE m.profile_id = :p AND m.superseded_by IS NULL AND m.type = 'event'
+        WHERE m.profile_id = :p AND m.superseded_by IS NULL AND m.type = :type
     ) e
     WHERE e.at >= :since
     ORDER BY e.at DESC, e.id DESC
@@ -110,9 +112,9 @@ _EVENTS = text(
 )
 
 _SESSION_MEMORIES = text(
-    """
+    f"""
     SELECT m.id, m.type, m.summary, m.session_id,
-           CASE WHEN m.type = 'event' THEN
+           CASE WHEN m.type IN {sql_list(DATED_TYPES)} THEN
                COALESCE(m.event_time,
                         (SELECT min(msg.created_at) FROM memory_sources src
                          JOIN messages msg ON msg.profile_id = src.profile_id AND msg.session_id = src.session_id
@@ -150,19 +152,27 @@ async def sessions_by_recency(db: AsyncSession, profile_id: int) -> list[Session
     return [SessionActivity(id=r["id"], last_at=r["last_at"]) for r in rows.mappings()]
 
 
-async def facts(db: AsyncSession, profile_id: int, limit: int) -> list[MemoryLine]:
-    """Active facts, topic-keyed ones first, each group newest first."""
-    return _lines(await db.execute(_FACTS, {"p": profile_id, "limit": limit}))
+async def topic_keyed_first(
+    db: AsyncSession, profile_id: int, memory_type: MemoryType, limit: int
+) -> list[MemoryLine]:
+    """Active memories of one type (facts), topic-keyed ones first, each group newest first."""
+    return _lines(await db.execute(_FACTS, {"p": profile_id, "type": memory_type.value, "limit": limit}))
 
 
-async def events_since(db: AsyncSession, profile_id: int, since: datetime, limit: int) -> list[MemoryLine]:
-    """Active events dated at or after `since` (upcoming ones included), latest first."""
-    return _lines(await db.execute(_EVENTS, {"p": profile_id, "since": since, "limit": limit}))
+async def dated_since(
+    db: AsyncSession, profile_id: int, memory_type: MemoryType, since: datetime, limit: int
+) -> list[MemoryLine]:
+    """Active memories of one dated type (events) dated at or after `since` (upcoming ones included),
+    latest first."""
+    params = {"p": profile_id, "type": memory_type.value, "since": since, "limit": limit}
+    return _lines(await db.execute(_EVENTS, params))
 
 
-async def newest_of_type(db: AsyncSession, profile_id: int, memory_type: str, limit: int) -> list[MemoryLine]:
+async def newest_of_type(
+    db: AsyncSession, profile_id: int, memory_type: MemoryType, limit: int
+) -> list[MemoryLine]:
     """Active memories of one type, newest first."""
-    return _lines(await db.execute(_BY_TYPE, {"p": profile_id, "type": memory_type, "limit": limit}))
+    return _lines(await db.execute(_BY_TYPE, {"p": profile_id, "type": memory_type.value, "limit": limit}))
 
 
 async def session_memories(

@@ -6,7 +6,7 @@ from fastapi import APIRouter
 
 from app.core.db import DbSession
 from app.core.errors import error_responses
-from app.profiles.access import ReadableProfile
+from app.profiles.access import ExistingProfile
 from app.summary import service
 from app.summary.schemas import SummaryOut, SummaryRequest
 
@@ -19,7 +19,7 @@ router = APIRouter(
 
 @router.post("/summary")
 async def get_summary(
-    profile: ReadableProfile, db: DbSession, body: SummaryRequest | None = None
+    profile: ExistingProfile, db: DbSession, body: SummaryRequest | None = None
 ) -> SummaryOut:
     """Markdown summary of the profile's active memories: facts, recent events, tasks, last session,
     instructions; about 2,000 tokens."""

@@ -20,21 +20,24 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.memory_types import POLICIES, SummaryLines, TypePolicy
 from app.extraction.temporal import format_date
 from app.models import Profile
 from app.summary import repository
 from app.summary.repository import MemoryLine, SessionActivity
 
 SUMMARY_TOKENS = 2000
-# Key Facts, Recent Events, Active Tasks, Last Session, Instructions: the low ends of the spec's ranges,
-# which add up to the whole budget.
-SHARES: dict[str, float] = {
-    "Key Facts": 0.25,
-    "Recent Events": 0.25,
-    "Active Tasks": 0.15,
-    "Last Session": 0.15,
-    "Instructions": 0.20,
+# The one section that is no memory type's: the last session's memories (or, lacking any, its last
+# messages). It stands after the tasks and before the instructions, with the low end of the spec's 15 %.
+LAST_SESSION = "Last Session"
+LAST_SESSION_POSITION = 40
+LAST_SESSION_SHARE = 0.15
+# Each section's share of the budget: the types' from the policy table, which with the last session's
+# add up to the whole budget.
+SHARES: dict[str, float] = {p.summary_section: p.summary_share for p in POLICIES} | {
+    LAST_SESSION: LAST_SESSION_SHARE
 }
+# The spec's "Recent Events": the last 30 days of the conversation's own clock.
 RECENT_DAYS = 30
 # The cheapest possible bullet ("- x") is 3 tokens, so no section can ever show more lines than this.
 MAX_LINES = SUMMARY_TOKENS // 3 + 1
@@ -101,7 +104,7 @@ def _allocate(sections: Sequence[_Section], budget: int) -> None:
 
 def _bullet(memory: MemoryLine) -> str:
     summary = " ".join(memory.summary.split())
-    if memory.type == "event" and memory.at is not None:
+    if memory.at is not None:  # the repository dates only the dated types (events)
         day = format_date(memory.at)
         # The extractor may already end an event's summary with its date; the bullet leads with it instead.
         return f"- {day}: {summary.removesuffix(f' ({day})')}"
@@ -119,8 +122,9 @@ def _digest_line(role: str, text: str) -> str:
     return f"- {role}: {flat}"
 
 
-def _rank_tasks(tasks: list[MemoryLine], sessions: list[SessionActivity]) -> list[MemoryLine]:
-    """Tasks of the newest session first, then each older session's, newest task first within one.
+def _rank_by_session(tasks: list[MemoryLine], sessions: list[SessionActivity]) -> list[MemoryLine]:
+    """Tasks (a type that ranks lower after its session) of the newest session first, then each older
+    session's, newest task first within one.
 
     A task remembered outside any session belongs to no session a newer one could outdate, so it ranks
     with the newest session's.
@@ -128,6 +132,20 @@ def _rank_tasks(tasks: list[MemoryLine], sessions: list[SessionActivity]) -> lis
     order = {s.id: i for i, s in enumerate(sessions)}
     # sorted() is stable and the input is newest first, so tasks of one session keep that order.
     return sorted(tasks, key=lambda t: order.get(t.session_id, 0) if t.session_id is not None else 0)
+
+
+async def _type_lines(
+    db: AsyncSession, profile_id: int, rules: TypePolicy, anchor: datetime, sessions: list[SessionActivity]
+) -> list[MemoryLine]:
+    """The candidate memories of one type's section, most important first."""
+    if rules.summary_lines is SummaryLines.TOPIC_KEYED_FIRST:
+        lines = await repository.topic_keyed_first(db, profile_id, rules.type, MAX_LINES)
+    elif rules.summary_lines is SummaryLines.RECENT_DATED:
+        since = anchor - timedelta(days=RECENT_DAYS)
+        lines = await repository.dated_since(db, profile_id, rules.type, since, MAX_LINES)
+    else:
+        lines = await repository.newest_of_type(db, profile_id, rules.type, MAX_LINES)
+    return _rank_by_session(lines, sessions) if rules.ranks_lower_after_its_session else lines
 
 
 async def _last_session_lines(db: AsyncSession, profile_id: int, session_id: str | None) -> list[str]:
@@ -146,18 +164,13 @@ async def build_summary(db: AsyncSession, profile: Profile, session_id: str | No
     anchor = sessions[0].last_at if sessions else datetime.now(UTC)
     last_session = session_id if session_id is not None else (sessions[0].id if sessions else None)
 
-    facts = await repository.facts(db, profile.id, MAX_LINES)
-    events = await repository.events_since(db, profile.id, anchor - timedelta(days=RECENT_DAYS), MAX_LINES)
-    tasks = await repository.newest_of_type(db, profile.id, "task", MAX_LINES)
-    instructions = await repository.newest_of_type(db, profile.id, "instruction", MAX_LINES)
+    placed: list[tuple[int, _Section]] = []
+    for rules in POLICIES:
+        lines = await _type_lines(db, profile.id, rules, anchor, sessions)
+        section = _Section(rules.summary_section, _bullets(lines), chronological=rules.summary_chronological)
+        placed.append((rules.summary_position, section))
     last_lines = await _last_session_lines(db, profile.id, last_session)
-
-    sections = [
-        _Section("Key Facts", _bullets(facts)),
-        _Section("Recent Events", _bullets(events), chronological=True),
-        _Section("Active Tasks", _bullets(_rank_tasks(tasks, sessions))),
-        _Section("Last Session", last_lines, chronological=True),
-        _Section("Instructions", _bullets(instructions), chronological=True),
-    ]
+    placed.append((LAST_SESSION_POSITION, _Section(LAST_SESSION, last_lines, chronological=True)))
+    sections = [section for _, section in sorted(placed, key=lambda item: item[0])]
     _allocate(sections, SUMMARY_TOKENS)
     return "\n\n".join(s.render() for s in sections if s.taken)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
 import httpx
 
 
@@ -13,7 +15,7 @@ async def test_oversized_body_is_413(client: httpx.AsyncClient, ns: str) -> None
 
 
 async def test_oversized_streamed_body_without_length_is_413(client: httpx.AsyncClient, ns: str) -> None:
-    async def chunks():  # type: ignore[no-untyped-def]
+    async def chunks() -> AsyncIterator[bytes]:
         for _ in range(20):
             yield b"x" * 65536
 

@@ -6,6 +6,7 @@ import socket
 import time
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 from pydantic import ValidationError
@@ -153,10 +154,10 @@ def test_settings_validate_the_llm_options() -> None:
     assert LlmClient.from_settings(Settings()) is None
     for bad in ({"llm_base_url": "127.0.0.1:11434"}, {"llm_timeout_seconds": 0}, {"llm_max_concurrency": 0}):
         with pytest.raises(ValidationError):
-            Settings(**bad)  # type: ignore[arg-type]
+            Settings(**bad)
 
 
-MEMORIES = [
+MEMORIES: list[dict[str, Any]] = [
     {
         "summary": "User ran a half marathon",
         "content": "Yesterday I ran my first half marathon.",

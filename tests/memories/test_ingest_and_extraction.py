@@ -31,7 +31,7 @@ CONVERSATION = [
 
 async def _ingest(
     client: httpx.AsyncClient, url: str, messages: list[dict[str, str]], sid: str | None = "s1"
-):
+) -> httpx.Response:
     body: dict[str, object] = {"messages": messages}
     if sid is not None:
         body["sessionId"] = sid
@@ -181,7 +181,7 @@ async def test_list_filters_and_pagination(
             json={"content": f"Fact number {i}: I own {i} bikes.", "sessionId": sid},
         )
         assert r.status_code == 201
-    params: dict[str, object] = {"limit": 2}
+    params: dict[str, str | int] = {"limit": 2}
     if session_param:
         params["sessionId"] = session_param
     seen: list[str] = []

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
 import pytest
 
@@ -25,10 +27,11 @@ async def _load(client: httpx.AsyncClient, url: str, worker: Worker) -> None:
     await worker.drain()
 
 
-async def _recall(client: httpx.AsyncClient, url: str, query: str, **extra: object) -> dict:  # type: ignore[type-arg]
+async def _recall(client: httpx.AsyncClient, url: str, query: str, **extra: object) -> dict[str, Any]:
     response = await client.post(f"{url}/recall", json={"query": query, **extra})
     assert response.status_code == 200, response.text
-    return response.json()
+    body: dict[str, Any] = response.json()
+    return body
 
 
 async def test_paraphrased_question_finds_the_fact(

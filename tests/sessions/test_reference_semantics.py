@@ -280,7 +280,8 @@ async def test_large_tool_output_is_stored_and_truncated_in_older_history(
     }
     stored = await client.post(f"{url}/messages", json={"message": tool})
     assert stored.status_code == 201, stored.text[:300]
-    structured = {
+    rows = {"rows": ["é"] * 300}
+    structured: dict[str, Any] = {
         "id": "t2",
         "role": "assistant",
         "parts": [
@@ -288,7 +289,7 @@ async def test_large_tool_output_is_stored_and_truncated_in_older_history(
                 "type": "dynamic-tool",
                 "toolCallId": "c2",
                 "state": "output-available",
-                "output": {"rows": ["é"] * 300},
+                "output": rows,
             }
         ],
     }
@@ -323,4 +324,4 @@ async def test_large_tool_output_is_stored_and_truncated_in_older_history(
     ).json()["messages"]
     assert tuned[0]["parts"][0]["output"] == "x" * 10 + "... [truncated 1100000 chars]"
     assert tuned[0]["parts"][1]["text"] == "y" * 20 + "... [truncated 12000 chars]"
-    assert tuned[1]["parts"][0]["output"] == structured["parts"][0]["output"]
+    assert tuned[1]["parts"][0]["output"] == rows

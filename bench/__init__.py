@@ -1,0 +1,1 @@
+"""Benchmarks and the retrieval evaluation: scripts run by hand, never part of the test suite."""
