@@ -12,9 +12,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.context import service
 from app.context.service import BlockView
+from app.core.tokens import js_round
 from app.models import Profile, Session
 from app.sessions import repository as sessions
-from app.sessions.tokens import js_round
 
 SEPARATOR = "═" * 46
 TAGS = {"search": "[searchable]", "history": "[searchable]", "skill": "[loadable]", "writable": "[writable]"}

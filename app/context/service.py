@@ -12,8 +12,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.context import repository
 from app.context.schemas import BlockDefine, BlockOut, EntryOut
 from app.core.errors import Conflict, NotFound, ValidationFailed
+from app.core.tokens import estimate_tokens
 from app.models import ContextBlock, Profile
-from app.sessions.tokens import estimate_string_tokens
 
 INLINE_KINDS = ("readonly", "writable")
 KEYED_KINDS = ("skill", "search")
@@ -143,7 +143,7 @@ async def view(
         scope=block.scope,
         description=block.description,
         content=content,
-        tokens=estimate_string_tokens(content),
+        tokens=estimate_tokens(content),
         max_tokens=block.max_tokens,
     )
 
@@ -160,7 +160,7 @@ async def require_block(db: AsyncSession, profile: Profile, label: str) -> Conte
 
 
 def check_size(label: str, content: str, max_tokens: int | None) -> int:
-    tokens = estimate_string_tokens(content)
+    tokens = estimate_tokens(content)
     if max_tokens is not None and tokens > max_tokens:
         raise BlockTooLarge(label, tokens, max_tokens)
     return tokens

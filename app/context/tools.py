@@ -20,10 +20,10 @@ from app.context.service import KEYED_KINDS, BlockView
 from app.core.errors import AppError, Unavailable, ValidationFailed
 from app.core.memory_types import types_in_prose
 from app.core.text import RECALL_QUERY_BYTES, storable_text
+from app.core.tokens import js_round
 from app.models import Profile, Session
 from app.sessions import repository as sessions_repository
 from app.sessions import service as sessions
-from app.sessions.tokens import js_round
 
 NO_RESULTS = "No results found."
 SEARCHABLE_KINDS = ("search", "history")

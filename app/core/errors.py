@@ -35,10 +35,6 @@ class AppError(Exception):
         return {}
 
 
-class BadRequest(AppError):
-    status, code, title = 400, "bad_request", "Bad request"
-
-
 class Unauthorized(AppError):
     status, code, title = 401, "unauthorized", "Unauthorized"
 
@@ -53,10 +49,6 @@ class NotFound(AppError):
 
 class Conflict(AppError):
     status, code, title = 409, "conflict", "Conflict"
-
-
-class PayloadTooLarge(AppError):
-    status, code, title = 413, "payload_too_large", "Payload too large"
 
 
 class ValidationFailed(AppError):

@@ -24,11 +24,6 @@ NamespaceName = Annotated[
     StringConstraints(min_length=1, max_length=32, pattern=NAMESPACE_PATTERN),
     Field(description=f"Namespace name: {NAMESPACE_RULE}."),
 ]
-ProfileName = Annotated[
-    str,
-    StringConstraints(min_length=1, max_length=100),
-    AfterValidator(_no_control_or_slash),
-]
 
 
 def _no_slash(value: str) -> str:
@@ -39,9 +34,8 @@ def _no_slash(value: str) -> str:
 
 
 SessionId = Annotated[str, StringConstraints(min_length=1, max_length=64), AfterValidator(_no_slash)]
-# Ids of a session's messages, labels' entry keys: they go into paths too.
+# Ids of a session's messages go into paths too.
 MessageId = Annotated[str, StringConstraints(min_length=1, max_length=128), AfterValidator(_no_slash)]
-EntryKey = Annotated[str, StringConstraints(min_length=1, max_length=128), AfterValidator(_no_slash)]
 
 NamespacePath = Annotated[
     str,

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
+from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
 from pydantic.alias_generators import to_camel
 
 
@@ -18,17 +18,17 @@ class RequestModel(ApiModel):
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
 
 
-def _is_none(value: object) -> bool:
-    return value is None
+class PageModel(ApiModel):
+    """A keyset page: its items (declared by the subclass) and the cursor of the next page.
 
+    On the last page the `cursor` key is left out, not sent as null, as the REST contract says.
+    """
 
-class Page(ApiModel):
-    """A keyset-paginated answer: `cursor` is present while more pages follow and left out (not null) on the
-    last page, so a client looping while `cursor !== undefined` stops."""
+    cursor: str | None = None  # the next page's
 
-    cursor: Annotated[
-        str | None,
-        WithJsonSchema(
-            {"type": "string", "description": "Cursor of the next page; absent on the last page."}
-        ),
-    ] = Field(default=None, exclude_if=_is_none)
+    @model_serializer(mode="wrap")
+    def _omit_cursor_on_the_last_page(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and data.get("cursor") is None:
+            data.pop("cursor", None)
+        return data

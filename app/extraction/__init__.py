@@ -6,7 +6,7 @@ offline implementation; ``classify_statement``/``classify_one`` serve
 """
 
 from app.extraction.default import DefaultExtractor, classify_one, classify_statement, extract_memories
-from app.extraction.temporal import format_date, resolve_event_time, resolve_time_window
+from app.extraction.temporal import resolve_event_time, resolve_time_window
 from app.extraction.types import ExtractedMemory, Extractor, InputMessage, MemoryType, content_hash
 
 __all__ = [
@@ -19,7 +19,6 @@ __all__ = [
     "classify_statement",
     "content_hash",
     "extract_memories",
-    "format_date",
     "resolve_event_time",
     "resolve_time_window",
 ]

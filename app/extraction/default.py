@@ -560,13 +560,53 @@ def extract_memories(messages: Sequence[InputMessage], *, new_from: int = 0) -> 
                 # A shared photo is information even when the words around it are not ("Look at this!").
                 groups.append(_Group(sentences[-1:], captions=p.captions, photo=True))
         previous: TimeMention | None = None
-        for group in groups:
+        for group in (part for whole in groups for part in _split_compound(whole)):
             memory, previous = _build(group, speech, previous)
             if memory is None or memory.content in seen:
                 continue
             seen.add(memory.content)
             memories.append(memory)
     return memories
+
+
+# "…, and I …" / "… but my …": where one sentence starts a second statement with its own subject.
+_CLAUSE_BREAK_RE = re.compile(
+    r"\s*(?:,\s*|;\s*)?\b(?:and|but|plus|also)\s+(?=(?:I|I'm|I've|I'll|I'd|my|we|we're|our)\b)|;\s+",
+    re.IGNORECASE,
+)
+# A clause that points back at the other one ("… and I love it there") is not a statement of its own.
+_BACK_REFERENCE_RE = re.compile(r"\b(?:it|it's|there|them|that|this|those|these|one)\b", re.IGNORECASE)
+
+
+def _split_compound(group: _Group) -> list[_Group]:
+    """Split a main sentence joining statements of different topics into one group per statement.
+
+    "I moved to Lisbon and I like fado" is a home city and a taste: kept as one memory, a later move
+    would supersede it and hide the fado with it. Clauses split only when their topic keys differ, and
+    never when a clause leans on the other ("and I love it there"); dependent sentences stay with the
+    last clause.
+    """
+    if group.question or group.photo or group.captions or not group.sentences:
+        return [group]
+    main = group.sentences[0]
+    clauses = [c.strip(" ,;") for c in _CLAUSE_BREAK_RE.split(main)]
+    clauses = [c for c in clauses if c]
+    if len(clauses) < 2 or any(len(_tokens(c)) < 3 for c in clauses):
+        return [group]
+    if any(_BACK_REFERENCE_RE.search(c) for c in clauses[1:]):
+        return [group]
+    topics = [_person_topic(c.translate(_APOSTROPHES), "user") for c in clauses]
+    if all(t is None for t in topics) or len(set(topics)) < len(topics):
+        return [group]
+    end = main.rstrip()[-1:] if main.rstrip()[-1:] in ".!" else "."
+    parts: list[_Group] = []
+    for i, clause in enumerate(clauses):
+        sentence = clause[:1].upper() + clause[1:]
+        if sentence[-1:] not in ".!?":
+            sentence += end
+        rest = group.sentences[1:] if i == len(clauses) - 1 else []
+        parts.append(_Group([sentence, *rest], context=group.context, explicit=group.explicit))
+    return parts
 
 
 def _name_forms(speakers: Iterable[str]) -> frozenset[str]:

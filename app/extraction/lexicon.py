@@ -17,7 +17,9 @@ def words(text: str) -> frozenset[str]:
 
 
 # Words that carry no information on their own: a sentence made only of these
-# ("Wow, that's so cool!", "I'm so happy for you") is chit-chat.
+# ("Wow, that's so cool!", "I'm so happy for you") is chit-chat. Nouns of substance stay out even when
+# praise uses them ("work", "job", "photo"): "I love my job" says something; "Great job!" is caught as a
+# reaction (REACTION_START_RE) instead.
 FILLER = words(
     """
     a an the and or but so to of in on at for with about it its it's that that's this these those is are
@@ -37,18 +39,18 @@ FILLER = words(
     inspirational impressive touching heartwarming brave strong super pretty quite kinda truly certainly
     course back out over into from by as if than because while that'll it'll you'll i'll i've you've i'd
     you'd don't doesn't didn't can't won't isn't aren't wasn't weren't huge big gorgeous stunning pic pics
-    photo photos picture pictures progress achievement accomplishment experience story work job support
-    supportive hard tough rough worth enjoy enjoyed blast incredible perfect exciting interesting
-    fascinating cool wonderful brilliant excellent remarkable special meaningful powerful impressed
-    touched moved rock rocks rocking keep keeping doing done say said saying tell telling told share
-    sharing shared way ways totally honestly seriously literally actually basically anyway anyways btw
-    haha hahah hahahaha xd ya yah yea ooh wowza yay woohoo hooray nope nah meh fine alright alr good
-    morning evening night afternoon tonight soon later talk chat catch glad proud sure thing awesome
-    gonna wanna gotta cause cuz coz tho though yourself yourselves ourselves themselves himself herself
+    picture pictures progress achievement accomplishment experience story support
+    supportive hard tough rough worth enjoy enjoyed blast perfect exciting interesting
+    fascinating brilliant excellent remarkable special meaningful powerful impressed
+    touched moved rock rocks rocking keeping doing done say said saying tell telling told share
+    sharing shared way ways honestly seriously literally actually basically anyway anyways btw
+    hahah hahahaha xd ya yah yea ooh wowza yay woohoo hooray nah meh fine alright alr
+    morning evening night afternoon tonight later talk chat catch
+    wanna gotta cause cuz coz tho though yourselves ourselves themselves himself herself
     each other someone somebody everyone everybody anyone people person lucky blessed grateful thankful
-    want wants wanted wanna say hi hello checking check in touch base
-    ha heh hah worries worry poor genuinely better fair play
-    someday amazing awesomeness totally wholesome adorable precious beautifully wonderfully super cheers
+    want wants wanted checking check touch base
+    ha heh worries worry poor genuinely better fair play
+    someday awesomeness wholesome adorable precious beautifully wonderfully cheers
     """
 )
 
@@ -346,7 +348,7 @@ IRREGULAR_PAST = words(
     wept withdrew sought dealt shot arose awoke bore beat bent bit blew bred burst clung crept dug dove
     dreamt fled flung forbade forgave froze knelt laid leapt lent lay mistook overcame rang rose sank shone
     shrank slid smelt sped spun spat sprang stank stung strove swung trod underwent wound wrung put cut hit
-    let set hurt cost shut read spread cast been gone done seen known given taken eaten driven written
+    let set hurt cost read cast been gone done seen known given taken eaten driven written
     ridden spoken broken chosen forgotten frozen stolen woken grown shown thrown flown drawn worn torn
     begun sung swum drunk rung
     """

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Literal
 
+from app.core.dates import MONTH_NAMES, format_date
+
 Granularity = Literal["day", "week", "weekend", "month", "season", "year"]
 Tense = Literal["past", "future", "present"]
 
@@ -37,10 +39,6 @@ _MONTHS: dict[str, int] = {
     "may": 5, "jun": 6, "june": 6, "jul": 7, "july": 7, "aug": 8, "august": 8, "sep": 9, "sept": 9,
     "september": 9, "oct": 10, "october": 10, "nov": 11, "november": 11, "dec": 12, "december": 12,
 }  # fmt: skip
-_MONTH_NAMES = (
-    "January", "February", "March", "April", "May", "June", "July", "August", "September",
-    "October", "November", "December",
-)  # fmt: skip
 _WEEKDAYS: dict[str, int] = {
     "monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6,
 }  # fmt: skip
@@ -229,11 +227,6 @@ def _days_in_month(year: int, month: int) -> int:
     return (nxt - timedelta(days=1)).day
 
 
-def format_date(dt: datetime | date) -> str:
-    """Format a day the way answers show it: ``8 May 2023``."""
-    return f"{dt.day} {_MONTH_NAMES[dt.month - 1]} {dt.year}"
-
-
 def _num(raw: str) -> int | None:
     raw = " ".join(raw.lower().split())
     if raw.isdigit():
@@ -272,7 +265,7 @@ class _Builder:
         first = date(year, month, 1)
         start = _at_day(first, self.anchor)
         end = _at_day(_add_months(first, 1), self.anchor)
-        return TimeMention(start, end, start, "month", f"{_MONTH_NAMES[month - 1]} {year}", span)
+        return TimeMention(start, end, start, "month", f"{MONTH_NAMES[month - 1]} {year}", span)
 
     def year(self, year: int, span: tuple[int, int]) -> TimeMention:
         start = _at_day(date(year, 1, 1), self.anchor)
@@ -590,9 +583,3 @@ def resolve_time_window(query: str, reference: datetime) -> tuple[datetime, date
             return (start, end) if _in_calendar(start, end) else None
         return None
     return mention.start, mention.end
-
-
-def describe_time(text: str, anchor: datetime) -> str | None:
-    """A human label for the time ``text`` refers to ("7 May 2023", "the week before 8 May 2023")."""
-    mention = find_time(text, anchor)
-    return mention.label if mention else None

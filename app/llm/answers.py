@@ -15,10 +15,11 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime
 from typing import Any
 
+from app.core.dates import format_date
 from app.core.memory_types import DEFAULT_TYPE, MemoryType
-from app.extraction.temporal import format_date
 from app.llm.client import LlmClient, LlmError
 
+# The spec's answer sizes for short / medium / long, for the LLM's answer and the extractive one alike.
 ANSWER_TOKENS = {"short": 60, "medium": 150, "long": 400}
 MAX_MEMORIES = 30
 MEMORY_CONTENT_CHARS = 800

@@ -58,6 +58,22 @@ _SUPERSEDE = text(
       AND type IN {sql_list(SUPERSEDING_TYPES)}
     """
 )
+# What the profile held on a topic before a batch: superseded by the batch's first statement of it.
+_SUPERSEDE_OLDER = text(
+    f"""
+    UPDATE memories SET superseded_by = :new_id, updated_at = now()
+    WHERE profile_id = :p AND topic_key = :topic AND superseded_by IS NULL
+      AND id <> ALL(CAST(:batch AS text[])) AND type IN {sql_list(SUPERSEDING_TYPES)}
+    """
+)
+# Within a batch, each statement of a topic superseded by the next one.
+_SUPERSEDE_CHAIN = text(
+    """
+    UPDATE memories m SET superseded_by = c.new_id, updated_at = now()
+    FROM unnest(CAST(:olds AS text[]), CAST(:news AS text[])) AS c(old_id, new_id)
+    WHERE m.profile_id = :p AND m.id = c.old_id
+    """
+)
 
 
 async def insert_memories(db: AsyncSession, profile_id: int, memories: list[NewMemory]) -> list[NewMemory]:
@@ -101,10 +117,25 @@ async def insert_memories(db: AsyncSession, profile_id: int, memories: list[NewM
                 "message_ids": [c for _, _, c in links],
             },
         )
-    for memory in created:  # in order, so a later statement on a topic wins
-        if memory.topic_key and memory.type in SUPERSEDING_TYPES:
-            await db.execute(_SUPERSEDE, {"p": profile_id, "topic": memory.topic_key, "new_id": memory.id})
+    await _supersede_in_order(db, profile_id, created)
     return created
+
+
+async def _supersede_in_order(db: AsyncSession, profile_id: int, created: list[NewMemory]) -> None:
+    """Leave exactly the newest statement of each topic active.
+
+    The memories of one batch are in statement order: within a topic each one is superseded by the next,
+    and what the profile held before by the first. Superseding "every other active one" per memory, as
+    this once did, let the first of a batch supersede the later ones before they superseded it back.
+    """
+    by_topic: dict[str, list[str]] = {}
+    for memory in created:
+        if memory.topic_key and memory.type in SUPERSEDING_TYPES:
+            by_topic.setdefault(memory.topic_key, []).append(memory.id)
+    for topic, ids in by_topic.items():
+        await db.execute(_SUPERSEDE_OLDER, {"p": profile_id, "topic": topic, "new_id": ids[0], "batch": ids})
+        if len(ids) > 1:
+            await db.execute(_SUPERSEDE_CHAIN, {"p": profile_id, "olds": ids[:-1], "news": ids[1:]})
 
 
 _INSERT_ONE = text(

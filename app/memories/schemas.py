@@ -8,7 +8,7 @@ from pydantic import Field
 
 from app.core.memory_types import MemoryType
 from app.core.names import SessionId
-from app.core.schemas import ApiModel, Page, RequestModel
+from app.core.schemas import ApiModel, PageModel, RequestModel
 from app.core.text import RememberContent
 
 __all__ = [
@@ -51,7 +51,7 @@ class MemoryDetail(MemoryOut):
     sources: list[MemorySource]
 
 
-class MemoryList(Page):
+class MemoryList(PageModel):
     memories: list[MemorySummary]
 
 

@@ -7,7 +7,7 @@ from datetime import datetime
 from pydantic import Field
 
 from app.core.names import NamespaceName
-from app.core.schemas import ApiModel, Page, RequestModel
+from app.core.schemas import ApiModel, PageModel, RequestModel
 
 
 class NamespaceCreate(RequestModel):
@@ -19,7 +19,7 @@ class NamespaceOut(ApiModel):
     created_at: datetime
 
 
-class NamespaceList(Page):
+class NamespaceList(PageModel):
     namespaces: list[NamespaceOut]
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from pydantic import create_model
 
 from app.core.memory_types import MemoryType
-from app.core.schemas import ApiModel, Page
+from app.core.schemas import ApiModel, PageModel
 
 
 class ProfileOut(ApiModel):
@@ -40,5 +40,5 @@ class ProfileDetail(ProfileOut):
     counts: ProfileCounts
 
 
-class ProfileList(Page):
+class ProfileList(PageModel):
     profiles: list[ProfileOut]

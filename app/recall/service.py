@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import math
 import re
 from collections import defaultdict
 from datetime import UTC, date, datetime, time
@@ -11,9 +10,11 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.dates import format_date
 from app.core.memory_types import POLICIES, types_where
-from app.extraction.temporal import find_time, format_date, resolve_time_window
-from app.llm.answers import write_answer
+from app.core.tokens import estimate_tokens
+from app.extraction.temporal import find_time, resolve_time_window
+from app.llm.answers import ANSWER_TOKENS, write_answer
 from app.llm.client import LlmClient, LlmError
 from app.models import Profile
 from app.recall import query as q
@@ -24,7 +25,6 @@ from app.recall.schemas import RecallCandidate, RecallRequest, RecallResult
 logger = logging.getLogger("agent_memory.recall")
 
 WIDTH = {"low": 20, "medium": 50, "high": 100}
-ANSWER_TOKENS = {"short": 60, "medium": 150, "long": 400}
 RRF_K = 5
 
 # Channel weights in the fusion. Memory text is the main evidence; the raw conversation backs it up
@@ -132,10 +132,6 @@ def _dated(row: dict[str, Any]) -> str:
     return summary
 
 
-def _tokens(text: str) -> int:
-    return math.ceil(max(len(text) / 4, len(text.split()) * 1.3))
-
-
 def compose_answer(rows: list[dict[str, Any]], length: str) -> str:
     """Extractive: the top candidates' summaries, deduplicated, dates absolute, within the token budget."""
     budget = ANSWER_TOKENS[length]
@@ -147,7 +143,7 @@ def compose_answer(rows: list[dict[str, Any]], length: str) -> str:
         key = re.sub(r"\W+", " ", sentence.lower()).strip()
         if not key or key in seen:
             continue
-        cost = _tokens(sentence)
+        cost = estimate_tokens(sentence)
         if parts and used + cost > budget:
             break
         seen.add(key)

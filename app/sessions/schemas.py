@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, StringConstraints, field_validator
 
 from app.core.names import MessageId, SessionId
-from app.core.schemas import ApiModel, Page, RequestModel
+from app.core.schemas import ApiModel, PageModel, RequestModel
 from app.core.timestamps import Timestamp
 
 SessionName = Annotated[str, StringConstraints(max_length=200)]
@@ -145,7 +145,7 @@ class SessionInfo(ApiModel):
     updated_at: datetime
 
 
-class SessionList(Page):
+class SessionList(PageModel):
     sessions: list[SessionInfo]
 
 

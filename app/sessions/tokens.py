@@ -1,31 +1,22 @@
-"""Heuristic token estimates, the same arithmetic as the reference Session implementation.
+"""Token estimates of session messages, the same arithmetic as the reference Session implementation.
 
-Counts are estimates, not tokenizer output: `ceil(max(chars / 4, words × 1.3))` per string, where `chars`
-counts UTF-16 code units as JavaScript's `length` does, so both implementations agree on the same text.
+A message costs its framing plus its text, reasoning and tool inputs and outputs, each string counted by
+the product's one estimate (`app.core.tokens`).
 """
 
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-CHARS_PER_TOKEN = 4
-WORDS_TOKEN_MULTIPLIER = 1.3
+from app.core.tokens import estimate_tokens as estimate_string_tokens
+from app.core.tokens import js_round, utf16_length
+
+__all__ = ["estimate_parts_tokens", "estimate_string_tokens", "is_tool_part", "js_round", "utf16_length"]
+
+# The reference's framing overhead of one message (role, separators), whatever its content.
 TOKENS_PER_MESSAGE = 4
-
-
-def utf16_length(text: str) -> int:
-    return len(text.encode("utf-16-le")) // 2
-
-
-def estimate_string_tokens(text: str) -> int:
-    if not text:
-        return 0
-    chars = utf16_length(text) / CHARS_PER_TOKEN
-    words = len(text.split()) * WORDS_TOKEN_MULTIPLIER
-    return math.ceil(max(chars, words))
 
 
 def _estimate_unknown(value: Any) -> int:
@@ -58,8 +49,3 @@ def estimate_parts_tokens(parts: Iterable[Mapping[str, Any]]) -> int:
         elif part.get("result") is not None:
             tokens += _estimate_unknown(part.get("result"))
     return tokens
-
-
-def js_round(value: float) -> int:
-    """JavaScript's Math.round (halves go up), which the usage percentages are written with."""
-    return math.floor(value + 0.5)

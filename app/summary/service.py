@@ -20,8 +20,9 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.dates import format_date
 from app.core.memory_types import POLICIES, SummaryLines, TypePolicy
-from app.extraction.temporal import format_date
+from app.core.tokens import estimate_tokens
 from app.models import Profile
 from app.summary import repository
 from app.summary.repository import MemoryLine, SessionActivity
@@ -43,14 +44,6 @@ RECENT_DAYS = 30
 MAX_LINES = SUMMARY_TOKENS // 3 + 1
 DIGEST_MESSAGES = 12
 DIGEST_CHARS = 200
-
-
-def estimate_tokens(text: str) -> int:
-    """`ceil(max(chars / 4, words × 1.3))`, the product's one token estimate (chars as UTF-16 units)."""
-    if not text:
-        return 0
-    chars = len(text.encode("utf-16-le")) // 2
-    return math.ceil(max(chars / 4, len(text.split()) * 1.3))
 
 
 @dataclass

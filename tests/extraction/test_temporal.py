@@ -6,11 +6,10 @@ from datetime import UTC, date, datetime
 
 import pytest
 
+from app.core.dates import format_date
 from app.extraction.temporal import (
-    describe_time,
     detect_tense,
     find_time,
-    format_date,
     resolve_event_time,
     resolve_time_window,
 )
@@ -156,11 +155,17 @@ def test_week_boundaries_on_sunday_and_new_year() -> None:
 def test_format_and_labels() -> None:
     assert format_date(day(2023, 5, 8)) == "8 May 2023"
     assert format_date(date(2024, 12, 25)) == "25 December 2024"
-    assert describe_time("I went yesterday", ANCHOR) == "7 May 2023"
-    assert describe_time("last week", ANCHOR) == "the week before 8 May 2023"
-    assert describe_time("in April", ANCHOR) == "April 2023"
-    assert describe_time("last summer", ANCHOR) == "summer 2022"
-    assert describe_time("nothing here", ANCHOR) is None
+    assert _label("I went yesterday") == "7 May 2023"
+    assert _label("last week") == "the week before 8 May 2023"
+    assert _label("in April") == "April 2023"
+    assert _label("last summer") == "summer 2022"
+    assert find_time("nothing here", ANCHOR) is None
+
+
+def _label(text: str) -> str:
+    mention = find_time(text, ANCHOR)
+    assert mention is not None, text
+    return mention.label
 
 
 def test_tense() -> None:

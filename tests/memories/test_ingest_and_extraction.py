@@ -197,9 +197,12 @@ async def test_list_filters_and_pagination(
         if not cursor:
             break
     assert len(seen) == (4 if session_param else 7)
+    assert "cursor" not in page, page  # the last page leaves the key out, not null
     assert seen == sorted(seen, reverse=True), "newest first"
+    task = await client.post(f"{profile_url}/remember", json={"content": "Remind me to call the plumber."})
+    assert task.status_code == 201 and task.json()["type"] == "task", task.text
     typed = (await client.get(f"{profile_url}/memories", params={"type": "task"})).json()["memories"]
-    assert all(m["type"] == "task" for m in typed)
+    assert [m["id"] for m in typed] == [task.json()["id"]], typed
     assert (await client.get(f"{profile_url}/memories", params={"type": "bogus"})).status_code == 422
 
 

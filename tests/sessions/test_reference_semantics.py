@@ -254,8 +254,7 @@ async def test_last_pages_leave_the_cursor_out(client: httpx.AsyncClient, ns: st
         assert "cursor" not in whole, path
     spec = (await client.get("/openapi.json")).json()["components"]["schemas"]
     for name in ("NamespaceList", "ProfileList", "SessionList", "MemoryList"):
-        assert spec[name]["properties"]["cursor"]["type"] == "string"
-        assert "cursor" not in spec[name].get("required", [])
+        assert "cursor" in spec[name]["properties"] and "cursor" not in spec[name].get("required", [])
 
 
 async def test_large_tool_output_is_stored_and_truncated_in_older_history(

@@ -35,9 +35,9 @@ async def test_session_lifecycle_and_listing(client: httpx.AsyncClient, profile_
     page = (await client.get(f"{profile_url}/sessions", params={"limit": 1})).json()
     assert len(page["sessions"]) == 1 and page["cursor"]
     rest = (await client.get(f"{profile_url}/sessions", params={"limit": 1, "cursor": page["cursor"]})).json()
-    assert (
-        [s["id"] for s in rest["sessions"]] == [generated] and "cursor" not in rest or rest["cursor"] is None
-    )
+    # The last page: the other session, and no cursor key at all (not a null one).
+    assert [s["id"] for s in rest["sessions"]] == [generated], rest
+    assert "cursor" not in rest, rest
 
     usage = await client.post(
         f"{profile_url}/sessions/s-1/usage", json={"inputTokens": 100, "outputTokens": 20, "cost": 0.5}
@@ -263,7 +263,8 @@ async def test_text_too_large_to_index_is_422(client: httpx.AsyncClient, profile
     upsert = await client.put(f"{url}/messages/m", json={"message": text_message("m", "user", words)})
     assert upsert.status_code == 422 and upsert.json()["code"] == "text_too_large"
     split = await client.post(f"{url}/split", json={"summary": words[:199_000]})
-    assert split.status_code in (201, 422), split.text[:300]
+    # 199,000 characters of these words still index: the split succeeds (no 500, and no needless 422).
+    assert split.status_code == 201, split.text[:300]
     assert (await client.get(f"{url}/messages/m")).json()["parts"][0]["text"] == "small"
 
 

@@ -7,7 +7,8 @@ import re
 
 import httpx
 
-from app.summary.service import SUMMARY_TOKENS, estimate_tokens
+from app.core.tokens import estimate_tokens
+from app.summary.service import SUMMARY_TOKENS
 from app.worker.runner import Worker
 
 ORDER = ["## Key Facts", "## Recent Events", "## Active Tasks", "## Last Session", "## Instructions"]
