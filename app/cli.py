@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import signal
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -74,7 +73,8 @@ def serve(
     host: Annotated[str | None, typer.Option(help="Bind address (AGENT_MEMORY_HOST).")] = None,
     port: Annotated[int | None, typer.Option(help="Port (AGENT_MEMORY_PORT).")] = None,
     worker: Annotated[
-        bool | None, typer.Option("--worker/--no-worker", help="Run a worker in-process.")
+        bool | None,
+        typer.Option("--worker/--no-worker", help="Start a supervised worker process with the API."),
     ] = None,
 ) -> None:
     """Run the API (and, by default, a worker). With no database URL, on the embedded PostgreSQL."""
@@ -95,29 +95,17 @@ def serve(
 
 
 @cli.command("worker")
-def worker_command() -> None:
+def worker_command(
+    parent_pid: Annotated[
+        int | None, typer.Option(hidden=True, help="Stop when this process (serve) is gone.")
+    ] = None,
+) -> None:
     """Run a worker process (run several to scale out). Stops cleanly on SIGTERM/SIGINT."""
     settings = load_settings()
     _configure(settings)
+    from app.worker.process import run_worker_process
 
-    async def main() -> None:
-        from app.core.db import create_sessionmaker
-        from app.core.migrations import upgrade_to_head
-        from app.worker.runner import Worker
-
-        async with database(settings) as (engine, url):
-            await upgrade_to_head(engine)
-            worker = Worker(settings, create_sessionmaker(engine), url, name="worker")
-            stop = asyncio.Event()
-            loop = asyncio.get_running_loop()
-            for sig in (signal.SIGTERM, signal.SIGINT):
-                loop.add_signal_handler(sig, stop.set)
-            await worker.start()
-            typer.echo(f"worker {worker.id} running", err=True)
-            await stop.wait()
-            await worker.stop()
-
-    _run(main)
+    _run(lambda: run_worker_process(settings, parent_pid=parent_pid))
 
 
 @cli.command()

@@ -1,4 +1,4 @@
-"""The FastAPI application: lifespan (database, migrations, in-process worker), middleware, routers."""
+"""The FastAPI application: lifespan (database, migrations, the supervised worker process), middleware, routers."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ logger = logging.getLogger("agent_memory.app")
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     from app.namespaces.repository import has_admin_key
-    from app.worker.runner import Worker
+    from app.worker.supervisor import WorkerSupervisor
 
     settings: Settings = app.state.settings
     embedded: EmbeddedPostgres | None = None
@@ -41,7 +41,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.sessionmaker = create_sessionmaker(engine)
     # None when no LLM is configured; compaction (and recall answers) then take their offline paths.
     llm = app.state.llm = LlmClient.from_settings(settings)
-    worker: Worker | None = None
+    supervisor: WorkerSupervisor | None = None
     try:
         if app.state.migrate_on_start:
             await upgrade_to_head(engine)
@@ -57,13 +57,14 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
                 "no admin key configured: running OPEN (no key needed) on loopback %s", settings.host
             )
         if app.state.run_worker:
-            worker = Worker(settings, app.state.sessionmaker, url, name="api-worker", llm=llm)
-            await worker.start()
-            app.state.worker = worker
+            # Its own process: extraction is CPU-bound and must never run on the API's event loop.
+            supervisor = WorkerSupervisor(settings, url)
+            await supervisor.start()
+            app.state.worker_supervisor = supervisor
         yield
     finally:
-        if worker is not None:
-            await worker.stop()
+        if supervisor is not None:
+            await supervisor.stop()
         if llm is not None:
             await llm.aclose()
         await engine.dispose()

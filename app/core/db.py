@@ -1,12 +1,14 @@
 """Database engine and the request's unit of work: one AsyncSession per request, committed by its dependency.
 
-Also the one database limit a client can reach with text of an allowed size: a full-text index entry
-(`tsvector`) over 1 MiB, turned into a 422 where such text is written.
+The pool's wait and a new connection's handshake are bounded by settings, so a saturated or restarting
+database fails a request within seconds (503, see `app.core.unavailable`) instead of half a minute. Also the one database limit a
+client can reach with text of an allowed size: a full-text index entry (`tsvector`) over 1 MiB, turned
+into a 422 where such text is written.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from typing import Annotated
 
@@ -16,6 +18,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.core.errors import ValidationFailed
 from app.core.settings import Settings
+from app.core.unavailable import database_unavailable
+
+__all__ = ["DbSession", "ReleaseDb", "database_unavailable", "indexed_text_fits"]
 
 # SQLSTATE program_limit_exceeded: here "string is too long for tsvector" (the index of one text > 1 MiB).
 PROGRAM_LIMIT_EXCEEDED = "54000"
@@ -44,6 +49,11 @@ def create_engine(url: str, settings: Settings) -> AsyncEngine:
         url,
         pool_size=settings.db_pool_size,
         max_overflow=settings.db_max_overflow,
+        # A saturated pool sheds load: past this wait a request answers 503 instead of queueing for 30 s.
+        pool_timeout=settings.db_pool_timeout_seconds,
+        # A server that accepts TCP but never finishes the handshake (starting up, overloaded) fails
+        # the request within this bound rather than asyncpg's default minute.
+        connect_args={"timeout": settings.db_connect_timeout_seconds},
         # No ping before every checkout (a round trip per request): a dead connection fails its request
         # with 503 instead, and the pool drops it; recycling keeps idle connections from going stale.
         pool_pre_ping=False,
@@ -69,3 +79,20 @@ async def get_db(request: Request) -> AsyncIterator[AsyncSession]:
 
 # scope="function": the commit happens before the response is sent, so a 2xx means committed.
 DbSession = Annotated[AsyncSession, Depends(get_db, scope="function")]
+
+
+async def get_release(db: DbSession) -> Callable[[], Awaitable[None]]:
+    """A route's way to end the database part of its unit of work before an outside (LLM) call.
+
+    Calling it commits what the request did so far and returns the connection to the pool, so the slow
+    call that follows holds none. The request's session stays usable: a later statement starts a new
+    transaction, committed (or rolled back) by `get_db` as usual.
+    """
+
+    async def release() -> None:
+        await db.commit()
+
+    return release
+
+
+ReleaseDb = Annotated[Callable[[], Awaitable[None]], Depends(get_release)]

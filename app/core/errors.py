@@ -6,16 +6,20 @@ import logging
 from http import HTTPStatus
 from typing import Any
 
+import asyncpg
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
-from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.core.unavailable import RETRY_AFTER_SECONDS, database_unavailable
 
 logger = logging.getLogger("agent_memory.errors")
 
 PROBLEM_JSON = "application/problem+json"
+TOO_DEEP = "JSON nested too deeply"
 
 
 class AppError(Exception):
@@ -86,7 +90,13 @@ class ValidationProblem(Problem):
 
 
 def problem_response(
-    status: int, code: str, detail: str, title: str | None = None, **extra: Any
+    status: int,
+    code: str,
+    detail: str,
+    title: str | None = None,
+    *,
+    headers: dict[str, str] | None = None,
+    **extra: Any,
 ) -> JSONResponse:
     body: dict[str, Any] = {
         "type": f"https://agent-memory.dev/problems/{code}",
@@ -96,7 +106,21 @@ def problem_response(
         "code": code,
         **extra,
     }
-    return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON)
+    if status == 503:  # every 503 says when to come back
+        headers = {"Retry-After": str(RETRY_AFTER_SECONDS), **(headers or {})}
+    return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
+
+
+def unavailable_response(request: Request, exc: BaseException) -> JSONResponse:
+    """503 for a database that is away (restarting, unreachable, pool exhausted): logged without a trace."""
+    logger.warning(
+        "database unavailable on %s %s: %s: %s",
+        request.method,
+        request.url.path,
+        type(exc).__name__,
+        getattr(exc, "orig", None) or exc,
+    )
+    return problem_response(503, "unavailable", "The database is unavailable; retry shortly.")
 
 
 def _clean_loc(loc: tuple[Any, ...]) -> list[str | int]:
@@ -125,21 +149,35 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 400 and isinstance(exc.__cause__, RecursionError):
+            # FastAPI's JSON parse of a body nested past Python's recursion limit: the body is invalid
+            # JSON for this API (a validation failure), not a malformed request.
+            return problem_response(
+                422,
+                "validation_failed",
+                TOO_DEEP,
+                "Validation failed",
+                errors=[{"loc": ["body"], "msg": TOO_DEEP}],
+            )
         codes = {404: "not_found", 405: "method_not_allowed", 401: "unauthorized", 403: "forbidden"}
         return problem_response(exc.status_code, codes.get(exc.status_code, "http_error"), str(exc.detail))
 
-    @app.exception_handler(DBAPIError)
-    async def _database(request: Request, exc: DBAPIError) -> JSONResponse:
-        if exc.connection_invalidated or isinstance(exc, OperationalError | InterfaceError):
-            logger.warning(
-                "database connection lost on %s %s: %s", request.method, request.url.path, exc.orig
-            )
-            return problem_response(503, "unavailable", "The database is unavailable; retry shortly.")
+    async def _database(request: Request, exc: Exception) -> JSONResponse:
+        # The ones that mean "the database is away" are a 503, never a 500.
+        if database_unavailable(exc):
+            return unavailable_response(request, exc)
         logger.exception("database error on %s %s", request.method, request.url.path)
         return problem_response(500, "internal_error", "An internal error occurred.")
 
+    # Registered by class (not left to the catch-all) so they are answered without the catch-all's
+    # re-raise: SQLAlchemy's errors, the pool's timeout, asyncpg's raw connect errors, OSError.
+    for database_error in (SQLAlchemyError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
+        app.add_exception_handler(database_error, _database)
+
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+        if database_unavailable(exc):  # wrapped in something else
+            return unavailable_response(request, exc)
         # The traceback goes to the log, never to the client.
         logger.exception("unhandled error on %s %s", request.method, request.url.path)
         return problem_response(500, "internal_error", "An internal error occurred.")

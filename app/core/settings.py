@@ -26,9 +26,18 @@ class Settings(BaseSettings):
     admin_key: str | None = Field(default=None, description="Bootstrap admin key (amk_<id>_<secret>).")
     log_format: Literal["json", "console"] = "json"
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
-    run_worker: bool = Field(default=True, description="Run a worker loop inside `serve`.")
+    run_worker: bool = Field(default=True, description="`serve` starts a supervised worker process.")
     db_pool_size: int = Field(default=10, ge=1, le=200)
     db_max_overflow: int = Field(default=10, ge=0, le=200)
+    db_pool_timeout_seconds: float = Field(
+        default=3.0, gt=0, le=120, description="Longest wait for a pooled connection before answering 503."
+    )
+    db_connect_timeout_seconds: float = Field(
+        default=5.0, gt=0, le=120, description="Longest wait for a new database connection to open."
+    )
+    worker_restart_max_seconds: float = Field(
+        default=30.0, gt=0, le=3600, description="Longest backoff before `serve` restarts its dead worker."
+    )
     worker_concurrency: int = Field(default=2, ge=1, le=64)
     worker_poll_seconds: float = Field(default=1.0, gt=0, le=60)
     job_lease_seconds: float = Field(default=30.0, ge=1, le=3600)

@@ -1,13 +1,18 @@
-"""The `extract` job: turn newly stored messages of a session into memories with the configured extractor."""
+"""The `extract` job: turn newly stored messages of a session into memories with the configured extractor.
+
+Three steps, so no connection is held while the extractor works (it may call an LLM, and the default
+one is CPU-bound): read the window in one short transaction, extract with no connection, store in a new one.
+"""
 
 from __future__ import annotations
 
 from datetime import UTC
-from typing import Any
 
 from app.extraction.types import Extractor, InputMessage
 from app.memories import repository, service
-from app.worker.handlers import JobContext, PermanentJobError
+from app.worker.context import JobContext, JobInfo
+from app.worker.kinds import ExtractPayload, ExtractResult
+from app.worker.registry import registry
 
 # Earlier messages given to the extractor as context (e.g. the question a short answer replies to).
 CONTEXT_MESSAGES = 6
@@ -30,29 +35,25 @@ def extractor_for(ctx: JobContext) -> Extractor:
     return extractor
 
 
-async def run_extraction(
-    ctx: JobContext, profile_id: int | None, session_id: str | None, payload: dict[str, Any]
-) -> int:
-    if profile_id is None or session_id is None:
-        raise PermanentJobError("extract job needs a profile and a session")
-    message_ids = [str(i) for i in payload.get("messageIds", [])]
-    async with ctx.sessionmaker() as db:
+@registry.job(ExtractPayload)
+async def run_extraction(ctx: JobContext, job: JobInfo, payload: ExtractPayload) -> ExtractResult:
+    profile_id, session_id = job.require_session()
+    async with ctx.transaction() as db:
         if not await repository.profile_is_live(db, profile_id):
-            return 0  # deleted meanwhile: the purge job removes everything
+            return ExtractResult()  # deleted meanwhile: the purge job removes everything
         rows, new_from = await repository.window_messages(
-            db, profile_id, session_id, message_ids, CONTEXT_MESSAGES
+            db, profile_id, session_id, payload.message_ids, CONTEXT_MESSAGES
         )
     if len(rows) <= new_from:
-        return 0  # every message was deleted before we got here
+        return ExtractResult()  # every message was deleted before we got here
     inputs = [
         InputMessage(
             id=r["id"], role=r["role"], content=r["text_content"], timestamp=r["created_at"].astimezone(UTC)
         )
         for r in rows
     ]
-    # No database connection is held while the extractor runs (it may call an LLM).
     extracted = await extractor_for(ctx).extract(inputs, new_from=new_from)
-    async with ctx.sessionmaker() as db:
-        created = await service.store(db, profile_id, service.new_memories(extracted, session_id))
-        await db.commit()
-    return created
+    metadata = {r["id"]: r["metadata"] for r in rows}
+    async with ctx.transaction() as db:
+        created = await service.store(db, profile_id, service.new_memories(extracted, session_id, metadata))
+    return ExtractResult(memories_created=created)

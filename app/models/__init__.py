@@ -9,7 +9,7 @@ from app.models.context import (
     ContextSessionEntry,
 )
 from app.models.jobs import Job
-from app.models.memories import Memory, MemorySource
+from app.models.memories import Memory, MemorySource, MemoryVersion
 from app.models.namespaces import ApiKey, Namespace
 from app.models.profiles import Profile
 from app.models.sessions import Message, Session
@@ -25,6 +25,7 @@ __all__ = [
     "Job",
     "Memory",
     "MemorySource",
+    "MemoryVersion",
     "Message",
     "Namespace",
     "Profile",

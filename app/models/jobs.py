@@ -32,7 +32,8 @@ class Job(Base):
     last_error: Mapped[str | None] = mapped_column(Text)
     # Queued jobs with the same key coalesce into one (e.g. extraction of one session).
     dedupe_key: Mapped[str | None] = mapped_column(String(200))
-    memories_created: Mapped[int] = mapped_column(Integer, nullable=False, server_default=text("0"))
+    # The handler's typed result (app.worker.kinds), camelCase JSON; NULL until the job is done.
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
     created_at: Mapped[datetime] = created_at_column()
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), nullable=False, server_default=text("now()")

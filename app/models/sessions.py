@@ -53,6 +53,9 @@ class Session(Base):
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), nullable=False, server_default=text("now()")
     )
+    metadata_: Mapped[dict[str, Any]] = mapped_column(
+        "metadata", JSONB, nullable=False, server_default=text("'{}'::jsonb")
+    )
 
     __table_args__ = (
         PrimaryKeyConstraint("profile_id", "id"),
@@ -71,6 +74,8 @@ class Message(Base):
     # AI SDK UIMessage parts, verbatim; ingested text becomes [{"type": "text", "text": ...}].
     parts: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, nullable=False)
     text_content: Mapped[str] = mapped_column(Text, nullable=False, server_default=text("''"))
+    # Tags given with an ingested message; the memories extracted from it inherit them.
+    metadata_: Mapped[dict[str, Any] | None] = mapped_column("metadata", JSONB)
     created_at: Mapped[datetime] = created_at_column()
     # Insertion order: breaks createdAt ties (latest leaf) and orders a session's messages.
     seq: Mapped[int] = mapped_column(BigInteger, Identity(), nullable=False)
@@ -87,4 +92,5 @@ class Message(Base):
         Index("ix_messages_session_seq", "profile_id", "session_id", "seq"),
         Index("ix_messages_parent", "profile_id", "session_id", "parent_id"),
         Index("ix_messages_tsv", "tsv", postgresql_using="gin"),
+        Index("ix_messages_created", "profile_id", "created_at"),
     )

@@ -92,3 +92,43 @@ _COUNTS = text(
 async def counts(db: AsyncSession, profile_id: int) -> dict[str, object]:
     row = (await db.execute(_COUNTS, {"p": profile_id})).mappings().one()
     return dict(row)
+
+
+PURGE_BATCH = 5000
+
+# A deleted profile's rows, children first and in batches, so purging a huge profile never holds one
+# giant transaction.
+_PURGE_STEPS = (
+    text(
+        "DELETE FROM memory_sources WHERE ctid IN "
+        "(SELECT ctid FROM memory_sources WHERE profile_id = :p LIMIT :n)"
+    ),
+    text("DELETE FROM memories WHERE ctid IN (SELECT ctid FROM memories WHERE profile_id = :p LIMIT :n)"),
+    text("DELETE FROM messages WHERE ctid IN (SELECT ctid FROM messages WHERE profile_id = :p LIMIT :n)"),
+)
+PURGE_STEP_COUNT = len(_PURGE_STEPS)
+
+
+async def purge_batch(db: AsyncSession, profile_id: int, step: int) -> int:
+    """Delete up to PURGE_BATCH rows of purge step `step`; the number deleted (< PURGE_BATCH: step done)."""
+    result = await db.execute(_PURGE_STEPS[step], {"p": profile_id, "n": PURGE_BATCH})
+    return int(getattr(result, "rowcount", 0))
+
+
+async def purge_profile_row(db: AsyncSession, profile_id: int, keep_kind: str) -> None:
+    """The profile row last: its foreign keys cascade whatever small per-profile rows remain. Its
+    finished and queued jobs go too, except the running purge (`keep_kind`) itself."""
+    await db.execute(
+        text(
+            "DELETE FROM jobs WHERE profile_id = :p AND status IN ('queued', 'failed', 'done') "
+            "AND kind <> :kind"
+        ),
+        {"p": profile_id, "kind": keep_kind},
+    )
+    await db.execute(text("DELETE FROM profiles WHERE id = :p AND deleted_at IS NOT NULL"), {"p": profile_id})
+
+
+async def get_live_by_id(db: AsyncSession, profile_id: int) -> Profile | None:
+    """A live profile by id (jobs know their profile by id only)."""
+    stmt = select(Profile).where(Profile.id == profile_id, Profile.deleted_at.is_(None))
+    return (await db.execute(stmt)).scalar_one_or_none()

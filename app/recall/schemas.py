@@ -7,9 +7,10 @@ from typing import Literal
 
 from pydantic import Field
 
+from app.core.metadata import MetadataFilter
 from app.core.schemas import ApiModel, RequestModel
 from app.core.text import RecallQuery
-from app.core.timestamps import Timestamp
+from app.core.timestamps import AwareTimestamp, Timestamp
 from app.memories.schemas import MemoryType
 
 ThinkingLevel = Literal["low", "medium", "high"]
@@ -19,8 +20,11 @@ ResponseLength = Literal["short", "medium", "long"]
 class RecallRequest(RequestModel):
     query: RecallQuery
     thinking_level: ThinkingLevel = Field(
-        default="low",
-        description="How wide each channel looks: low ≈ 20, medium ≈ 50, high ≈ 100 candidates.",
+        default="medium",
+        description=(
+            "low: first stage only, each channel 20 deep; medium: 50 deep and the fused top 50 reranked by "
+            "a second stage; high: 100 deep, a widened query, top 100 reranked."
+        ),
     )
     response_length: ResponseLength = Field(
         default="medium", description="Answer size: about 60 / 150 / 400 tokens."
@@ -29,6 +33,12 @@ class RecallRequest(RequestModel):
         default=None, description="'Today' for relative dates in the query (default: now)."
     )
     limit: int = Field(default=10, ge=1, le=100, description="Candidates to return (1–100).")
+    metadata: MetadataFilter | None = Field(
+        default=None, description="Only memories whose metadata has every given key with exactly that value."
+    )
+    as_of: AwareTimestamp | None = Field(
+        default=None, description="RFC 3339 instant: recall what the profile held then."
+    )
 
 
 class RecallCandidate(ApiModel):

@@ -1,13 +1,17 @@
 """Compaction, following the reference algorithm: protect a head and a token-budgeted tail, keep tool calls
 with their results, summarise the middle, and extend the existing overlay instead of stacking a new one.
 
-The summary is stored as an overlay; the original messages are never deleted. Before a range is summarised,
+Three steps, so no connection is held while the summary is written (the LLM may write it): `plan_compaction`
+reads in one short transaction, `summarise_plan` calls with no connection, `apply` re-checks the range and
+writes in a new transaction. The summary is stored as an overlay; the original messages are never deleted. Before a range is summarised,
 its messages are queued for memory extraction, so nothing the conversation taught is lost to the summary.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -20,6 +24,8 @@ from app.sessions.tokens import estimate_parts_tokens, is_tool_part
 
 if TYPE_CHECKING:
     from app.llm.client import LlmClient
+
+logger = logging.getLogger("agent_memory.sessions")
 
 
 def _tool_call_ids(message: SessionMessage) -> set[str]:
@@ -108,7 +114,24 @@ def plan(
     return middle or None
 
 
-async def compact(
+@dataclass(frozen=True)
+class CompactionPlan:
+    """What a compaction will summarise, read in one short transaction: the summary is written (maybe by
+    an LLM) with no connection held, then stored by `apply` after re-checking the range."""
+
+    session_id: str
+    middle: list[SessionMessage]
+    from_id: str  # the overlay's range: the existing overlay's start when it is extended
+    previous_summary: str | None
+    existing_overlay_id: str | None
+    leaf_id: str | None = None  # the branch compacted (None: the latest leaf's)
+
+    @property
+    def to_id(self) -> str:
+        return self.middle[-1].id
+
+
+async def plan_compaction(
     db: AsyncSession,
     profile: Profile,
     session_id: str,
@@ -117,29 +140,21 @@ async def compact(
     min_tail_messages: int = 2,
     *,
     leaf_id: str | None = None,
-    llm: LlmClient | None = None,
-) -> CompactionOut | None:
-    """compact(): store (and return) the overlay covering the summarised range, or None.
-
-    `leaf_id` picks the branch (default the latest leaf): the range summarised, and so the overlay, lies on
-    that branch's path and applies to it only.
-
-    With `llm`, the LLM writes the summary (the extractive summariser if it fails). Its call is made while
-    the request's transaction is open: the request's session has read the history and holds its connection
-    until the dependency commits, so the call is kept to one attempt bounded by the LLM timeout.
-    """
-    from app.context import prompt
-    from app.worker.queue import enqueue_extraction
-
-    session = await service.require_session(db, profile, session_id, lock=True)
+) -> CompactionPlan | None:
+    """Read what to compact (None when there is nothing); writes nothing. `leaf_id` picks the branch
+    (default the latest leaf): the range summarised, and so the overlay, lies on that branch's path and
+    applies to it only."""
+    await service.require_session(db, profile, session_id)
+    if leaf_id is not None:
+        await service.require_message(db, profile, session_id, leaf_id)
     history, _ = await service.history_messages(db, profile, session_id, leaf_id)
     middle = plan(history, protect_head, tail_token_budget, min_tail_messages)
     if middle is None:
         return None
-
     # Iterative compaction: the overlay already in this history is extended, and its summary updated.
     existing = next((m for m in history if m.id.startswith(service.COMPACTION_PREFIX)), None)
     previous_summary: str | None = None
+    overlay_id: str | None = None
     from_id = middle[0].id
     if existing is not None:
         previous_summary = "\n".join(
@@ -148,15 +163,52 @@ async def compact(
         overlays = await repository.list_compactions(db, profile.id, session_id)
         overlay_id = existing.id.removeprefix(service.COMPACTION_PREFIX)
         from_id = next((c.from_message_id for c in overlays if c.id == overlay_id), from_id)
+    return CompactionPlan(session_id, middle, from_id, previous_summary, overlay_id, leaf_id)
 
-    summary = await write_summary(llm, middle, previous_summary)
+
+async def summarise_plan(llm: LlmClient | None, compaction_plan: CompactionPlan) -> str:
+    """The summary of the planned range. Call it with no database connection held: it may call the LLM."""
+    return await write_summary(llm, compaction_plan.middle, compaction_plan.previous_summary)
+
+
+async def apply(
+    db: AsyncSession, profile: Profile, compaction_plan: CompactionPlan, summary: str
+) -> CompactionOut | None:
+    """Store the overlay, unless the history changed since the plan was read (a message of the range
+    deleted, another compaction stored meanwhile): then nothing is stored and None is returned."""
+    from app.context import prompt
+    from app.worker.queue import enqueue_extraction
+
     if not summary.strip():
         return None
+    session = await service.require_session(db, profile, compaction_plan.session_id, lock=True)
+    try:
+        history, _ = await service.history_messages(
+            db, profile, compaction_plan.session_id, compaction_plan.leaf_id
+        )
+    except service.MessageNotFound:
+        logger.info("compaction of session %s skipped: its leaf is gone", compaction_plan.session_id)
+        return None
+    on_path = {m.id for m in history}
+    current = next((m for m in history if m.id.startswith(service.COMPACTION_PREFIX)), None)
+    current_overlay = current.id.removeprefix(service.COMPACTION_PREFIX) if current is not None else None
+    if current_overlay != compaction_plan.existing_overlay_id or not all(
+        m.id in on_path for m in compaction_plan.middle
+    ):
+        logger.info("compaction of session %s skipped: its history changed", compaction_plan.session_id)
+        return None
 
+    session_id = compaction_plan.session_id
     if session.extract_memories:
-        await enqueue_extraction(db, profile.id, session_id, [m.id for m in middle])
+        await enqueue_extraction(db, profile.id, session_id, [m.id for m in compaction_plan.middle])
     row = await repository.insert_compaction(
-        db, profile.id, session_id, service.new_compaction_id(), summary, from_id, middle[-1].id
+        db,
+        profile.id,
+        session_id,
+        service.new_compaction_id(),
+        summary,
+        compaction_plan.from_id,
+        compaction_plan.to_id,
     )
     # As the reference does: the prompt is re-rendered once the history has been rewritten.
     await prompt.refresh(db, profile, session_id)

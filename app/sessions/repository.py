@@ -11,6 +11,7 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.db import indexed_text_fits
+from app.memories import repository as memories_repository
 from app.models import Compaction, Message, Session
 from app.sessions.fulltext import ALL_TERMS_QUERY, split_query
 
@@ -187,32 +188,12 @@ async def update_message(
         return (await db.execute(stmt)).scalar_one()
 
 
-_RELINK_AND_DELETE = text(
-    """
-    WITH gone AS (
-        DELETE FROM messages WHERE profile_id = :p AND session_id = :s AND id = :id
-        RETURNING id, parent_id
-    ), relinked AS (
-        UPDATE messages c SET parent_id = gone.parent_id FROM gone
-        WHERE c.profile_id = :p AND c.session_id = :s AND c.parent_id = gone.id
-    )
-    SELECT id FROM gone
-    """
-)
-
-
 async def delete_messages(
     db: AsyncSession, profile_id: int, session_id: str, message_ids: Sequence[str]
 ) -> list[str]:
-    """Delete these messages of a session, re-linking each one's children to its parent, so what remains
-    stays one walkable path; returns the ids that existed. One at a time, so a deleted chain re-links to
-    the nearest ancestor that stays."""
-    deleted: list[str] = []
-    for message_id in dict.fromkeys(message_ids):
-        row = await db.execute(_RELINK_AND_DELETE, {"p": profile_id, "s": session_id, "id": message_id})
-        if row.scalar_one_or_none() is not None:
-            deleted.append(message_id)
-    return deleted
+    """Delete these messages of a session, re-linking each one's children to its parent; returns the ids
+    that existed. The SQL is the memories repository's, which deletes a memory's source messages the same way."""
+    return await memories_repository.delete_messages_relinking(db, profile_id, session_id, message_ids)
 
 
 async def clear_messages(db: AsyncSession, profile_id: int, session_id: str) -> None:

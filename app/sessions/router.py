@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response, status
 
-from app.core.db import DbSession
+from app.core.db import DbSession, ReleaseDb
 from app.core.errors import ValidationFailed, error_responses
 from app.core.names import MessagePath, SessionPath
 from app.core.pagination import Cursor, Limit
@@ -96,7 +96,6 @@ async def append_message(
     profile: ProfileForWrite,
     db: DbSession,
     response: Response,
-    llm: ConfiguredLlm,
 ) -> SessionMessage:
     """appendMessage: `parentId` absent → latest leaf, `null` → new root. An existing id answers 200 unchanged.
 
@@ -104,7 +103,7 @@ async def append_message(
     profile's memories, in the append's transaction, unless the session has `extractMemories: false`.
     Bodies up to 20 MiB are accepted, so a large tool output can be stored (see `truncate` on history)."""
     message, created = await service.append_message(
-        db, profile, session_id, body.message, "parent_id" in body.model_fields_set, body.parent_id, llm=llm
+        db, profile, session_id, body.message, "parent_id" in body.model_fields_set, body.parent_id
     )
     response.status_code = 201 if created else 200
     return message
@@ -112,12 +111,12 @@ async def append_message(
 
 @router.post("/sessions/{session_id}/messages/batch", status_code=201, responses=error_responses(409, 413))
 async def append_messages(
-    session_id: SessionPath, body: AppendMessages, profile: ProfileForWrite, db: DbSession, llm: ConfiguredLlm
+    session_id: SessionPath, body: AppendMessages, profile: ProfileForWrite, db: DbSession
 ) -> MessageList:
     """appendAll: the messages in order, each the child of the one before (creating the session if new;
     the new messages are queued for extraction as one batch)."""
     messages = await service.append_messages(
-        db, profile, session_id, body.messages, "parent_id" in body.model_fields_set, body.parent_id, llm=llm
+        db, profile, session_id, body.messages, "parent_id" in body.model_fields_set, body.parent_id
     )
     return MessageList(messages=messages)
 
@@ -132,7 +131,6 @@ async def upsert_message(
     profile: ProfileForWrite,
     db: DbSession,
     response: Response,
-    llm: ConfiguredLlm,
 ) -> SessionMessage:
     """Upsert: update the message in place if the session has it (200), else append it (201)."""
     message, created = await service.upsert_message(
@@ -143,7 +141,6 @@ async def upsert_message(
         body.message,
         "parent_id" in body.model_fields_set,
         body.parent_id,
-        llm=llm,
     )
     response.status_code = 201 if created else 200
     return message
@@ -275,13 +272,14 @@ async def compact_session(
     session_id: SessionPath,
     profile: ExistingProfile,
     db: DbSession,
+    release_db: ReleaseDb,
     llm: ConfiguredLlm,
     body: CompactRequest | None = None,
 ) -> CompactionOut | None:
     """compact: summarise the middle of the history (of the branch ending at `leafId`, default the latest
     leaf) into an overlay; null when there is nothing to compact."""
     options = body or CompactRequest()
-    return await compaction.compact(
+    plan = await compaction.plan_compaction(
         db,
         profile,
         session_id,
@@ -289,8 +287,12 @@ async def compact_session(
         options.tail_token_budget,
         options.min_tail_messages,
         leaf_id=options.leaf_id,
-        llm=llm,
     )
+    if plan is None:
+        return None
+    await release_db()  # the summary may be the LLM's: no connection waits on it
+    summary = await compaction.summarise_plan(llm, plan)
+    return await compaction.apply(db, profile, plan, summary)
 
 
 @router.post("/sessions/{session_id}/fork", status_code=201, responses=error_responses(413))

@@ -6,8 +6,9 @@ import math
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, StringConstraints, field_validator
+from pydantic import AliasChoices, Field, StringConstraints, field_validator
 
+from app.core.metadata import Metadata
 from app.core.names import MessageId, SessionId
 from app.core.schemas import ApiModel, PageModel, RequestModel
 from app.core.timestamps import Timestamp
@@ -121,12 +122,14 @@ class SessionCreate(RequestModel):
         description="Queue appended messages for extraction into the profile's memories (false: never "
         "extract this session's messages, on append, compaction or split).",
     )
+    metadata: Metadata | None = Field(default=None, description="Tags of the session.")
 
 
 class SessionUpdate(RequestModel):
     name: SessionName | None = None
     compact_after: int | None = Field(default=None, ge=1, le=MAX_COMPACT_AFTER)
     extract_memories: bool | None = None
+    metadata: Metadata | None = Field(default=None, description="Replaces the session's tags whole.")
 
 
 class SessionInfo(ApiModel):
@@ -143,6 +146,9 @@ class SessionInfo(ApiModel):
     extract_memories: bool
     created_at: datetime
     updated_at: datetime
+    metadata: dict[str, Any] = Field(
+        default_factory=dict, validation_alias=AliasChoices("metadata_", "metadata"), description="Tags."
+    )
 
 
 class SessionList(PageModel):

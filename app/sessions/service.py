@@ -1,7 +1,7 @@
 """Rules of the Session API: parent selection, idempotent appends, history with overlays, fork, split, usage.
 
-Every write moves the session's `updatedAt`. Appends may trigger automatic compaction (`compactAfter`), whose
-failure is logged and never fails the append.
+Every write moves the session's `updatedAt`. An append that pushes a session past its `compactAfter` queues
+a compaction job (app.sessions.compaction_job): the append answers at once and never fails for it.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import logging
 import uuid
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -33,9 +33,6 @@ from app.sessions.schemas import (
 )
 from app.sessions.tokens import estimate_parts_tokens, estimate_string_tokens
 from app.sessions.truncation import truncate_older
-
-if TYPE_CHECKING:
-    from app.llm.client import LlmClient
 
 logger = logging.getLogger("agent_memory.sessions")
 
@@ -124,6 +121,7 @@ async def create_session(db: AsyncSession, profile: Profile, body: SessionCreate
         source=body.source,
         compact_after=body.compact_after,
         extract_memories=body.extract_memories,
+        metadata_=body.metadata or {},
     )
     if row is None:
         raise SessionExists(f"session '{session_id}' already exists")
@@ -154,6 +152,8 @@ async def update_session(
         raise ValidationFailed(
             "name: must be a string", [{"loc": ["body", "name"], "msg": "must be a string"}]
         )
+    if "metadata" in values:
+        values["metadata_"] = values.pop("metadata") or {}
     return to_info(await repository.update_session(db, profile.id, session_id, **values))
 
 
@@ -211,8 +211,6 @@ async def append_message(
     message: MessageIn,
     parent_given: bool,
     parent_id: str | None,
-    *,
-    llm: LlmClient | None = None,
 ) -> tuple[SessionMessage, bool]:
     """appendMessage: (the stored message, whether it was new). A session never created is created."""
     session = await ensure_session(db, profile, session_id)
@@ -222,7 +220,7 @@ async def append_message(
     parent = await _resolve_parent(db, profile, session_id, parent_given, parent_id)
     row, created = await _insert(db, profile, session_id, message, parent)
     if created:
-        await _after_append(db, profile, session, [row.id], llm=llm)
+        await _after_append(db, profile, session, [row.id])
     return to_message(row), created
 
 
@@ -233,8 +231,6 @@ async def append_messages(
     messages: Sequence[MessageIn],
     parent_given: bool,
     parent_id: str | None,
-    *,
-    llm: LlmClient | None = None,
 ) -> list[SessionMessage]:
     """appendAll: the first message follows the parent rules, each next one hangs under the previous."""
     session = await ensure_session(db, profile, session_id)
@@ -248,22 +244,20 @@ async def append_messages(
         out.append(to_message(row))
         parent = row.id
     if new_ids:
-        await _after_append(db, profile, session, new_ids, llm=llm)
+        await _after_append(db, profile, session, new_ids)
     return out
 
 
-async def _after_append(
-    db: AsyncSession, profile: Profile, session: Session, new_ids: list[str], *, llm: LlmClient | None
-) -> None:
+async def _after_append(db: AsyncSession, profile: Profile, session: Session, new_ids: list[str]) -> None:
     """What every append that stored something does: move `updatedAt`, queue the new messages for memory
     extraction (in this transaction, as ingest does; queued jobs of a session coalesce into one batch)
-    unless the session opted out, and compact when the estimate passed `compactAfter`."""
+    unless the session opted out, and queue a compaction when the estimate passed `compactAfter`."""
     from app.worker.queue import enqueue_extraction
 
     await repository.touch(db, profile.id, session.id)
     if session.extract_memories:
         await enqueue_extraction(db, profile.id, session.id, new_ids)
-    await auto_compact(db, profile, session, llm=llm)
+    await auto_compact(db, profile, session)
 
 
 async def upsert_message(
@@ -274,8 +268,6 @@ async def upsert_message(
     message: MessageIn,
     parent_given: bool,
     parent_id: str | None,
-    *,
-    llm: LlmClient | None = None,
 ) -> tuple[SessionMessage, bool]:
     """PUT: update an existing message of the session in place, or append it as new (True)."""
     if message.id != message_id:
@@ -286,7 +278,7 @@ async def upsert_message(
     session = await ensure_session(db, profile, session_id)
     existing = await repository.get_message(db, profile.id, session_id, message_id)
     if existing is None:
-        return await append_message(db, profile, session_id, message, parent_given, parent_id, llm=llm)
+        return await append_message(db, profile, session_id, message, parent_given, parent_id)
     row = await repository.update_message(
         db, profile.id, session_id, message_id, message.role, message.parts, text_of(message.parts)
     )
@@ -482,24 +474,19 @@ def new_compaction_id() -> str:
     return str(ULID())
 
 
-async def auto_compact(
-    db: AsyncSession, profile: Profile, session: Session, *, llm: LlmClient | None = None
-) -> None:
-    """After an append: compact when the estimate passed `compactAfter`; a failure is logged, never raised."""
+async def auto_compact(db: AsyncSession, profile: Profile, session: Session) -> None:
+    """After an append: queue a compaction job when the estimate passed `compactAfter`. The append commits
+    and answers at once; the worker compacts (maybe with an LLM) with no request waiting on it."""
     if session.compact_after is None:
         return
-    from app.sessions import compaction
+    from app.worker.queue import enqueue_compaction
 
-    try:
-        async with db.begin_nested():
-            messages, _ = await history_messages(db, profile, session.id)
-            estimate = await token_estimate(db, profile, session, messages)
-            if estimate > session.compact_after:
-                # The tail kept verbatim must fit under the threshold, or a low threshold would never compact.
-                tail_budget = min(20_000, session.compact_after // 2)
-                await compaction.compact(db, profile, session.id, tail_token_budget=tail_budget, llm=llm)
-    except Exception:
-        logger.exception("auto-compaction of session %s failed; the append stands", session.id)
+    messages, _ = await history_messages(db, profile, session.id)
+    estimate = await token_estimate(db, profile, session, messages)
+    if estimate > session.compact_after:
+        # The tail kept verbatim must fit under the threshold, or a low threshold would never compact.
+        tail_budget = min(20_000, session.compact_after // 2)
+        await enqueue_compaction(db, profile.id, session.id, tail_budget)
 
 
 async def fork(

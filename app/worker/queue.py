@@ -1,68 +1,44 @@
-"""Enqueueing jobs in the caller's transaction (outbox) with a NOTIFY that wakes workers at commit."""
+"""Enqueueing jobs in the caller's transaction (outbox), with a NOTIFY that wakes workers at commit.
+
+`enqueue(db, payload, …)` takes any kind's typed payload (app.worker.kinds); the helpers below are the
+product's usual jobs with their dedupe keys.
+"""
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
-from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 from ulid import ULID
 
-NOTIFY_CHANNEL = "agent_memory_jobs"
+from app.worker import repository
+from app.worker.kinds import CompactPayload, ExtractPayload, JobPayload, PurgePayload
 
-EXTRACT = "extract"
-PURGE_PROFILE = "purge_profile"
-COMPACT = "compact"
-
-# Coalescing: a queued job with the same dedupe key absorbs the new one; message ids accumulate.
-_ENQUEUE = text(
-    """
-    INSERT INTO jobs (id, kind, profile_id, session_id, payload, max_attempts, dedupe_key)
-    VALUES (:id, :kind, :profile_id, :session_id, CAST(:payload AS jsonb), :max_attempts, :dedupe_key)
-    ON CONFLICT (dedupe_key) WHERE status = 'queued' AND dedupe_key IS NOT NULL
-    DO UPDATE SET
-        payload = CASE
-            WHEN jobs.payload ? 'messageIds' AND EXCLUDED.payload ? 'messageIds'
-            THEN jsonb_set(jobs.payload, '{messageIds}',
-                           (jobs.payload -> 'messageIds') || (EXCLUDED.payload -> 'messageIds'))
-            ELSE jobs.payload END,
-        updated_at = now()
-    RETURNING id
-    """
-)
+NOTIFY_CHANNEL = repository.NOTIFY_CHANNEL
 
 
 async def enqueue(
     db: AsyncSession,
-    kind: str,
+    payload: JobPayload,
     *,
     profile_id: int | None,
     session_id: str | None = None,
-    payload: dict[str, Any] | None = None,
     dedupe_key: str | None = None,
     max_attempts: int | None = None,
 ) -> str:
     """Add a job in the current transaction; returns its id (an existing queued job's when coalesced)."""
-    row = await db.execute(
-        _ENQUEUE,
-        {
-            "id": str(ULID()),
-            "kind": kind,
-            "profile_id": profile_id,
-            "session_id": session_id,
-            "payload": json.dumps(payload or {}),
-            "max_attempts": max_attempts,
-            "dedupe_key": dedupe_key,
-        },
+    return await repository.enqueue(
+        db,
+        job_id=str(ULID()),
+        kind=payload.kind,
+        profile_id=profile_id,
+        session_id=session_id,
+        payload=payload.to_json(),
+        dedupe_key=dedupe_key,
+        max_attempts=max_attempts,
     )
-    job_id: str = row.scalar_one()
-    await db.execute(text("SELECT pg_notify(:channel, :kind)"), {"channel": NOTIFY_CHANNEL, "kind": kind})
-    return job_id
 
 
 async def enqueue_purge_profile(db: AsyncSession, profile_id: int) -> str:
-    return await enqueue(db, PURGE_PROFILE, profile_id=profile_id, dedupe_key=f"purge:{profile_id}")
+    return await enqueue(db, PurgePayload(), profile_id=profile_id, dedupe_key=f"purge:{profile_id}")
 
 
 async def enqueue_extraction(
@@ -71,9 +47,21 @@ async def enqueue_extraction(
     """Queue extraction of these messages of one session; queued jobs of a session coalesce into one."""
     return await enqueue(
         db,
-        EXTRACT,
+        ExtractPayload(message_ids=message_ids),
         profile_id=profile_id,
         session_id=session_id,
-        payload={"messageIds": message_ids},
         dedupe_key=f"extract:{profile_id}:{session_id}",
+    )
+
+
+async def enqueue_compaction(
+    db: AsyncSession, profile_id: int, session_id: str, tail_token_budget: int
+) -> str:
+    """Queue automatic compaction of a session; appends while one is queued add no second job."""
+    return await enqueue(
+        db,
+        CompactPayload(tail_token_budget=tail_token_budget),
+        profile_id=profile_id,
+        session_id=session_id,
+        dedupe_key=f"compact:{profile_id}:{session_id}",
     )

@@ -1,90 +1,49 @@
-"""The worker loop: claim jobs with SKIP LOCKED, hold a renewed lease while working, retry with backoff.
+"""The worker's run loop: claim jobs, run each under a renewed lease, record how it ended.
 
 Wakes on LISTEN (a dedicated asyncpg connection) or a short poll, whichever comes first. Jobs of one
-session run in order; a crashed worker's jobs are taken up again when their lease expires. On stop it
-claims nothing more, lets in-flight jobs finish for a grace period, then releases what is left.
+session run in order; a crashed worker's jobs are taken up again when their lease expires. A job whose
+database connection drops is released for a prompt retry (never left `running`), and the loop reconnects
+with backoff while the database is away. On stop it claims nothing more, lets in-flight jobs finish for a
+grace period, then releases what is left. The SQL is in `repository`, the retry rules in `retry`, the
+handlers in the `registry`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import random
 import socket
 import time
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Awaitable, Callable
 
 import asyncpg
-from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.core.db import database_unavailable
 from app.core.metrics import JOB_SECONDS, JOBS, JOBS_FINISHED
 from app.core.settings import Settings, to_plain_url
 from app.llm.client import LlmClient
-from app.worker.handlers import HANDLERS, JobContext, PermanentJobError, load_handlers
-from app.worker.queue import NOTIFY_CHANNEL
+from app.worker import repository
+from app.worker.context import JobContext, JobInfo, PermanentJobError
+from app.worker.registry import Registry, registry
+from app.worker.repository import ClaimedJob
+from app.worker.retry import CONNECTION_LOST_DELAY_SECONDS, RetryPolicy
 
 logger = logging.getLogger("agent_memory.worker")
 
-_CLAIM = text(
-    """
-    UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = :me,
-                    locked_until = now() + make_interval(secs => :lease), updated_at = now()
-    WHERE id IN (
-        SELECT j.id FROM jobs j
-        WHERE ((j.status = 'queued' AND j.run_after <= now())
-               OR (j.status = 'running' AND j.locked_until < now()))
-          -- jobs of one session run in order: never while an older one of it is pending
-          AND NOT EXISTS (
-              SELECT 1 FROM jobs e
-              WHERE j.session_id IS NOT NULL AND e.profile_id = j.profile_id
-                AND e.session_id = j.session_id AND e.id < j.id AND e.status IN ('queued', 'running'))
-        ORDER BY j.run_after, j.id
-        FOR UPDATE SKIP LOCKED
-        LIMIT :n)
-    RETURNING id, kind, profile_id, session_id, payload, attempts, max_attempts
-    """
-)
-_RENEW = text(
-    "UPDATE jobs SET locked_until = now() + make_interval(secs => :lease) "
-    "WHERE id = :id AND locked_by = :me AND status = 'running'"
-)
-_DONE = text(
-    "UPDATE jobs SET status = 'done', finished_at = now(), updated_at = now(), locked_by = NULL, "
-    "locked_until = NULL, memories_created = memories_created + :created, last_error = NULL "
-    "WHERE id = :id AND locked_by = :me"
-)
-_RETRY = text(
-    "UPDATE jobs SET status = 'queued', run_after = now() + make_interval(secs => :delay), updated_at = now(), "
-    "locked_by = NULL, locked_until = NULL, last_error = :error WHERE id = :id AND locked_by = :me"
-)
-_FAIL = text(
-    "UPDATE jobs SET status = 'failed', finished_at = now(), updated_at = now(), locked_by = NULL, "
-    "locked_until = NULL, last_error = :error WHERE id = :id AND locked_by = :me"
-)
-_RELEASE = text(
-    "UPDATE jobs SET status = 'queued', attempts = greatest(attempts - 1, 0), locked_by = NULL, "
-    "locked_until = NULL, updated_at = now() WHERE id = :id AND locked_by = :me AND status = 'running'"
-)
-_GAUGE = text(
-    "SELECT status, count(*) FROM jobs WHERE status IN ('queued', 'running', 'failed') GROUP BY status"
-)
-_PENDING = text("SELECT count(*) FROM jobs WHERE status IN ('queued', 'running')")
-_PRUNE = text("DELETE FROM jobs WHERE status = 'done' AND finished_at < now() - interval '7 days'")
+HOUSEKEEPING_SECONDS = 5.0
+# Reconnect backoff while the database is away: first retry soon (a fast restart takes ~1 s), then
+# spaced out so a long outage is not hammered.
+RECONNECT_MIN_SECONDS = 0.2
+RECONNECT_MAX_SECONDS = 5.0
 
 
-@dataclass
-class ClaimedJob:
-    id: str
-    kind: str
-    profile_id: int | None
-    session_id: str | None
-    payload: dict[str, Any]
-    attempts: int
-    max_attempts: int | None
+def _describe(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"[:4000]
 
 
 class Worker:
@@ -96,10 +55,13 @@ class Worker:
         *,
         name: str = "worker",
         llm: LlmClient | None = None,
+        jobs: Registry = registry,
     ) -> None:
         self.settings = settings
         self.sessionmaker = sessionmaker
         self.database_url = database_url
+        self.registry = jobs
+        self.retry_policy = RetryPolicy(settings.job_backoff_seconds, settings.job_max_attempts)
         self.id = f"{name}:{socket.gethostname()}:{os.getpid()}:{random.randrange(1 << 30):x}"
         self.context = JobContext(settings=settings, sessionmaker=sessionmaker)
         if llm is not None:  # the API process shares its client; the context does not own it
@@ -127,7 +89,11 @@ class Worker:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-            await self._execute(_RELEASE, id=job_id, me=self.id)
+            try:
+                await self._write(functools.partial(repository.release, job_id=job_id, me=self.id))
+                logger.info("job %s released on stop", job_id, extra={"job_id": job_id})
+            except Exception as exc:  # its lease expires and another worker takes it up
+                logger.warning("could not release job %s on stop: %s", job_id, _describe(exc))
         await self._close_listener()
         await self.context.close()
 
@@ -144,7 +110,7 @@ class Worker:
                 await asyncio.wait(list(self._inflight.values()), return_when=asyncio.FIRST_COMPLETED)
             elif not claimed:
                 async with self.sessionmaker() as db:
-                    pending = (await db.execute(_PENDING)).scalar_one()
+                    pending = await repository.pending_count(db)
                 if not pending:
                     return
                 await asyncio.sleep(0.05)  # a retry waiting for its backoff, or another worker's lease
@@ -154,112 +120,193 @@ class Worker:
 
     async def _run(self) -> None:
         await self._listen()
+        backoff = RECONNECT_MIN_SECONDS
         while not self._stopping.is_set():
             try:
                 await self._claim_and_start()
                 await self._housekeeping()
-            except Exception:
-                logger.exception("worker loop error; retrying")
-                await asyncio.sleep(1.0)
+                backoff = RECONNECT_MIN_SECONDS
+            except Exception as exc:
+                if database_unavailable(exc):
+                    logger.warning("database unavailable, retrying in %.1fs: %s", backoff, _describe(exc))
+                else:
+                    logger.exception("worker loop error; retrying in %.1fs", backoff)
+                await self._sleep(backoff)
+                backoff = min(backoff * 2, RECONNECT_MAX_SECONDS)
+                continue
             self._wake.clear()
             if len(self._inflight) >= self.settings.worker_concurrency:
                 await asyncio.wait(list(self._inflight.values()), return_when=asyncio.FIRST_COMPLETED)
                 continue
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=self.settings.worker_poll_seconds)
+            await self._sleep(self.settings.worker_poll_seconds)
             if self._listener is None or self._listener.is_closed():
                 await self._listen()
+
+    async def _sleep(self, seconds: float) -> None:
+        """Wait `seconds`, or less if a NOTIFY (or stop) comes first."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._wake.wait(), timeout=seconds)
 
     async def _claim_and_start(self) -> int:
         free = self.settings.worker_concurrency - len(self._inflight)
         if free <= 0 or self._stopping.is_set():
             return 0
         async with self.sessionmaker() as db:
-            rows = (
-                (
-                    await db.execute(
-                        _CLAIM, {"me": self.id, "lease": self.settings.job_lease_seconds, "n": free}
-                    )
-                )
-                .mappings()
-                .all()
-            )
+            jobs = await repository.claim(db, self.id, self.settings.job_lease_seconds, free)
             await db.commit()
-        for row in rows:
-            job = ClaimedJob(**dict(row))
+        for job in jobs:
             task = asyncio.create_task(self._process(job), name=f"job {job.id}")
             self._inflight[job.id] = task
             task.add_done_callback(self._forget)
-        return len(rows)
-
-    def _max_attempts(self, job: ClaimedJob) -> int:
-        return job.max_attempts or self.settings.job_max_attempts
+        return len(jobs)
 
     def _forget(self, task: asyncio.Task[None]) -> None:
         job_id = task.get_name().removeprefix("job ")
         self._inflight.pop(job_id, None)
 
+    # -- one job ----------------------------------------------------------------------------------
+
     async def _process(self, job: ClaimedJob) -> None:
+        """Run one claimed job and record its outcome. Never raises: nothing is left for the loop to
+        retrieve, and whatever happens the job ends done, queued for a retry, or failed."""
         started = time.perf_counter()
-        renewer = asyncio.create_task(self._renew_lease(job.id))
+        info = JobInfo(job.id, job.kind, job.profile_id, job.session_id, job.attempts)
+        extra: dict[str, object] = {
+            "job_id": job.id,
+            "kind": job.kind,
+            "profile_id": job.profile_id,
+            "attempt": job.attempts,
+        }
+        logger.info(
+            "job %s (%s) started, profile %s, attempt %d",
+            job.id,
+            job.kind,
+            job.profile_id,
+            job.attempts,
+            extra=extra,
+        )
+        renewer = asyncio.create_task(self._renew_lease(job.id), name=f"lease {job.id}")
         try:
-            handler = (HANDLERS or load_handlers()).get(job.kind)
-            if handler is None:
+            registered = self.registry.get(job.kind)
+            if registered is None:
                 raise PermanentJobError(f"unknown job kind {job.kind!r}")
-            if job.attempts > self._max_attempts(job):
+            if job.attempts > self.retry_policy.attempts_allowed(job.max_attempts):
                 raise PermanentJobError("lease expired on every attempt (worker crashed or stalled)")
-            created = await handler(self.context, job.profile_id, job.session_id, job.payload)
+            result = await registered.handler(self.context, info, registered.parse(job.payload))
         except asyncio.CancelledError:
-            raise
+            raise  # stop(): the job is released there
         except Exception as exc:
-            error = f"{type(exc).__name__}: {exc}"[:4000]
-            permanent = isinstance(exc, PermanentJobError) or job.attempts >= self._max_attempts(job)
-            if permanent:
-                logger.error("job %s (%s) failed for good: %s", job.id, job.kind, error)
-                await self._execute(_FAIL, id=job.id, me=self.id, error=error)
-                JOBS_FINISHED.labels(job.kind, "failed").inc()
-            else:
-                base = self.settings.job_backoff_seconds * 2 ** (job.attempts - 1)
-                delay = min(base * random.uniform(0.5, 1.5), 3600.0)  # jitter spreads retries apart
-                logger.warning(
-                    "job %s (%s) attempt %d failed, retry in %.1fs: %s",
-                    job.id,
-                    job.kind,
-                    job.attempts,
-                    delay,
-                    error,
-                )
-                await self._execute(_RETRY, id=job.id, me=self.id, error=error, delay=delay)
-                JOBS_FINISHED.labels(job.kind, "retried").inc()
+            renewer.cancel()
+            await self._record_failure(job, exc, time.perf_counter() - started, extra)
         else:
-            await self._execute(_DONE, id=job.id, me=self.id, created=created)
+            renewer.cancel()
+            seconds = time.perf_counter() - started
+            outcome = result.to_json()
+            await self._record(
+                job, lambda db: repository.finish(db, job.id, self.id, outcome), "its completion"
+            )
+            logger.info(
+                "job %s (%s) done in %.3fs, profile %s: %s",
+                job.id,
+                job.kind,
+                seconds,
+                job.profile_id,
+                outcome,
+                extra={**extra, "duration_seconds": round(seconds, 4), "result": outcome},
+            )
             JOBS_FINISHED.labels(job.kind, "done").inc()
         finally:
             renewer.cancel()
             JOB_SECONDS.labels(job.kind).observe(time.perf_counter() - started)
 
+    async def _record_failure(
+        self, job: ClaimedJob, exc: Exception, seconds: float, extra: dict[str, object]
+    ) -> None:
+        error = _describe(exc)
+        lost = database_unavailable(exc)
+        extra = {**extra, "duration_seconds": round(seconds, 4), "error": error}
+        exhausted = self.retry_policy.exhausted(job.attempts, job.max_attempts)
+        if isinstance(exc, PermanentJobError) or exhausted:
+            logger.error(
+                "job %s (%s) failed for good after %.3fs, profile %s: %s",
+                job.id,
+                job.kind,
+                seconds,
+                job.profile_id,
+                error,
+                extra=extra,
+            )
+            await self._record(job, lambda db: repository.fail(db, job.id, self.id, error), "its failure")
+            JOBS_FINISHED.labels(job.kind, "failed").inc()
+            return
+        # A lost connection is not the job's fault: retry it as soon as the database is back.
+        delay = CONNECTION_LOST_DELAY_SECONDS if lost else self.retry_policy.delay(job.attempts)
+        logger.info(
+            "job %s (%s) attempt %d %s after %.3fs, profile %s, retry in %.1fs: %s",
+            job.id,
+            job.kind,
+            job.attempts,
+            "lost its database connection" if lost else "failed",
+            seconds,
+            job.profile_id,
+            delay,
+            error,
+            extra={**extra, "retry_in_seconds": round(delay, 3), "connection_lost": lost},
+        )
+        await self._record(
+            job, lambda db: repository.retry(db, job.id, self.id, error, delay), "its release for retry"
+        )
+        JOBS_FINISHED.labels(job.kind, "retried").inc()
+
+    async def _record(
+        self, job: ClaimedJob, write: Callable[[AsyncSession], Awaitable[None]], what: str
+    ) -> None:
+        """Write a job's outcome, retrying while the database is away, for as long as the lease lasts:
+        past it another worker may own the job (the `locked_by` guard makes a late write a no-op)."""
+        deadline = time.monotonic() + self.settings.job_lease_seconds
+        pause = RECONNECT_MIN_SECONDS
+        while True:
+            try:
+                await self._write(write)
+                return
+            except Exception as exc:
+                if not database_unavailable(exc) or time.monotonic() + pause > deadline:
+                    logger.warning(
+                        "could not record %s for job %s (its lease will expire and it will run again): %s",
+                        what,
+                        job.id,
+                        _describe(exc),
+                        extra={"job_id": job.id, "kind": job.kind},
+                    )
+                    return
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, RECONNECT_MAX_SECONDS)
+
+    async def _write(self, write: Callable[[AsyncSession], Awaitable[None]]) -> None:
+        async with self.sessionmaker() as db:
+            await write(db)
+            await db.commit()
+
     async def _renew_lease(self, job_id: str) -> None:
         interval = max(self.settings.job_lease_seconds / 3, 0.2)
+        lease = self.settings.job_lease_seconds
         while True:
             await asyncio.sleep(interval)
             try:
-                await self._execute(_RENEW, id=job_id, me=self.id, lease=self.settings.job_lease_seconds)
-            except Exception:
-                logger.warning("could not renew the lease of job %s", job_id, exc_info=True)
-
-    async def _execute(self, statement: Any, **params: Any) -> None:
-        async with self.sessionmaker() as db:
-            await db.execute(statement, params)
-            await db.commit()
+                async with self.sessionmaker() as db:
+                    await repository.renew(db, job_id, self.id, lease)
+                    await db.commit()
+            except Exception as exc:
+                logger.warning("could not renew the lease of job %s: %s", job_id, _describe(exc))
 
     async def _housekeeping(self) -> None:
         now = time.monotonic()
-        if now - self._last_housekeeping < 5.0:
+        if now - self._last_housekeeping < HOUSEKEEPING_SECONDS:
             return
         self._last_housekeeping = now
         async with self.sessionmaker() as db:
-            counts: dict[str, int] = {row[0]: row[1] for row in await db.execute(_GAUGE)}
-            await db.execute(_PRUNE)
+            counts = await repository.status_counts(db)
+            await repository.prune_done(db)
             await db.commit()
         for status in ("queued", "running", "failed"):
             JOBS.labels(status).set(counts.get(status, 0))
@@ -267,13 +314,16 @@ class Worker:
     # -- LISTEN -----------------------------------------------------------------------------------
 
     async def _listen(self) -> None:
+        await self._close_listener()
         try:
-            self._listener = await asyncpg.connect(to_plain_url(self.database_url))
-            await self._listener.add_listener(NOTIFY_CHANNEL, lambda *_: self._wake.set())
+            self._listener = await asyncpg.connect(
+                to_plain_url(self.database_url), timeout=self.settings.db_connect_timeout_seconds
+            )
+            await self._listener.add_listener(repository.NOTIFY_CHANNEL, lambda *_: self._wake.set())
         except Exception as exc:
             # Polling still finds every job; LISTEN only makes it prompt.
-            logger.warning("LISTEN unavailable, polling only: %s", exc)
-            self._listener = None
+            logger.warning("LISTEN unavailable, polling only: %s", _describe(exc))
+            await self._close_listener()
 
     async def _close_listener(self) -> None:
         if self._listener is not None and not self._listener.is_closed():

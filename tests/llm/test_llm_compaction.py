@@ -6,7 +6,8 @@ import httpx
 import pytest
 
 from app.sessions.summariser import LLM_SYSTEM_PROMPT
-from tests.llm.fake_openai import FakeOpenAI, answer, error
+from app.worker.runner import Worker
+from tests.llm.fake_openai import FakeOpenAI, Request, answer, error
 from tests.sessions.helpers import append, history_ids, new_session, text_message
 
 FIRST = """## Topic
@@ -34,6 +35,10 @@ Booking the firm.
 
 ## Open Items
 - None noted."""
+
+
+def _is_summary(request: Request) -> bool:
+    return request.system.startswith(LLM_SYSTEM_PROMPT[:40])
 
 
 async def fill(client: httpx.AsyncClient, url: str, count: int, prefix: str = "m") -> None:
@@ -101,24 +106,30 @@ async def test_compaction_falls_back_when_the_llm_fails(
 
 
 async def test_auto_compaction_uses_the_llm_and_survives_its_failure(
-    llm_client: httpx.AsyncClient, llm_profile_url: str, fake_openai: FakeOpenAI
+    llm_client: httpx.AsyncClient, llm_profile_url: str, fake_openai: FakeOpenAI, llm_worker: Worker
 ) -> None:
     long = "The quarterly budget review covers travel, hardware, salaries and the office move to Lisbon. " * 3
     sid = await new_session(llm_client, llm_profile_url, compactAfter=150)
     url = f"{llm_profile_url}/sessions/{sid}"
     await fill(llm_client, url, 5)
-    fake_openai.script(answer(FIRST))
+    # Summaries answer FIRST; extraction (the compacted range, and earlier tests' queued jobs) finds nothing.
+    fake_openai.default = lambda r: answer(FIRST) if _is_summary(r) else answer({"memories": []})
     await append(llm_client, url, text_message("big", "user", long))
+    assert (await llm_client.get(f"{url}/compactions")).json()["compactions"] == []
+    await llm_worker.drain()
     [compaction] = (await llm_client.get(f"{url}/compactions")).json()["compactions"]
-    assert compaction["summary"] == FIRST and len(fake_openai.requests) == 1
+    summaries = [r for r in fake_openai.requests if _is_summary(r)]
+    assert compaction["summary"] == FIRST and len(summaries) == 1
 
     other = await new_session(llm_client, llm_profile_url, compactAfter=150)
     other_url = f"{llm_profile_url}/sessions/{other}"
     await fill(llm_client, other_url, 5, prefix="o")
-    fake_openai.default = lambda _request: error(503)
+    # The summary's one attempt fails: the extractive one is stored.
+    fake_openai.default = lambda r: error(503) if _is_summary(r) else answer({"memories": []})
     response = await llm_client.post(
         f"{other_url}/messages", json={"message": text_message("big2", "user", long)}
     )
     assert response.status_code == 201
+    await llm_worker.drain()
     [compaction] = (await llm_client.get(f"{other_url}/compactions")).json()["compactions"]
     assert compaction["summary"].startswith("## Topic") and compaction["summary"] != FIRST

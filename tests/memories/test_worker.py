@@ -10,44 +10,60 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import httpx
 from sqlalchemy import text
 
 from app.core.settings import Settings
-from app.worker import handlers
-from app.worker.handlers import JobContext
+from app.worker.context import JobContext, JobInfo
+from app.worker.kinds import JobPayload, JobResult
+from app.worker.queue import enqueue
+from app.worker.registry import registry
 from app.worker.runner import Worker
 from tests.conftest import make_settings
 
+# Test job kinds, registered the way the product registers its own.
+RUNS: Counter[str] = Counter()
+ATTEMPTS: Counter[str] = Counter()
+
+
+class ProbePayload(JobPayload):
+    kind: ClassVar[str] = "test_probe"
+    n: str
+
+
+class BrokenPayload(JobPayload):
+    kind: ClassVar[str] = "test_broken"
+    tag: str
+
+
+@registry.job(ProbePayload)
+async def probe(ctx: JobContext, job: JobInfo, payload: ProbePayload) -> JobResult:
+    RUNS[payload.n] += 1
+    await asyncio.sleep(0.005)
+    return JobResult()
+
+
+@registry.job(BrokenPayload)
+async def broken(ctx: JobContext, job: JobInfo, payload: BrokenPayload) -> JobResult:
+    ATTEMPTS[payload.tag] += 1
+    raise RuntimeError(f"upstream said no ({payload.tag})")
+
 
 async def test_two_workers_never_run_a_job_twice(app: Any, settings: Settings, profile_url: str) -> None:
-    runs: Counter[str] = Counter()
-
-    async def probe(ctx: JobContext, profile_id: int | None, sid: str | None, payload: dict[str, Any]) -> int:
-        runs[payload["n"]] += 1
-        await asyncio.sleep(0.005)
-        return 0
-
-    handlers.load_handlers()
-    handlers.HANDLERS["probe"] = probe
-    try:
-        from app.worker.queue import enqueue
-
-        async with app.state.sessionmaker() as db:
-            for n in range(120):
-                await enqueue(db, "probe", profile_id=None, payload={"n": str(n)})
-            await db.commit()
-        url = settings.database_url or ""
-        one = Worker(settings, app.state.sessionmaker, url, name="w1")
-        two = Worker(settings, app.state.sessionmaker, url, name="w2")
-        await asyncio.gather(one.drain(), two.drain())
-        await one.stop()
-        await two.stop()
-    finally:
-        del handlers.HANDLERS["probe"]
-    assert len(runs) == 120 and set(runs.values()) == {1}
+    RUNS.clear()
+    async with app.state.sessionmaker() as db:
+        for n in range(120):
+            await enqueue(db, ProbePayload(n=str(n)), profile_id=None)
+        await db.commit()
+    url = settings.database_url or ""
+    one = Worker(settings, app.state.sessionmaker, url, name="w1")
+    two = Worker(settings, app.state.sessionmaker, url, name="w2")
+    await asyncio.gather(one.drain(), two.drain())
+    await one.stop()
+    await two.stop()
+    assert len(RUNS) == 120 and set(RUNS.values()) == {1}
 
 
 async def test_killed_worker_job_is_finished_by_another(
@@ -70,7 +86,7 @@ async def test_killed_worker_job_is_finished_by_another(
         PYTHONPATH=str(Path(__file__).resolve().parents[2]),
     )
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tests.memories.slow_worker", "worker"],
+        [sys.executable, "-m", "tests.memories.slow_worker"],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
@@ -104,35 +120,20 @@ async def test_killed_worker_job_is_finished_by_another(
 
 
 async def test_failing_job_retries_then_fails_with_error_kept(app: Any, settings: Settings) -> None:
-    attempts: list[int] = []
-
-    async def broken(
-        ctx: JobContext, profile_id: int | None, sid: str | None, payload: dict[str, Any]
-    ) -> int:
-        attempts.append(1)
-        raise RuntimeError("upstream said no")
-
-    handlers.load_handlers()
-    handlers.HANDLERS["broken"] = broken
-    try:
-        from app.worker.queue import enqueue
-
-        async with app.state.sessionmaker() as db:
-            job_id = await enqueue(db, "broken", profile_id=None, max_attempts=3)
-            await db.commit()
-        w = Worker(settings, app.state.sessionmaker, settings.database_url or "", name="w")
-        await w.drain()
-        await w.stop()
-    finally:
-        del handlers.HANDLERS["broken"]
-    assert len(attempts) == 3
+    async with app.state.sessionmaker() as db:
+        job_id = await enqueue(db, BrokenPayload(tag="three"), profile_id=None, max_attempts=3)
+        await db.commit()
+    w = Worker(settings, app.state.sessionmaker, settings.database_url or "", name="w")
+    await w.drain()
+    await w.stop()
+    assert ATTEMPTS["three"] == 3
     async with app.state.sessionmaker() as db:
         row = (
             await db.execute(
                 text("SELECT status, attempts, last_error FROM jobs WHERE id = :id"), {"id": job_id}
             )
         ).one()
-    assert row.status == "failed" and row.attempts == 3 and "upstream said no" in row.last_error
+    assert row.status == "failed" and row.attempts == 3 and "upstream said no (three)" in row.last_error
 
 
 async def test_worker_loop_wakes_on_notify(
@@ -187,29 +188,14 @@ async def test_worker_process_runs_jobs_and_stops_cleanly_on_sigterm(
 async def test_job_max_attempts_setting_applies_to_jobs_without_their_own(
     app: Any, settings: Settings
 ) -> None:
-    attempts: list[int] = []
-
-    async def broken(
-        ctx: JobContext, profile_id: int | None, sid: str | None, payload: dict[str, Any]
-    ) -> int:
-        attempts.append(1)
-        raise RuntimeError("still broken")
-
-    handlers.load_handlers()
-    handlers.HANDLERS["broken2"] = broken
-    try:
-        from app.worker.queue import enqueue
-
-        async with app.state.sessionmaker() as db:
-            job_id = await enqueue(db, "broken2", profile_id=None)
-            await db.commit()
-        two = make_settings(settings.database_url or "", job_max_attempts=2)
-        w = Worker(two, app.state.sessionmaker, settings.database_url or "", name="w2")
-        await w.drain()
-        await w.stop()
-    finally:
-        del handlers.HANDLERS["broken2"]
-    assert len(attempts) == 2
+    async with app.state.sessionmaker() as db:
+        job_id = await enqueue(db, BrokenPayload(tag="setting"), profile_id=None)
+        await db.commit()
+    two = make_settings(settings.database_url or "", job_max_attempts=2)
+    w = Worker(two, app.state.sessionmaker, settings.database_url or "", name="w2")
+    await w.drain()
+    await w.stop()
+    assert ATTEMPTS["setting"] == 2
     async with app.state.sessionmaker() as db:
         status = (
             await db.execute(text("SELECT status FROM jobs WHERE id = :id"), {"id": job_id})

@@ -6,7 +6,9 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import text
 
+from app.worker.runner import Worker
 from tests.sessions.helpers import append, history_ids, new_session, text_message
 
 
@@ -132,7 +134,9 @@ async def test_iterative_compaction_extends_the_overlay(client: httpx.AsyncClien
     assert len((await client.get(f"{url}/compactions")).json()["compactions"]) == 2
 
 
-async def test_auto_compaction_on_threshold(client: httpx.AsyncClient, profile_url: str) -> None:
+async def test_auto_compaction_on_threshold(
+    client: httpx.AsyncClient, profile_url: str, worker: Worker
+) -> None:
     sid = await new_session(client, profile_url, compactAfter=150)
     url = f"{profile_url}/sessions/{sid}"
     await fill(client, url, 5)
@@ -142,6 +146,9 @@ async def test_auto_compaction_on_threshold(client: httpx.AsyncClient, profile_u
     long = "The quarterly budget review covers travel, hardware, salaries and the office move to Lisbon. " * 3
     response = await client.post(f"{url}/messages", json={"message": text_message("big", "user", long)})
     assert response.status_code == 201
+    # The append answered at once: compaction is the worker's job, and shows once it is done.
+    assert (await client.get(f"{url}/compactions")).json()["compactions"] == []
+    await worker.drain()
     compactions = (await client.get(f"{url}/compactions")).json()["compactions"]
     assert len(compactions) == 1
     ids = await history_ids(client, url)
@@ -190,16 +197,25 @@ async def test_split_ends_the_session_and_seeds_the_next(client: httpx.AsyncClie
 
 
 async def test_failed_auto_compaction_never_fails_the_append(
-    client: httpx.AsyncClient, profile_url: str, monkeypatch: pytest.MonkeyPatch
+    client: httpx.AsyncClient, profile_url: str, worker: Worker, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from app.sessions import compaction
 
-    async def broken(*args: Any, **kwargs: Any) -> None:
+    async def broken(*args: Any, **kwargs: Any) -> str:
         raise RuntimeError("summariser exploded")
 
-    monkeypatch.setattr(compaction, "compact", broken)
+    monkeypatch.setattr(compaction, "summarise_plan", broken)
     sid = await new_session(client, profile_url, compactAfter=10)
     url = f"{profile_url}/sessions/{sid}"
     await fill(client, url, 6)
+    await worker.drain()
     assert await history_ids(client, url) == [f"m{i}" for i in range(6)]
     assert (await client.get(f"{url}/compactions")).json()["compactions"] == []
+    async with worker.sessionmaker() as db:
+        job = (
+            await db.execute(
+                text("SELECT status, last_error FROM jobs WHERE kind = 'compact' AND session_id = :s"),
+                {"s": sid},
+            )
+        ).one()
+    assert job.status == "failed" and "summariser exploded" in job.last_error

@@ -1,0 +1,80 @@
+"""The job registry: which handler runs each job kind, filled by the `@registry.job(Payload)` decorator.
+
+A handler is `async def handle(ctx: JobContext, job: JobInfo, payload: ThatPayload) -> JobResult`. The
+modules that hold the product's handlers are listed in `JOB_MODULES` and imported on first use (by path,
+so the worker package depends on no domain package; the domains depend on it). Tests and tools register
+their own kinds the same way, on the global registry or on a `Registry()` of their own.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from pydantic import ValidationError
+
+from app.worker.context import JobContext, JobInfo, PermanentJobError
+from app.worker.kinds import JobPayload, JobResult
+
+P = TypeVar("P", bound=JobPayload)
+Handler = Callable[[JobContext, JobInfo, P], Awaitable[JobResult]]
+
+# Where the product's handlers live; a new job kind adds its module here.
+JOB_MODULES = (
+    "app.memories.extraction_job",
+    "app.profiles.purge_job",
+    "app.sessions.compaction_job",
+)
+
+
+@dataclass(frozen=True)
+class RegisteredJob:
+    kind: str
+    payload_type: type[JobPayload]
+    handler: Callable[[JobContext, JobInfo, Any], Awaitable[JobResult]]
+
+    def parse(self, payload: dict[str, Any]) -> JobPayload:
+        try:
+            return self.payload_type.model_validate(payload)
+        except ValidationError as exc:
+            raise PermanentJobError(f"bad {self.kind} payload: {exc.errors()[:3]}") from exc
+
+
+class Registry:
+    def __init__(self, modules: tuple[str, ...] = ()) -> None:
+        self._jobs: dict[str, RegisteredJob] = {}
+        self._modules = modules
+        self._loaded = not modules
+
+    def job(self, payload_type: type[P]) -> Callable[[Handler[P]], Handler[P]]:
+        """Decorator: run the decorated handler for jobs of `payload_type.kind`."""
+
+        def register(handler: Handler[P]) -> Handler[P]:
+            kind = payload_type.kind
+            if kind in self._jobs and self._jobs[kind].handler is not handler:
+                raise ValueError(f"job kind {kind!r} already has a handler")
+            self._jobs[kind] = RegisteredJob(kind, payload_type, handler)
+            return handler
+
+        return register
+
+    def get(self, kind: str) -> RegisteredJob | None:
+        self.load()
+        return self._jobs.get(kind)
+
+    def kinds(self) -> list[str]:
+        self.load()
+        return sorted(self._jobs)
+
+    def load(self) -> None:
+        """Import the handler modules once (they register themselves as they are imported)."""
+        if self._loaded:
+            return
+        self._loaded = True
+        for module in self._modules:
+            importlib.import_module(module)
+
+
+registry = Registry(JOB_MODULES)

@@ -1,0 +1,164 @@
+"""All SQL of the `jobs` table: enqueue (outbox), claim, renew, finish, retry, fail, release, reclaim.
+
+Every statement that changes a claimed job is guarded by `locked_by = :me`: a worker whose lease expired
+(and whose job another worker took over) can no longer change it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncSession
+
+NOTIFY_CHANNEL = "agent_memory_jobs"
+
+
+@dataclass(frozen=True)
+class ClaimedJob:
+    id: str
+    kind: str
+    profile_id: int | None
+    session_id: str | None
+    payload: dict[str, Any]
+    attempts: int
+    max_attempts: int | None
+
+
+# Coalescing: a queued job with the same dedupe key absorbs the new one; message ids accumulate.
+_ENQUEUE = text(
+    """
+    INSERT INTO jobs (id, kind, profile_id, session_id, payload, max_attempts, dedupe_key)
+    VALUES (:id, :kind, :profile_id, :session_id, CAST(:payload AS jsonb), :max_attempts, :dedupe_key)
+    ON CONFLICT (dedupe_key) WHERE status = 'queued' AND dedupe_key IS NOT NULL
+    DO UPDATE SET
+        payload = CASE
+            WHEN jobs.payload ? 'messageIds' AND EXCLUDED.payload ? 'messageIds'
+            THEN jsonb_set(jobs.payload, '{messageIds}',
+                           (jobs.payload -> 'messageIds') || (EXCLUDED.payload -> 'messageIds'))
+            ELSE EXCLUDED.payload END,
+        updated_at = now()
+    RETURNING id
+    """
+)
+_NOTIFY = text("SELECT pg_notify(:channel, :kind)")
+
+# Claim takes queued jobs whose time has come and reclaims running jobs whose lease expired (their
+# worker died or stalled), in one statement.
+_CLAIM = text(
+    """
+    UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = :me,
+                    locked_until = now() + make_interval(secs => :lease), updated_at = now()
+    WHERE id IN (
+        SELECT j.id FROM jobs j
+        WHERE ((j.status = 'queued' AND j.run_after <= now())
+               OR (j.status = 'running' AND j.locked_until < now()))
+          -- jobs of one session run in order: never while an older one of it is pending
+          AND NOT EXISTS (
+              SELECT 1 FROM jobs e
+              WHERE j.session_id IS NOT NULL AND e.profile_id = j.profile_id
+                AND e.session_id = j.session_id AND e.id < j.id AND e.status IN ('queued', 'running'))
+        ORDER BY j.run_after, j.id
+        FOR UPDATE SKIP LOCKED
+        LIMIT :n)
+    RETURNING id, kind, profile_id, session_id, payload, attempts, max_attempts
+    """
+)
+_RENEW = text(
+    "UPDATE jobs SET locked_until = now() + make_interval(secs => :lease) "
+    "WHERE id = :id AND locked_by = :me AND status = 'running'"
+)
+_DONE = text(
+    "UPDATE jobs SET status = 'done', finished_at = now(), updated_at = now(), locked_by = NULL, "
+    "locked_until = NULL, result = CAST(:result AS jsonb), last_error = NULL "
+    "WHERE id = :id AND locked_by = :me"
+)
+_RETRY = text(
+    "UPDATE jobs SET status = 'queued', run_after = now() + make_interval(secs => :delay), updated_at = now(), "
+    "locked_by = NULL, locked_until = NULL, last_error = :error WHERE id = :id AND locked_by = :me"
+)
+_FAIL = text(
+    "UPDATE jobs SET status = 'failed', finished_at = now(), updated_at = now(), locked_by = NULL, "
+    "locked_until = NULL, last_error = :error WHERE id = :id AND locked_by = :me"
+)
+# On a clean stop: the attempt did not happen, so it is given back.
+_RELEASE = text(
+    "UPDATE jobs SET status = 'queued', attempts = greatest(attempts - 1, 0), locked_by = NULL, "
+    "locked_until = NULL, updated_at = now() WHERE id = :id AND locked_by = :me AND status = 'running'"
+)
+_GAUGE = text(
+    "SELECT status, count(*) FROM jobs WHERE status IN ('queued', 'running', 'failed') GROUP BY status"
+)
+_PENDING = text("SELECT count(*) FROM jobs WHERE status IN ('queued', 'running')")
+_PRUNE = text("DELETE FROM jobs WHERE status = 'done' AND finished_at < now() - interval '7 days'")
+
+
+async def enqueue(
+    db: AsyncSession,
+    *,
+    job_id: str,
+    kind: str,
+    profile_id: int | None,
+    session_id: str | None,
+    payload: dict[str, Any],
+    dedupe_key: str | None,
+    max_attempts: int | None,
+) -> str:
+    """Insert (or coalesce into a queued one) and NOTIFY at commit; the id of the job that will run."""
+    row = await db.execute(
+        _ENQUEUE,
+        {
+            "id": job_id,
+            "kind": kind,
+            "profile_id": profile_id,
+            "session_id": session_id,
+            "payload": json.dumps(payload),
+            "max_attempts": max_attempts,
+            "dedupe_key": dedupe_key,
+        },
+    )
+    queued_id: str = row.scalar_one()
+    await db.execute(_NOTIFY, {"channel": NOTIFY_CHANNEL, "kind": kind})
+    return queued_id
+
+
+async def claim(db: AsyncSession, me: str, lease_seconds: float, n: int) -> list[ClaimedJob]:
+    rows = (await db.execute(_CLAIM, {"me": me, "lease": lease_seconds, "n": n})).mappings().all()
+    return [ClaimedJob(**dict(row)) for row in rows]
+
+
+async def renew(db: AsyncSession, job_id: str, me: str, lease_seconds: float) -> bool:
+    """Extend the lease; False when the job is no longer this worker's."""
+    result = await db.execute(_RENEW, {"id": job_id, "me": me, "lease": lease_seconds})
+    return bool(getattr(result, "rowcount", 0))
+
+
+async def finish(db: AsyncSession, job_id: str, me: str, result: dict[str, Any]) -> None:
+    await db.execute(_DONE, {"id": job_id, "me": me, "result": json.dumps(result)})
+
+
+async def retry(db: AsyncSession, job_id: str, me: str, error: str, delay: float) -> None:
+    await db.execute(_RETRY, {"id": job_id, "me": me, "error": error, "delay": delay})
+
+
+async def fail(db: AsyncSession, job_id: str, me: str, error: str) -> None:
+    await db.execute(_FAIL, {"id": job_id, "me": me, "error": error})
+
+
+async def release(db: AsyncSession, job_id: str, me: str) -> None:
+    await db.execute(_RELEASE, {"id": job_id, "me": me})
+
+
+async def pending_count(db: AsyncSession) -> int:
+    count: int = (await db.execute(_PENDING)).scalar_one()
+    return count
+
+
+async def status_counts(db: AsyncSession) -> dict[str, int]:
+    return {row[0]: row[1] for row in await db.execute(_GAUGE)}
+
+
+async def prune_done(db: AsyncSession) -> None:
+    await db.execute(_PRUNE)
