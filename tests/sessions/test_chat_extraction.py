@@ -30,7 +30,7 @@ async def test_chat_messages_are_extracted_and_recallable(
 
     memories = (await client.get(f"{profile_url}/memories")).json()["memories"]
     assert len(memories) == 1 and memories[0]["sessionId"] == sid
-    assert memories[0]["summary"].startswith("User moved to Lisbon last month.")
+    assert "moved to Lisbon" in memories[0]["summary"]
     detail = (await client.get(f"{profile_url}/memories/{memories[0]['id']}")).json()
     assert [s["messageId"] for s in detail["sources"]] == ["u2"]
     recalled = (
@@ -55,7 +55,7 @@ async def test_chat_messages_are_extracted_and_recallable(
     await worker.drain()
     summaries = sorted(m["summary"] for m in (await client.get(f"{profile_url}/memories")).json()["memories"])
     assert len(summaries) == 2, summaries
-    assert summaries[1].startswith("User moved to Lisbon") and "Portuguese" in summaries[0]
+    assert any("moved to Lisbon" in s for s in summaries) and any("Portuguese" in s for s in summaries)
 
 
 async def test_a_session_can_opt_out(client: httpx.AsyncClient, profile_url: str, worker: Worker) -> None:
@@ -81,7 +81,7 @@ async def test_a_session_can_opt_out(client: httpx.AsyncClient, profile_url: str
     await append(client, url, text_message("p2", "user", "I adopted a dog named Rex."))
     await worker.drain()
     memories = (await client.get(f"{profile_url}/memories")).json()["memories"]
-    assert len(memories) == 1 and memories[0]["summary"].startswith("User adopted a dog named Rex")
+    assert len(memories) == 1 and "adopted a dog named Rex" in memories[0]["summary"]
 
 
 async def test_delete_session_says_what_it_removes(client: httpx.AsyncClient) -> None:
