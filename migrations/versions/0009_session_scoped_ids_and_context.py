@@ -8,8 +8,8 @@ and a per-session switch for extracting chat messages into memories.
   definition's) or `profile` (one content shared by every session). A session's own copy of a block lives in
   context_session_blocks, its entries in context_session_entries; both go with the session.
 
-Revision ID: 0008
-Revises: 0007
+Revision ID: 0009
+Revises: 0008
 """
 
 from collections.abc import Sequence
@@ -18,8 +18,8 @@ import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import postgresql
 
-revision: str = "0008"
-down_revision: str | None = "0007"
+revision: str = "0009"
+down_revision: str | None = "0008"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
