@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.memory_types import SUPERSEDING_TYPES, sql_list
 from app.core.metadata import filter_sql
+from app.sessions import repository as sessions_repository
 
 _COLUMNS = (
     "id, type, summary, content, session_id, event_time, created_at, updated_at, metadata, superseded_by, "
@@ -443,54 +444,9 @@ async def delete_session(db: AsyncSession, profile_id: int, session_id: str) -> 
     """Everything of one session: its memories, queued jobs, messages (sources cascade) and the session row."""
     params = {"p": profile_id, "sid": session_id}
     # The session row first, as every writer of a session takes it: deleting in another order deadlocks.
-    await db.execute(text("SELECT 1 FROM sessions WHERE profile_id = :p AND id = :sid FOR UPDATE"), params)
+    await sessions_repository.lock_session(db, profile_id, session_id)
     await db.execute(text("DELETE FROM memories WHERE profile_id = :p AND session_id = :sid"), params)
     await db.execute(
         text("DELETE FROM jobs WHERE profile_id = :p AND session_id = :sid AND status = 'queued'"), params
     )
-    # The session row's foreign keys cascade to its messages (and their sources) and compactions.
-    await db.execute(text("DELETE FROM sessions WHERE profile_id = :p AND id = :sid"), params)
-
-
-async def window_messages(
-    db: AsyncSession, profile_id: int, session_id: str, message_ids: list[str], context: int
-) -> tuple[list[dict[str, Any]], int]:
-    """The given messages of a session in order, preceded by up to `context` earlier ones.
-
-    Returns (messages, index of the first new one).
-    """
-    new_rows = [
-        dict(r)
-        for r in (
-            await db.execute(
-                text(
-                    "SELECT id, role, text_content, created_at, seq, metadata FROM messages "
-                    "WHERE profile_id = :p AND session_id = :sid AND id = ANY(CAST(:ids AS text[])) ORDER BY seq"
-                ),
-                {"p": profile_id, "sid": session_id, "ids": message_ids},
-            )
-        ).mappings()
-    ]
-    if not new_rows:
-        return [], 0
-    before = [
-        dict(r)
-        for r in (
-            await db.execute(
-                text(
-                    "SELECT id, role, text_content, created_at, seq, metadata FROM messages "
-                    "WHERE profile_id = :p AND session_id = :sid AND seq < :seq ORDER BY seq DESC LIMIT :n"
-                ),
-                {"p": profile_id, "sid": session_id, "seq": new_rows[0]["seq"], "n": context},
-            )
-        ).mappings()
-    ]
-    before.reverse()
-    return before + new_rows, len(before)
-
-
-async def profile_is_live(db: AsyncSession, profile_id: int) -> bool:
-    row = await db.execute(
-        text("SELECT 1 FROM profiles WHERE id = :p AND deleted_at IS NULL"), {"p": profile_id}
-    )
-    return row.scalar_one_or_none() is not None
+    await sessions_repository.delete_session(db, profile_id, session_id)
