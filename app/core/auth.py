@@ -19,12 +19,11 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core import keys
 from app.core.db import DbSession
 from app.core.errors import Forbidden, Unauthorized
-from app.models import ApiKey, Namespace
 
 logger = logging.getLogger("agent_memory.auth")
 
@@ -120,10 +119,8 @@ class OpenMode:
 
     async def is_open(self, db: AsyncSession) -> bool:
         if self.active and time.monotonic() - self.checked_at >= self.ttl:
-            from app.namespaces.repository import has_admin_key  # the keys' SQL lives with the keys
-
             self.checked_at = time.monotonic()
-            if await has_admin_key(db):
+            if await keys.has_admin_key(db):
                 self.end()
         return self.active
 
@@ -177,14 +174,8 @@ async def _verify(state: Any, db: AsyncSession, token: str, admin_key: str | Non
         if not hmac.compare_digest(cached[0], hash_secret(secret)):
             raise Unauthorized("unknown or revoked API key")
         return Principal(key_id=key_id, namespace_id=cached[1])
-    row = (
-        await db.execute(
-            select(ApiKey.secret_sha256, ApiKey.namespace_id, ApiKey.revoked_at, Namespace.deleted_at)
-            .outerjoin(Namespace, Namespace.id == ApiKey.namespace_id)
-            .where(ApiKey.id == key_id)
-        )
-    ).one_or_none()
-    if row is None or row.revoked_at is not None or row.deleted_at is not None:
+    row = await keys.lookup(db, key_id)
+    if row is None or not row.live:
         raise Unauthorized("unknown or revoked API key")
     if not hmac.compare_digest(row.secret_sha256, hash_secret(secret)):
         raise Unauthorized("unknown or revoked API key")
