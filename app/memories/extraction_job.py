@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import UTC
 from typing import Any
 
+from app.embeddings.job import enqueue_embedding
 from app.extraction.types import Extractor, InputMessage
 from app.memories import service
 from app.profiles import repository as profiles_repository
@@ -57,4 +58,6 @@ async def run_extraction(ctx: JobContext, job: JobInfo, payload: ExtractPayload)
     metadata: dict[str, dict[str, Any] | None] = {r.id: r.metadata for r in rows}
     async with ctx.transaction() as db:
         created = await service.store(db, profile_id, service.new_memories(extracted, session_id, metadata))
+        if created and ctx.settings.embeddings != "none":
+            await enqueue_embedding(db, profile_id)  # vectors for them, committed with them
     return ExtractResult(memories_created=created)
