@@ -57,3 +57,9 @@ def test_message_parts_are_a_union_of_ai_sdk_parts_with_a_catch_all() -> None:
     assert SCHEMAS["TextPart"]["properties"]["type"]["const"] == "text"
     assert SCHEMAS["ToolPart"]["properties"]["type"]["pattern"] == "^tool-.+"
     assert {"toolCallId", "state"} <= set(SCHEMAS["ToolPart"]["required"])
+
+
+def test_readme_shows_the_examples_ci_checks() -> None:
+    readme = (ROOT / "README.md").read_text()
+    for name, fence in (("example.py", "```python\n"), ("example.ts", "```ts\n")):
+        assert fence + (ROOT / ".ci" / "sdk" / name).read_text() + "```" in readme, name
