@@ -59,7 +59,7 @@ def test_compose_starts_without_a_preset_key_and_documents_the_one_liner() -> No
     services = _compose()["services"]
     assert isinstance(services, dict)
     assert services["api"]["environment"]["AGENT_MEMORY_ADMIN_KEY"] == "${AGENT_MEMORY_ADMIN_KEY:-}"
-    one_liner = "docker compose run --rm api agent-memory keys create --admin --env >> .env"
+    one_liner = "docker compose run --rm -T api agent-memory keys create --admin --env >> .env"
     assert one_liner in text and one_liner in (ROOT / "README.md").read_text()
 
 

@@ -60,7 +60,10 @@ def walkthrough_blocks(readme: str) -> list[str]:
 
 
 def _statuses(comment: str) -> set[int]:
-    return {int(code) for code in re.findall(r"\b([2-5]\d\d)\b", comment)}
+    """The HTTP statuses a comment names: `202`, `201 created, 200 existed`, `(idempotent, 204)`; not a
+    number that counts something (`500 chars`)."""
+    found = re.findall(r"\b([2-5]\d\d)\b(?!\s*(?:chars|characters|tokens|bytes|ms|words|messages))", comment)
+    return {int(code) for code in found}
 
 
 def _split_comment(line: str) -> tuple[str, str]:

@@ -111,8 +111,9 @@ def test_spans_for_requests_and_sql_continue_the_incoming_trace(
     assert sql, [(s.name, s.trace_id.hex()[:6]) for s in receiver.spans]
     jobs = [s for s in receiver.spans if s.name.startswith("job ")]
     assert jobs, [s.name for s in receiver.spans]
-    attributes = {a.key: a.value.string_value for a in jobs[0].attributes}
-    assert attributes["agent_memory.job.id"] == job_id
+    # The worker may run other tests' queued jobs too: ours is among them.
+    job_ids = {a.value.string_value for s in jobs for a in s.attributes if a.key == "agent_memory.job.id"}
+    assert job_id in job_ids
 
 
 def test_tracing_is_not_imported_when_off() -> None:
