@@ -86,7 +86,7 @@ def _column_type(store: VectorStore) -> str:
 
 
 async def store_vectors(
-    db: AsyncSession,
+    db: AsyncSession | AsyncConnection,
     profile_id: int,
     model: str,
     vectors: dict[str, list[float]],
@@ -156,7 +156,7 @@ _NEAREST_PORTABLE = text(
 
 
 async def nearest(
-    db: AsyncSession,
+    db: AsyncSession | AsyncConnection,
     profile_id: int,
     model: str,
     vector: Sequence[float],
