@@ -268,7 +268,9 @@ def build_server(app: FastAPI) -> MCPServer:
 
         async def act(db: AsyncSession, row: Profile) -> BaseModel:
             assert isinstance(body, RecallRequest)
-            return await recall_service.recall(db, row, body, app.state.llm)
+            return await recall_service.recall(
+                db, row, body, app.state.llm, semantic=getattr(app.state, "semantic", None)
+            )
 
         return await tools.run(ctx, namespace, profile, act)
 
