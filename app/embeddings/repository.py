@@ -42,11 +42,12 @@ class PendingMemory:
     content: str
     sources: str  # its source messages' text, in conversation order ("" for a remembered memory)
     previous: str  # the message before its first source: what the memory's turn answers or follows
+    edited: bool = False  # its content was corrected since extraction: the source turns no longer say it
 
 
 _MISSING = text(
     """
-    SELECT m.id, m.content,
+    SELECT m.id, m.content, m.version > 1 AS edited,
            coalesce(src.texts, '') AS sources, coalesce(prev.text_content, '') AS previous
     FROM memories m
     LEFT JOIN LATERAL (
@@ -68,7 +69,7 @@ _MISSING = text(
 async def missing(db: AsyncSession, profile_id: int, model: str, limit: int) -> list[PendingMemory]:
     """Active memories of the profile that have no vector of `model` yet, oldest first."""
     rows = await db.execute(_MISSING, {"p": profile_id, "model": model, "n": limit})
-    return [PendingMemory(r.id, r.content, r.sources, r.previous) for r in rows]
+    return [PendingMemory(r.id, r.content, r.sources, r.previous, bool(r.edited)) for r in rows]
 
 
 def _clean(vector: Sequence[float]) -> list[float]:
