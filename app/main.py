@@ -35,7 +35,7 @@ class StartupRefused(RuntimeError):
 
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-    from app.namespaces.repository import has_admin_key
+    from app.core.keys import has_admin_key
     from app.worker.supervisor import WorkerSupervisor
 
     settings: Settings = app.state.settings
@@ -59,7 +59,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             await upgrade_to_head(engine)
         async with app.state.sessionmaker() as db:
             open_mode = settings.admin_key is None and not await has_admin_key(db)
-        app.state.open_mode = OpenMode(active=open_mode)
+        app.state.open_mode = OpenMode(active=open_mode, has_admin_key=has_admin_key)
         if open_mode and not settings.binds_loopback():
             reason = (
                 f"refusing to serve on {settings.host} without an API key: set AGENT_MEMORY_ADMIN_KEY "

@@ -14,17 +14,17 @@ import hmac
 import logging
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core import keys
 from app.core.db import DbSession
 from app.core.errors import Forbidden, Unauthorized
-from app.models import ApiKey, Namespace
 
 logger = logging.getLogger("agent_memory.auth")
 
@@ -115,15 +115,15 @@ class OpenMode:
     `ttl` seconds, when a request finds the last check stale and asks the database."""
 
     active: bool
+    # Whether an admin key exists: `core.keys.has_admin_key`, the app passes it in.
+    has_admin_key: Callable[[AsyncSession], Awaitable[bool]]
     ttl: float = KEY_CACHE_SECONDS
     checked_at: float = field(default_factory=time.monotonic)
 
     async def is_open(self, db: AsyncSession) -> bool:
         if self.active and time.monotonic() - self.checked_at >= self.ttl:
-            from app.namespaces.repository import has_admin_key  # the keys' SQL lives with the keys
-
             self.checked_at = time.monotonic()
-            if await has_admin_key(db):
+            if await self.has_admin_key(db):
                 self.end()
         return self.active
 
@@ -177,14 +177,8 @@ async def _verify(state: Any, db: AsyncSession, token: str, admin_key: str | Non
         if not hmac.compare_digest(cached[0], hash_secret(secret)):
             raise Unauthorized("unknown or revoked API key")
         return Principal(key_id=key_id, namespace_id=cached[1])
-    row = (
-        await db.execute(
-            select(ApiKey.secret_sha256, ApiKey.namespace_id, ApiKey.revoked_at, Namespace.deleted_at)
-            .outerjoin(Namespace, Namespace.id == ApiKey.namespace_id)
-            .where(ApiKey.id == key_id)
-        )
-    ).one_or_none()
-    if row is None or row.revoked_at is not None or row.deleted_at is not None:
+    row = await keys.lookup(db, key_id)
+    if row is None or not row.live:
         raise Unauthorized("unknown or revoked API key")
     if not hmac.compare_digest(row.secret_sha256, hash_secret(secret)):
         raise Unauthorized("unknown or revoked API key")

@@ -16,6 +16,8 @@ from typing import Literal
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
+from app.core.memory_types import EMBEDDED_TYPES, sql_list
+
 VectorStore = Literal["pgvector", "portable"]
 
 _STORE = text(
@@ -45,8 +47,9 @@ class PendingMemory:
     edited: bool = False  # its content was corrected since extraction: the source turns no longer say it
 
 
+# Only the types the policy table indexes for vectors (`embedded`).
 _MISSING = text(
-    """
+    f"""
     SELECT m.id, m.content, m.version > 1 AS edited,
            coalesce(src.texts, '') AS sources, coalesce(prev.text_content, '') AS previous
     FROM memories m
@@ -54,10 +57,12 @@ _MISSING = text(
         SELECT string_agg(msg.text_content, E'\\n' ORDER BY msg.seq) AS texts,
                (array_agg(msg.parent_id ORDER BY msg.seq))[1] AS first_parent
         FROM memory_sources s
-        JOIN messages msg ON msg.profile_id = s.profile_id AND msg.id = s.message_id
+        JOIN messages msg ON msg.profile_id = s.profile_id AND msg.session_id = s.session_id
+                         AND msg.id = s.message_id
         WHERE s.profile_id = :p AND s.memory_id = m.id) src ON true
-    LEFT JOIN messages prev ON prev.profile_id = :p AND prev.id = src.first_parent
-    WHERE m.profile_id = :p AND m.superseded_by IS NULL
+    LEFT JOIN messages prev ON prev.profile_id = :p AND prev.session_id = m.session_id
+                           AND prev.id = src.first_parent
+    WHERE m.profile_id = :p AND m.superseded_by IS NULL AND m.type IN {sql_list(EMBEDDED_TYPES)}
       AND NOT EXISTS (SELECT 1 FROM memory_embeddings e
                       WHERE e.profile_id = :p AND e.memory_id = m.id AND e.model = :model)
     ORDER BY m.id

@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.memory_types import SUPERSEDING_TYPES, sql_list
 from app.core.metadata import filter_sql
+from app.sessions import repository as sessions_repository
 
 _COLUMNS = (
     "id, type, summary, content, session_id, event_time, created_at, updated_at, metadata, superseded_by, "
@@ -53,9 +54,10 @@ _INSERT = text(
 )
 _INSERT_SOURCES = text(
     """
-    INSERT INTO memory_sources (profile_id, memory_id, message_id)
-    SELECT :p, s.memory_id, s.message_id
-    FROM unnest(CAST(:memory_ids AS text[]), CAST(:message_ids AS text[])) AS s(memory_id, message_id)
+    INSERT INTO memory_sources (profile_id, memory_id, session_id, message_id)
+    SELECT :p, s.memory_id, s.session_id, s.message_id
+    FROM unnest(CAST(:memory_ids AS text[]), CAST(:session_ids AS text[]), CAST(:message_ids AS text[]))
+         AS s(memory_id, session_id, message_id)
     ON CONFLICT DO NOTHING
     """
 )
@@ -112,11 +114,22 @@ async def insert_memories(db: AsyncSession, profile_id: int, memories: list[NewM
     )
     inserted = set(rows.scalars())
     created = [m for m in memories if m.id in inserted]
-    pairs = [(m.id, message_id) for m in created for message_id in m.source_message_ids]
-    if pairs:
+    # Message ids are unique per session: a source is the memory's session and the message's id in it.
+    links = [
+        (m.id, m.session_id, message_id)
+        for m in created
+        if m.session_id is not None
+        for message_id in m.source_message_ids
+    ]
+    if links:
         await db.execute(
             _INSERT_SOURCES,
-            {"p": profile_id, "memory_ids": [a for a, _ in pairs], "message_ids": [b for _, b in pairs]},
+            {
+                "p": profile_id,
+                "memory_ids": [a for a, _, _ in links],
+                "session_ids": [b for _, b, _ in links],
+                "message_ids": [c for _, _, c in links],
+            },
         )
     await _supersede_in_order(db, profile_id, created)
     return created
@@ -308,7 +321,8 @@ async def sources(db: AsyncSession, profile_id: int, memory_id: str) -> list[dic
         text(
             """
             SELECT m.id AS message_id, m.role, m.text_content AS content, m.created_at AS timestamp
-            FROM memory_sources s JOIN messages m ON m.profile_id = s.profile_id AND m.id = s.message_id
+            FROM memory_sources s
+            JOIN messages m ON m.profile_id = s.profile_id AND m.session_id = s.session_id AND m.id = s.message_id
             WHERE s.profile_id = :p AND s.memory_id = :id
             ORDER BY m.created_at, m.seq
             """
@@ -426,18 +440,28 @@ async def history(db: AsyncSession, profile_id: int, memory_id: str) -> list[dic
     return [dict(r) for r in rows.mappings()]
 
 
-async def delete_memory_and_sources(db: AsyncSession, profile_id: int, memory_id: str) -> None:
-    """Delete the memory and its source messages; its last state stays in the archive for its history."""
-    await archive(db, profile_id, memory_id, deleted=True)
-    await db.execute(
+async def source_keys(db: AsyncSession, profile_id: int, memory_id: str) -> list[tuple[str, str]]:
+    """(session id, message id) of each message the memory was extracted from, sessions' rows locked first
+    (every writer of a session takes its row before its messages, so deleting in that order never deadlocks)."""
+    rows = await db.execute(
         text(
             """
-            WITH src AS (SELECT message_id FROM memory_sources WHERE profile_id = :p AND memory_id = :id)
-            DELETE FROM messages WHERE profile_id = :p AND id IN (SELECT message_id FROM src)
+            SELECT s.session_id, s.message_id FROM memory_sources s
+            JOIN sessions ss ON ss.profile_id = s.profile_id AND ss.id = s.session_id
+            WHERE s.profile_id = :p AND s.memory_id = :id
+            ORDER BY s.session_id, s.message_id
+            FOR UPDATE OF ss
             """
         ),
         {"p": profile_id, "id": memory_id},
     )
+    return [(r[0], r[1]) for r in rows]
+
+
+async def delete_memory(db: AsyncSession, profile_id: int, memory_id: str) -> None:
+    """Delete the memory (its source messages are deleted by the caller, re-linking their children); its
+    last state stays in the archive for its history."""
+    await archive(db, profile_id, memory_id, deleted=True)
     await db.execute(
         text("DELETE FROM memories WHERE profile_id = :p AND id = :id"), {"p": profile_id, "id": memory_id}
     )
@@ -447,54 +471,9 @@ async def delete_session(db: AsyncSession, profile_id: int, session_id: str) -> 
     """Everything of one session: its memories, queued jobs, messages (sources cascade) and the session row."""
     params = {"p": profile_id, "sid": session_id}
     # The session row first, as every writer of a session takes it: deleting in another order deadlocks.
-    await db.execute(text("SELECT 1 FROM sessions WHERE profile_id = :p AND id = :sid FOR UPDATE"), params)
+    await sessions_repository.lock_session(db, profile_id, session_id)
     await db.execute(text("DELETE FROM memories WHERE profile_id = :p AND session_id = :sid"), params)
     await db.execute(
         text("DELETE FROM jobs WHERE profile_id = :p AND session_id = :sid AND status = 'queued'"), params
     )
-    # The session row's foreign keys cascade to its messages (and their sources) and compactions.
-    await db.execute(text("DELETE FROM sessions WHERE profile_id = :p AND id = :sid"), params)
-
-
-async def window_messages(
-    db: AsyncSession, profile_id: int, session_id: str, message_ids: list[str], context: int
-) -> tuple[list[dict[str, Any]], int]:
-    """The given messages of a session in order, preceded by up to `context` earlier ones.
-
-    Returns (messages, index of the first new one).
-    """
-    new_rows = [
-        dict(r)
-        for r in (
-            await db.execute(
-                text(
-                    "SELECT id, role, text_content, created_at, seq, metadata FROM messages "
-                    "WHERE profile_id = :p AND session_id = :sid AND id = ANY(CAST(:ids AS text[])) ORDER BY seq"
-                ),
-                {"p": profile_id, "sid": session_id, "ids": message_ids},
-            )
-        ).mappings()
-    ]
-    if not new_rows:
-        return [], 0
-    before = [
-        dict(r)
-        for r in (
-            await db.execute(
-                text(
-                    "SELECT id, role, text_content, created_at, seq, metadata FROM messages "
-                    "WHERE profile_id = :p AND session_id = :sid AND seq < :seq ORDER BY seq DESC LIMIT :n"
-                ),
-                {"p": profile_id, "sid": session_id, "seq": new_rows[0]["seq"], "n": context},
-            )
-        ).mappings()
-    ]
-    before.reverse()
-    return before + new_rows, len(before)
-
-
-async def profile_is_live(db: AsyncSession, profile_id: int) -> bool:
-    row = await db.execute(
-        text("SELECT 1 FROM profiles WHERE id = :p AND deleted_at IS NULL"), {"p": profile_id}
-    )
-    return row.scalar_one_or_none() is not None
+    await sessions_repository.delete_session(db, profile_id, session_id)
