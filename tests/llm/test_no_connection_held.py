@@ -12,7 +12,7 @@ from fastapi import FastAPI
 
 from app.sessions.summariser import LLM_SYSTEM_PROMPT
 from app.worker.runner import Worker
-from tests.llm.fake_openai import FakeOpenAI, Request, Reply, answer
+from tests.llm.fake_openai import FakeOpenAI, Reply, Request, answer
 from tests.sessions.helpers import append, new_session, text_message
 
 SUMMARY = (
