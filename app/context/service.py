@@ -151,8 +151,8 @@ async def list_blocks(db: AsyncSession, profile: Profile) -> list[BlockOut]:
 
 
 async def delete_block(db: AsyncSession, profile: Profile, label: str) -> None:
-    if not await repository.delete_block(db, profile.id, label):
-        raise BlockNotFound(f'context block "{label}" not found')
+    # Idempotent: deleting a block that is gone answers as deleting it did.
+    await repository.delete_block(db, profile.id, label)
 
 
 def appended(existing: str, content: str) -> str:
@@ -215,5 +215,5 @@ async def get_entry(db: AsyncSession, profile: Profile, label: str, key: str) ->
 
 async def delete_entry(db: AsyncSession, profile: Profile, label: str, key: str) -> None:
     await require_keyed(db, profile, label)
-    if not await repository.delete_entry(db, profile.id, label, key):
-        raise EntryNotFound(f'entry "{key}" not found in block "{label}"')
+    # Idempotent: deleting an entry that is gone answers as deleting it did (the block must exist).
+    await repository.delete_entry(db, profile.id, label, key)
