@@ -21,12 +21,13 @@ _LAST_MESSAGE = text(
 # One statement for the whole batch; WITH ORDINALITY keeps the batch order in `seq`.
 _INSERT_MESSAGES = text(
     """
-    INSERT INTO messages (profile_id, id, session_id, parent_id, role, parts, text_content, created_at)
+    INSERT INTO messages (profile_id, id, session_id, parent_id, role, parts, text_content, created_at, metadata)
     SELECT :p, m.id, :sid, m.parent_id, m.role,
-           jsonb_build_array(jsonb_build_object('type', 'text', 'text', m.content)), m.content, m.created_at
+           jsonb_build_array(jsonb_build_object('type', 'text', 'text', m.content)), m.content, m.created_at,
+           CAST(m.metadata AS jsonb)
     FROM unnest(CAST(:ids AS text[]), CAST(:parents AS text[]), CAST(:roles AS text[]),
-                CAST(:contents AS text[]), CAST(:times AS timestamptz[]))
-         WITH ORDINALITY AS m(id, parent_id, role, content, created_at, ord)
+                CAST(:contents AS text[]), CAST(:times AS timestamptz[]), CAST(:metadata AS text[]))
+         WITH ORDINALITY AS m(id, parent_id, role, content, created_at, metadata, ord)
     ORDER BY m.ord
     ON CONFLICT (profile_id, id) DO NOTHING
     RETURNING id
@@ -51,6 +52,7 @@ async def insert_messages(
     roles: list[str],
     contents: list[str],
     times: list[datetime],
+    metadata: list[str | None] | None = None,
 ) -> set[str]:
     """Insert the messages not stored yet; returns the ids actually inserted."""
     rows = await db.execute(
@@ -63,6 +65,7 @@ async def insert_messages(
             "roles": roles,
             "contents": contents,
             "times": times,
+            "metadata": metadata if metadata is not None else [None] * len(ids),
         },
     )
     return set(rows.scalars())

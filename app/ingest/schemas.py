@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from app.core.metadata import Metadata
 from app.core.names import SessionId
 from app.core.schemas import ApiModel, RequestModel
 from app.core.text import MessageContent
@@ -20,6 +21,9 @@ class IngestMessage(RequestModel):
     content: MessageContent
     timestamp: AwareTimestamp | None = Field(
         default=None, description="When it was said (RFC 3339 with offset); absent → the time of ingest."
+    )
+    metadata: Metadata | None = Field(
+        default=None, description="Tags of the message; the memories extracted from it inherit them."
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from datetime import UTC, datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -63,6 +64,7 @@ async def ingest(db: AsyncSession, profile: Profile, request: IngestRequest) -> 
         [m.role for m in keep],
         [m.content for m in keep],
         [m.timestamp or now for m in keep],
+        [json.dumps(m.metadata) if m.metadata else None for m in keep],
     )
     new_ids = [i for i in ids if i in inserted]
     job_id = await queue.enqueue_extraction(db, profile.id, session_id, new_ids) if new_ids else None

@@ -53,6 +53,7 @@ async def run_extraction(ctx: JobContext, job: JobInfo, payload: ExtractPayload)
         for r in rows
     ]
     extracted = await extractor_for(ctx).extract(inputs, new_from=new_from)
+    metadata = {r["id"]: r["metadata"] for r in rows}
     async with ctx.transaction() as db:
-        created = await service.store(db, profile_id, service.new_memories(extracted, session_id))
+        created = await service.store(db, profile_id, service.new_memories(extracted, session_id, metadata))
     return ExtractResult(memories_created=created)

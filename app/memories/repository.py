@@ -1,7 +1,9 @@
-"""SQL of memories: bulk idempotent insert with sources, supersession by topic key, reads and deletes."""
+"""SQL of memories: bulk idempotent insert with sources, supersession by topic key, reads (current or as of
+an instant), edits and deletes that archive the state they end into `memory_versions`, and history."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -10,8 +12,12 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.memory_types import SUPERSEDING_TYPES, sql_list
+from app.core.metadata import filter_sql
 
-_COLUMNS = "id, type, summary, content, session_id, event_time, created_at, updated_at"
+_COLUMNS = (
+    "id, type, summary, content, session_id, event_time, created_at, updated_at, metadata, superseded_by, "
+    "version, valid_from, valid_to"
+)
 
 
 @dataclass
@@ -25,16 +31,19 @@ class NewMemory:
     event_time: datetime | None
     content_hash: str
     source_message_ids: tuple[str, ...]
+    metadata: dict[str, Any] | None = None
 
 
 _INSERT = text(
     """
-    INSERT INTO memories (profile_id, id, type, summary, content, session_id, topic_key, event_time, content_hash)
-    SELECT :p, m.id, m.type, m.summary, m.content, m.session_id, m.topic_key, m.event_time, m.content_hash
+    INSERT INTO memories (profile_id, id, type, summary, content, session_id, topic_key, event_time, content_hash,
+                          metadata)
+    SELECT :p, m.id, m.type, m.summary, m.content, m.session_id, m.topic_key, m.event_time, m.content_hash,
+           coalesce(CAST(m.metadata AS jsonb), '{}')
     FROM unnest(CAST(:ids AS text[]), CAST(:types AS text[]), CAST(:summaries AS text[]),
                 CAST(:contents AS text[]), CAST(:sessions AS text[]), CAST(:topics AS text[]),
-                CAST(:times AS timestamptz[]), CAST(:hashes AS text[])) WITH ORDINALITY
-         AS m(id, type, summary, content, session_id, topic_key, event_time, content_hash, ord)
+                CAST(:times AS timestamptz[]), CAST(:hashes AS text[]), CAST(:metadata AS text[])) WITH ORDINALITY
+         AS m(id, type, summary, content, session_id, topic_key, event_time, content_hash, metadata, ord)
     ORDER BY m.ord
     ON CONFLICT (profile_id, content_hash) DO NOTHING
     RETURNING id
@@ -52,7 +61,7 @@ _INSERT_SOURCES = text(
 # session.
 _SUPERSEDE = text(
     f"""
-    UPDATE memories SET superseded_by = :new_id, updated_at = now()
+    UPDATE memories SET superseded_by = :new_id, updated_at = now(), valid_to = now()
     WHERE profile_id = :p AND topic_key = :topic AND superseded_by IS NULL AND id <> :new_id
       AND type IN {sql_list(SUPERSEDING_TYPES)}
     """
@@ -60,7 +69,7 @@ _SUPERSEDE = text(
 # What the profile held on a topic before a batch: superseded by the batch's first statement of it.
 _SUPERSEDE_OLDER = text(
     f"""
-    UPDATE memories SET superseded_by = :new_id, updated_at = now()
+    UPDATE memories SET superseded_by = :new_id, updated_at = now(), valid_to = now()
     WHERE profile_id = :p AND topic_key = :topic AND superseded_by IS NULL
       AND id <> ALL(CAST(:batch AS text[])) AND type IN {sql_list(SUPERSEDING_TYPES)}
     """
@@ -68,7 +77,7 @@ _SUPERSEDE_OLDER = text(
 # Within a batch, each statement of a topic superseded by the next one.
 _SUPERSEDE_CHAIN = text(
     """
-    UPDATE memories m SET superseded_by = c.new_id, updated_at = now()
+    UPDATE memories m SET superseded_by = c.new_id, updated_at = now(), valid_to = now()
     FROM unnest(CAST(:olds AS text[]), CAST(:news AS text[])) AS c(old_id, new_id)
     WHERE m.profile_id = :p AND m.id = c.old_id
     """
@@ -95,6 +104,7 @@ async def insert_memories(db: AsyncSession, profile_id: int, memories: list[NewM
             "topics": [m.topic_key for m in memories],
             "times": [m.event_time for m in memories],
             "hashes": [m.content_hash for m in memories],
+            "metadata": [json.dumps(m.metadata) if m.metadata else None for m in memories],
         },
     )
     inserted = set(rows.scalars())
@@ -128,8 +138,10 @@ async def _supersede_in_order(db: AsyncSession, profile_id: int, created: list[N
 
 _INSERT_ONE = text(
     f"""
-    INSERT INTO memories (profile_id, id, type, summary, content, session_id, topic_key, event_time, content_hash)
-    VALUES (:p, :id, :type, :summary, :content, :session_id, :topic_key, :event_time, :content_hash)
+    INSERT INTO memories (profile_id, id, type, summary, content, session_id, topic_key, event_time, content_hash,
+                          metadata)
+    VALUES (:p, :id, :type, :summary, :content, :session_id, :topic_key, :event_time, :content_hash,
+            CAST(:metadata AS jsonb))
     ON CONFLICT (profile_id, content_hash) DO NOTHING
     RETURNING {_COLUMNS}
     """
@@ -152,6 +164,7 @@ async def insert_one(db: AsyncSession, profile_id: int, memory: NewMemory) -> di
                     "topic_key": memory.topic_key,
                     "event_time": memory.event_time,
                     "content_hash": memory.content_hash,
+                    "metadata": json.dumps(memory.metadata or {}),
                 },
             )
         )
@@ -165,9 +178,19 @@ async def insert_one(db: AsyncSession, profile_id: int, memory: NewMemory) -> di
 
 async def get_by_hash(db: AsyncSession, profile_id: int, content_hash: str) -> dict[str, Any] | None:
     row = await db.execute(
-        text(f"SELECT {_COLUMNS}, superseded_by FROM memories WHERE profile_id = :p AND content_hash = :h"),
+        text(f"SELECT {_COLUMNS} FROM memories WHERE profile_id = :p AND content_hash = :h"),
         {"p": profile_id, "h": content_hash},
     )
+    found = row.mappings().one_or_none()
+    return dict(found) if found else None
+
+
+async def get(
+    db: AsyncSession, profile_id: int, memory_id: str, *, lock: bool = False
+) -> dict[str, Any] | None:
+    """The memory's current state, superseded or not (None when absent or deleted)."""
+    sql = f"SELECT {_COLUMNS}, topic_key FROM memories WHERE profile_id = :p AND id = :id"
+    row = await db.execute(text(sql + (" FOR UPDATE" if lock else "")), {"p": profile_id, "id": memory_id})
     found = row.mappings().one_or_none()
     return dict(found) if found else None
 
@@ -181,12 +204,33 @@ async def get_active(db: AsyncSession, profile_id: int, memory_id: str) -> dict[
     return dict(found) if found else None
 
 
+# The state a memory is leaving, copied into the archive; `deleted_at` is set when it leaves for good.
+_ARCHIVE = text(
+    """
+    INSERT INTO memory_versions (profile_id, memory_id, version, change, type, summary, content, metadata,
+                                 session_id, topic_key, event_time, created_at, valid_from, valid_to,
+                                 superseded_by, deleted_at)
+    SELECT profile_id, id, version, change, type, summary, content, metadata, session_id, topic_key,
+           event_time, created_at, valid_from, coalesce(valid_to, now()), superseded_by,
+           CASE WHEN :deleted THEN now() END
+    FROM memories WHERE profile_id = :p AND id = :id
+    ON CONFLICT DO NOTHING
+    """
+)
+
+
+async def archive(db: AsyncSession, profile_id: int, memory_id: str, *, deleted: bool) -> None:
+    await db.execute(_ARCHIVE, {"p": profile_id, "id": memory_id, "deleted": deleted})
+
+
 async def revive(db: AsyncSession, profile_id: int, memory_id: str) -> None:
     """Make a superseded memory current again (remembered anew), superseding what replaced it."""
+    await archive(db, profile_id, memory_id, deleted=False)
     topic = (
         await db.execute(
             text(
-                "UPDATE memories SET superseded_by = NULL, updated_at = now() "
+                "UPDATE memories SET superseded_by = NULL, updated_at = now(), valid_from = now(), "
+                "valid_to = NULL, version = version + 1, change = 'restored' "
                 "WHERE profile_id = :p AND id = :id RETURNING topic_key"
             ),
             {"p": profile_id, "id": memory_id},
@@ -194,6 +238,65 @@ async def revive(db: AsyncSession, profile_id: int, memory_id: str) -> None:
     ).scalar_one_or_none()
     if topic:
         await db.execute(_SUPERSEDE, {"p": profile_id, "topic": topic, "new_id": memory_id})
+
+
+_EDIT = text(
+    f"""
+    UPDATE memories SET type = :type, summary = :summary, content = :content, topic_key = :topic_key,
+           content_hash = :content_hash, metadata = CAST(:metadata AS jsonb), updated_at = now(),
+           valid_from = now(), version = version + 1, change = 'edited'
+    WHERE profile_id = :p AND id = :id
+    RETURNING {_COLUMNS}
+    """
+)
+
+
+async def content_taken(db: AsyncSession, profile_id: int, memory_id: str, content_hash: str) -> str | None:
+    """The id of another memory of the profile already holding this content, if any."""
+    return (
+        await db.execute(
+            text("SELECT id FROM memories WHERE profile_id = :p AND content_hash = :h AND id <> :id"),
+            {"p": profile_id, "h": content_hash, "id": memory_id},
+        )
+    ).scalar_one_or_none()
+
+
+async def edit(
+    db: AsyncSession,
+    profile_id: int,
+    memory_id: str,
+    *,
+    type: str,
+    summary: str,
+    content: str,
+    topic_key: str | None,
+    content_hash: str,
+    metadata: dict[str, Any],
+) -> dict[str, Any]:
+    """Archive the current state, write the new one (version + 1) and let it supersede its topic."""
+    await archive(db, profile_id, memory_id, deleted=False)
+    row = (
+        (
+            await db.execute(
+                _EDIT,
+                {
+                    "p": profile_id,
+                    "id": memory_id,
+                    "type": type,
+                    "summary": summary,
+                    "content": content,
+                    "topic_key": topic_key,
+                    "content_hash": content_hash,
+                    "metadata": json.dumps(metadata),
+                },
+            )
+        )
+        .mappings()
+        .one()
+    )
+    if topic_key and type in SUPERSEDING_TYPES:
+        await db.execute(_SUPERSEDE, {"p": profile_id, "topic": topic_key, "new_id": memory_id})
+    return dict(row)
 
 
 async def sources(db: AsyncSession, profile_id: int, memory_id: str) -> list[dict[str, Any]]:
@@ -211,17 +314,27 @@ async def sources(db: AsyncSession, profile_id: int, memory_id: str) -> list[dic
     return [dict(r) for r in rows.mappings()]
 
 
-async def list_active(
+_LISTED = (
+    "id, type, summary, session_id, event_time, created_at, updated_at, metadata, superseded_by, version, "
+    "valid_from, valid_to"
+)
+
+
+async def list_memories(
     db: AsyncSession,
     profile_id: int,
     *,
     before_id: str | None,
     session_id: str | None,
     memory_type: str | None,
+    metadata: dict[str, Any] | None,
+    include_superseded: bool,
     limit: int,
 ) -> list[dict[str, Any]]:
     """Newest first by ULID, keyset on id: any page costs the same."""
-    clauses = ["profile_id = :p", "superseded_by IS NULL"]
+    clauses = ["profile_id = :p"]
+    if not include_superseded:
+        clauses.append("superseded_by IS NULL")
     params: dict[str, Any] = {"p": profile_id, "limit": limit}
     if before_id is not None:
         clauses.append("id < :before")
@@ -232,14 +345,86 @@ async def list_active(
     if memory_type is not None:
         clauses.append("type = :type")
         params["type"] = memory_type
-    sql = (
-        "SELECT id, type, summary, session_id, event_time, created_at, updated_at FROM memories "
-        f"WHERE {' AND '.join(clauses)} ORDER BY id DESC LIMIT :limit"
-    )
+    if metadata:
+        clauses.append(filter_sql("metadata", metadata, params))
+    sql = f"SELECT {_LISTED} FROM memories WHERE {' AND '.join(clauses)} ORDER BY id DESC LIMIT :limit"
     return [dict(r) for r in (await db.execute(text(sql), params)).mappings()]
 
 
+# A memory's state at an instant: its current row if that state had begun and not ended, else the archived
+# state whose validity covers the instant. A memory created after the instant has neither.
+_STATES_AT = f"""
+    SELECT {_COLUMNS} FROM memories
+    WHERE profile_id = :p AND valid_from <= :at AND (valid_to IS NULL OR valid_to > :at) {{extra}}
+    UNION ALL
+    SELECT memory_id AS id, type, summary, content, session_id, event_time, created_at,
+           coalesce(deleted_at, valid_to) AS updated_at, metadata, NULL AS superseded_by, version, valid_from,
+           valid_to
+    FROM memory_versions
+    WHERE profile_id = :p AND valid_from <= :at AND valid_to > :at {{extra_v}}
+"""
+
+
+async def list_as_of(
+    db: AsyncSession,
+    profile_id: int,
+    at: datetime,
+    *,
+    before_id: str | None,
+    session_id: str | None,
+    memory_type: str | None,
+    metadata: dict[str, Any] | None,
+    limit: int,
+) -> list[dict[str, Any]]:
+    """What the profile held at `at`: every memory valid then, as it read then, newest first."""
+    params: dict[str, Any] = {"p": profile_id, "at": at, "limit": limit}
+    clauses: list[str] = []
+    if before_id is not None:
+        clauses.append("id < :before")
+        params["before"] = before_id
+    if session_id is not None:
+        clauses.append("session_id = :sid")
+        params["sid"] = session_id
+    if memory_type is not None:
+        clauses.append("type = :type")
+        params["type"] = memory_type
+    if metadata:
+        clauses.append(filter_sql("metadata", metadata, params))
+    extra = "".join(f" AND {c}" for c in clauses)
+    extra_v = extra.replace("id < :before", "memory_id < :before")
+    sql = f"SELECT * FROM ({_STATES_AT.format(extra=extra, extra_v=extra_v)}) s ORDER BY id DESC LIMIT :limit"
+    return [dict(r) for r in (await db.execute(text(sql), params)).mappings()]
+
+
+async def get_as_of(db: AsyncSession, profile_id: int, memory_id: str, at: datetime) -> dict[str, Any] | None:
+    sql = _STATES_AT.format(extra="AND id = :id", extra_v="AND memory_id = :id")
+    row = (await db.execute(text(sql), {"p": profile_id, "at": at, "id": memory_id})).mappings().first()
+    return dict(row) if row else None
+
+
+async def history(db: AsyncSession, profile_id: int, memory_id: str) -> list[dict[str, Any]]:
+    """Every state the memory has had, oldest first: the archived ones, then the current one if it lives."""
+    rows = await db.execute(
+        text(
+            """
+            SELECT version, change, type, summary, content, metadata, valid_from, valid_to, superseded_by,
+                   deleted_at
+            FROM memory_versions WHERE profile_id = :p AND memory_id = :id
+            UNION ALL
+            SELECT version, change, type, summary, content, metadata, valid_from, valid_to, superseded_by,
+                   NULL
+            FROM memories WHERE profile_id = :p AND id = :id
+            ORDER BY version
+            """
+        ),
+        {"p": profile_id, "id": memory_id},
+    )
+    return [dict(r) for r in rows.mappings()]
+
+
 async def delete_memory_and_sources(db: AsyncSession, profile_id: int, memory_id: str) -> None:
+    """Delete the memory and its source messages; its last state stays in the archive for its history."""
+    await archive(db, profile_id, memory_id, deleted=True)
     await db.execute(
         text(
             """
@@ -279,7 +464,7 @@ async def window_messages(
         for r in (
             await db.execute(
                 text(
-                    "SELECT id, role, text_content, created_at, seq FROM messages "
+                    "SELECT id, role, text_content, created_at, seq, metadata FROM messages "
                     "WHERE profile_id = :p AND session_id = :sid AND id = ANY(CAST(:ids AS text[])) ORDER BY seq"
                 ),
                 {"p": profile_id, "sid": session_id, "ids": message_ids},
@@ -293,7 +478,7 @@ async def window_messages(
         for r in (
             await db.execute(
                 text(
-                    "SELECT id, role, text_content, created_at, seq FROM messages "
+                    "SELECT id, role, text_content, created_at, seq, metadata FROM messages "
                     "WHERE profile_id = :p AND session_id = :sid AND seq < :seq ORDER BY seq DESC LIMIT :n"
                 ),
                 {"p": profile_id, "sid": session_id, "seq": new_rows[0]["seq"], "n": context},

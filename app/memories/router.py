@@ -1,17 +1,27 @@
-"""HTTP routes of memories: remember, list, get, delete, deleteSession."""
+"""HTTP routes of memories: remember, list, get, edit, history, delete, deleteSession."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Depends, Query, Response
 
 from app.core.db import DbSession
-from app.core.errors import error_responses
+from app.core.errors import ValidationFailed, error_responses
+from app.core.metadata import parse_filter
 from app.core.names import SessionPath
 from app.core.pagination import Cursor, Limit
+from app.core.timestamps import AwareTimestamp
 from app.memories import service
-from app.memories.schemas import MemoryDetail, MemoryList, MemoryOut, MemoryType, RememberRequest
+from app.memories.schemas import (
+    EditRequest,
+    MemoryDetail,
+    MemoryHistory,
+    MemoryList,
+    MemoryOut,
+    MemoryType,
+    RememberRequest,
+)
 from app.profiles.access import ExistingProfile, ProfileForWrite
 
 router = APIRouter(
@@ -33,30 +43,86 @@ async def remember(
     body: RememberRequest, profile: ProfileForWrite, db: DbSession, response: Response
 ) -> MemoryOut:
     """Store one statement as a memory, synchronously (201); content already stored answers 200 with it."""
-    memory, created = await service.remember(db, profile, body.content, body.session_id)
+    memory, created = await service.remember(db, profile, body.content, body.session_id, body.metadata)
     response.status_code = 201 if created else 200
     return memory
+
+
+def metadata_filter(
+    metadata: Annotated[
+        str | None,
+        Query(
+            max_length=16384,
+            description="Only memories whose metadata has every key of this JSON-encoded object with exactly "
+            'its value, e.g. `{"project":"apollo"}` (URL-encoded).',
+        ),
+    ] = None,
+) -> dict[str, Any] | None:
+    if metadata is None:
+        return None
+    try:
+        return parse_filter(metadata)
+    except ValueError as exc:
+        raise ValidationFailed(str(exc), [{"loc": ["query", "metadata"], "msg": str(exc)}]) from None
+
+
+MetadataQuery = Annotated[dict[str, Any] | None, Depends(metadata_filter)]
+AsOf = Annotated[
+    AwareTimestamp | None,
+    Query(alias="asOf", description="RFC 3339 instant: read the profile as it was then."),
+]
 
 
 @router.get("/memories")
 async def list_memories(
     profile: ExistingProfile,
     db: DbSession,
+    metadata: MetadataQuery,
     limit: Limit = 20,
     cursor: Cursor = None,
     session_id: Annotated[str | None, Query(alias="sessionId", max_length=64)] = None,
     type: Annotated[MemoryType | None, Query()] = None,
+    include: Annotated[
+        Literal["superseded"] | None,
+        Query(description="`superseded`: list superseded memories too (with `supersededBy` set)."),
+    ] = None,
+    as_of: AsOf = None,
 ) -> MemoryList:
-    """Active memories, newest first (no `content`), keyset paginated."""
+    """Memories, newest first (no `content`), keyset paginated: active ones, or as they were at `asOf`."""
     return await service.list_memories(
-        db, profile, limit=limit, cursor=cursor, session_id=session_id, memory_type=type
+        db,
+        profile,
+        limit=limit,
+        cursor=cursor,
+        session_id=session_id,
+        memory_type=type,
+        metadata=metadata,
+        include_superseded=include == "superseded",
+        as_of=as_of,
     )
 
 
 @router.get("/memories/{memory_id}")
-async def get_memory(memory_id: str, profile: ExistingProfile, db: DbSession) -> MemoryDetail:
-    """One memory with the messages it came from."""
-    return await service.get_memory(db, profile, memory_id)
+async def get_memory(
+    memory_id: str, profile: ExistingProfile, db: DbSession, as_of: AsOf = None
+) -> MemoryDetail:
+    """One memory with the messages it came from; with `asOf`, the version valid at that instant."""
+    return await service.get_memory(db, profile, memory_id, as_of)
+
+
+@router.patch("/memories/{memory_id}", responses=error_responses(409))
+async def edit_memory(
+    memory_id: str, body: EditRequest, profile: ExistingProfile, db: DbSession
+) -> MemoryOut:
+    """Correct a memory; the previous version is kept in its history. A superseded memory → 409
+    `memory_superseded`; content another memory already holds → 409 `memory_content_exists`."""
+    return await service.edit_memory(db, profile, memory_id, body)
+
+
+@router.get("/memories/{memory_id}/history")
+async def memory_history(memory_id: str, profile: ExistingProfile, db: DbSession) -> MemoryHistory:
+    """The memory's version chain, oldest first: created, edited, restored, superseded (by whom), deleted."""
+    return await service.memory_history(db, profile, memory_id)
 
 
 @router.delete("/memories/{memory_id}")

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from app.core.memory_types import MemoryType
+from app.core.metadata import Metadata
 from app.core.names import SessionId
 from app.core.schemas import ApiModel, PageModel, RequestModel
 from app.core.text import RememberContent
@@ -19,6 +21,9 @@ __all__ = [
     "MemorySummary",
     "MemoryType",
     "RememberRequest",
+    "EditRequest",
+    "MemoryVersion",
+    "MemoryHistory",
 ]
 
 
@@ -34,6 +39,13 @@ class MemorySummary(ApiModel):
     )
     created_at: datetime
     updated_at: datetime
+    metadata: dict[str, Any] = Field(default_factory=dict, description="The memory's tags.")
+    superseded_by: str | None = Field(
+        default=None,
+        description="The memory that replaced this one; null while it is active (listed only with "
+        "`include=superseded`).",
+    )
+    version: int = Field(default=1, description="1 when created, +1 for every edit or restoration.")
 
 
 class MemoryOut(MemorySummary):
@@ -58,3 +70,45 @@ class MemoryList(PageModel):
 class RememberRequest(RequestModel):
     content: RememberContent
     session_id: SessionId | None = None
+    metadata: Metadata | None = Field(default=None, description="Tags to store with the memory.")
+
+
+class EditRequest(RequestModel):
+    """A correction: what is given replaces the current value; a new `content` without `summary` / `type`
+    is summarised and typed again."""
+
+    content: RememberContent | None = None
+    summary: str | None = Field(default=None, min_length=1, max_length=200)
+    type: MemoryType | None = None
+    metadata: Metadata | None = Field(default=None, description="Replaces the memory's metadata whole.")
+
+    @model_validator(mode="after")
+    def _something(self) -> EditRequest:
+        if not self.model_fields_set:
+            raise ValueError("give at least one of content, summary, type, metadata")
+        if self.summary is not None and "\x00" in self.summary:
+            raise ValueError("summary must not contain NUL")
+        return self
+
+
+Change = Literal["created", "edited", "restored", "superseded", "deleted"]
+
+
+class MemoryVersion(ApiModel):
+    """One step of a memory's version chain."""
+
+    version: int
+    change: Change = Field(
+        description="created / edited / restored begin a state; superseded / deleted end the last one."
+    )
+    at: datetime
+    type: MemoryType
+    summary: str
+    content: str
+    metadata: dict[str, Any]
+    superseded_by: str | None = Field(default=None, description="With `superseded`: the memory that won.")
+
+
+class MemoryHistory(ApiModel):
+    memory_id: str
+    versions: list[MemoryVersion] = Field(description="Oldest first.")

@@ -1,4 +1,5 @@
-"""Rules of memories: remember (dedup → existing), list/get/delete, deleteSession, storing extraction output."""
+"""Rules of memories: remember (dedup → existing), list/get (now or as of an instant), edit, history, delete,
+deleteSession, storing extraction output."""
 
 from __future__ import annotations
 
@@ -9,13 +10,22 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 from ulid import ULID
 
-from app.core.errors import NotFound
+from app.core.errors import Conflict, NotFound
 from app.core.metrics import MEMORIES_CREATED
 from app.core.pagination import decode_cursor, encode_cursor
 from app.extraction.types import ExtractedMemory, content_hash
 from app.memories import repository
 from app.memories.repository import NewMemory
-from app.memories.schemas import MemoryDetail, MemoryList, MemoryOut, MemorySource, MemorySummary
+from app.memories.schemas import (
+    EditRequest,
+    MemoryDetail,
+    MemoryHistory,
+    MemoryList,
+    MemoryOut,
+    MemorySource,
+    MemorySummary,
+    MemoryVersion,
+)
 from app.models import Profile
 
 
@@ -23,7 +33,30 @@ class MemoryNotFound(NotFound):
     code = "memory_not_found"
 
 
-def new_memories(extracted: list[ExtractedMemory], session_id: str | None) -> list[NewMemory]:
+class MemorySuperseded(Conflict):
+    code = "memory_superseded"
+
+
+class DuplicateContent(Conflict):
+    code = "memory_content_exists"
+
+
+def inherited_metadata(
+    source_ids: tuple[str, ...], by_message: dict[str, dict[str, Any] | None]
+) -> dict[str, Any] | None:
+    """A memory's metadata from the messages it came from, the later message winning a shared key."""
+    merged: dict[str, Any] = {}
+    for message_id in source_ids:
+        merged.update(by_message.get(message_id) or {})
+    return merged or None
+
+
+def new_memories(
+    extracted: list[ExtractedMemory],
+    session_id: str | None,
+    metadata_by_message: dict[str, dict[str, Any] | None] | None = None,
+) -> list[NewMemory]:
+    by_message = metadata_by_message or {}
     return [
         NewMemory(
             id=str(ULID()),
@@ -35,6 +68,7 @@ def new_memories(extracted: list[ExtractedMemory], session_id: str | None) -> li
             event_time=e.event_time,
             content_hash=content_hash(e.content),
             source_message_ids=e.source_message_ids,
+            metadata=inherited_metadata(e.source_message_ids, by_message),
         )
         for e in extracted
     ]
@@ -48,7 +82,11 @@ async def store(db: AsyncSession, profile_id: int, memories: list[NewMemory]) ->
 
 
 async def remember(
-    db: AsyncSession, profile: Profile, content: str, session_id: str | None
+    db: AsyncSession,
+    profile: Profile,
+    content: str,
+    session_id: str | None,
+    metadata: dict[str, Any] | None = None,
 ) -> tuple[MemoryOut, bool]:
     """One statement → one memory, classified by the extractor. Returns (memory, created)."""
     from app.extraction.default import classify_one
@@ -58,6 +96,7 @@ async def remember(
         classify_one(content, role="user", timestamp=datetime.now(UTC)), content=content.strip()
     )
     [memory] = new_memories([extracted], session_id)
+    memory.metadata = metadata
     row = await repository.insert_one(db, profile.id, memory)
     if row is not None:
         MEMORIES_CREATED.labels(memory.type).inc()
@@ -65,8 +104,10 @@ async def remember(
     # Already stored (perhaps by a concurrent remember): answer that memory, current again if it was replaced.
     existing = await repository.get_by_hash(db, profile.id, memory.content_hash)
     assert existing is not None
-    if existing.pop("superseded_by") is not None:
+    if existing["superseded_by"] is not None:
         await repository.revive(db, profile.id, existing["id"])
+        existing = await repository.get(db, profile.id, existing["id"])
+        assert existing is not None
     return MemoryOut.model_validate(existing), False
 
 
@@ -78,14 +119,42 @@ async def list_memories(
     cursor: str | None,
     session_id: str | None,
     memory_type: str | None,
+    metadata: dict[str, Any] | None = None,
+    include_superseded: bool = False,
+    as_of: datetime | None = None,
 ) -> MemoryList:
     before = str(decode_cursor(cursor, 1)[0]) if cursor else None
-    rows = await repository.list_active(
-        db, profile.id, before_id=before, session_id=session_id, memory_type=memory_type, limit=limit + 1
-    )
+    if as_of is not None:
+        rows = await repository.list_as_of(
+            db,
+            profile.id,
+            as_of,
+            before_id=before,
+            session_id=session_id,
+            memory_type=memory_type,
+            metadata=metadata,
+            limit=limit + 1,
+        )
+        rows = [_as_it_was(r) for r in rows]
+    else:
+        rows = await repository.list_memories(
+            db,
+            profile.id,
+            before_id=before,
+            session_id=session_id,
+            memory_type=memory_type,
+            metadata=metadata,
+            include_superseded=include_superseded,
+            limit=limit + 1,
+        )
     page = rows[:limit]
     next_cursor = encode_cursor(page[-1]["id"]) if len(rows) > limit else None
     return MemoryList(memories=[MemorySummary.model_validate(r) for r in page], cursor=next_cursor)
+
+
+def _as_it_was(row: dict[str, Any]) -> dict[str, Any]:
+    """A state read as of an instant inside its validity: nothing had superseded it yet."""
+    return {**row, "superseded_by": None}
 
 
 async def _active_or_404(db: AsyncSession, profile: Profile, memory_id: str) -> dict[str, Any]:
@@ -95,10 +164,95 @@ async def _active_or_404(db: AsyncSession, profile: Profile, memory_id: str) -> 
     return row
 
 
-async def get_memory(db: AsyncSession, profile: Profile, memory_id: str) -> MemoryDetail:
-    row = await _active_or_404(db, profile, memory_id)
+async def get_memory(
+    db: AsyncSession, profile: Profile, memory_id: str, as_of: datetime | None = None
+) -> MemoryDetail:
+    if as_of is not None:
+        found = await repository.get_as_of(db, profile.id, memory_id, as_of)
+        if found is None:
+            raise MemoryNotFound(
+                f"memory '{memory_id}' did not exist or was not valid at {as_of.isoformat()}"
+            )
+        row = _as_it_was(found)
+    else:
+        row = await _active_or_404(db, profile, memory_id)
     sources = [MemorySource.model_validate(s) for s in await repository.sources(db, profile.id, memory_id)]
     return MemoryDetail(**MemoryOut.model_validate(row).model_dump(), sources=sources)
+
+
+async def edit_memory(db: AsyncSession, profile: Profile, memory_id: str, edit: EditRequest) -> MemoryOut:
+    """Correct a memory: the current state is archived, the new one becomes version + 1."""
+    from app.extraction.default import classify_one
+
+    current = await repository.get(db, profile.id, memory_id, lock=True)
+    if current is None:
+        raise MemoryNotFound(f"memory '{memory_id}' not found")
+    if current["superseded_by"] is not None:
+        raise MemorySuperseded(
+            f"memory '{memory_id}' was superseded by '{current['superseded_by']}': edit that one instead"
+        )
+    content: str = current["content"]
+    summary: str = edit.summary or current["summary"]
+    memory_type: str = edit.type or current["type"]
+    topic_key: str | None = current["topic_key"]
+    if edit.content is not None and edit.content.strip() != content:
+        content = edit.content.strip()
+        # A new statement is summarised and typed again, unless the client said what those are.
+        classified = classify_one(content, role="user", timestamp=datetime.now(UTC))
+        summary = edit.summary or classified.summary
+        memory_type = edit.type or classified.type
+        topic_key = classified.topic_key
+    new_hash = content_hash(content)
+    other = await repository.content_taken(db, profile.id, memory_id, new_hash)
+    if other is not None:
+        raise DuplicateContent(f"memory '{other}' already holds this content")
+    row = await repository.edit(
+        db,
+        profile.id,
+        memory_id,
+        type=memory_type,
+        summary=summary,
+        content=content,
+        topic_key=topic_key,
+        content_hash=new_hash,
+        metadata=edit.metadata if edit.metadata is not None else current["metadata"],
+    )
+    return MemoryOut.model_validate(row)
+
+
+async def memory_history(db: AsyncSession, profile: Profile, memory_id: str) -> MemoryHistory:
+    """The version chain: each state as it began (created / edited / restored), then how the last ended."""
+    states = await repository.history(db, profile.id, memory_id)
+    if not states:
+        raise MemoryNotFound(f"memory '{memory_id}' not found")
+    versions: list[MemoryVersion] = []
+    for state in states:
+        snapshot = {
+            "type": state["type"],
+            "summary": state["summary"],
+            "content": state["content"],
+            "metadata": state["metadata"],
+        }
+        versions.append(
+            MemoryVersion(
+                version=state["version"], change=state["change"], at=state["valid_from"], **snapshot
+            )
+        )
+        if state["superseded_by"] is not None:
+            versions.append(
+                MemoryVersion(
+                    version=state["version"],
+                    change="superseded",
+                    at=state["valid_to"],
+                    superseded_by=state["superseded_by"],
+                    **snapshot,
+                )
+            )
+        if state["deleted_at"] is not None:
+            versions.append(
+                MemoryVersion(version=state["version"], change="deleted", at=state["deleted_at"], **snapshot)
+            )
+    return MemoryHistory(memory_id=memory_id, versions=versions)
 
 
 async def delete_memory(db: AsyncSession, profile: Profile, memory_id: str) -> MemoryOut:

@@ -3,7 +3,7 @@
 from app.models.base import Base
 from app.models.context import Compaction, ContextBlock, ContextEntry
 from app.models.jobs import Job
-from app.models.memories import Memory, MemorySource
+from app.models.memories import Memory, MemorySource, MemoryVersion
 from app.models.namespaces import ApiKey, Namespace
 from app.models.profiles import Profile
 from app.models.sessions import Message, Session
@@ -17,6 +17,7 @@ __all__ = [
     "Job",
     "Memory",
     "MemorySource",
+    "MemoryVersion",
     "Message",
     "Namespace",
     "Profile",

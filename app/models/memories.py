@@ -12,12 +12,13 @@ from sqlalchemy import (
     ForeignKey,
     ForeignKeyConstraint,
     Index,
+    Integer,
     PrimaryKeyConstraint,
     String,
     Text,
     text,
 )
-from sqlalchemy.dialects.postgresql import TSVECTOR
+from sqlalchemy.dialects.postgresql import JSONB, TSVECTOR
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.models.base import Base, created_at_column
@@ -40,6 +41,18 @@ class Memory(Base):
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), nullable=False, server_default=text("now()")
     )
+    # Free-form tags given on remember or inherited from the source message; filters match keys exactly.
+    metadata_: Mapped[dict[str, Any]] = mapped_column(
+        "metadata", JSONB, nullable=False, server_default=text("'{}'::jsonb")
+    )
+    # The current state's validity: since it was created or last edited, until superseded (NULL: still).
+    valid_from: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), nullable=False, server_default=text("now()")
+    )
+    valid_to: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    version: Mapped[int] = mapped_column(Integer, nullable=False, server_default=text("1"))
+    # What began the current state: created, edited or restored (remembered again after supersession).
+    change: Mapped[str] = mapped_column(String(16), nullable=False, server_default=text("'created'"))
     tsv: Mapped[Any] = mapped_column(
         TSVECTOR,
         Computed(
@@ -62,6 +75,42 @@ class Memory(Base):
         ),
         Index("ix_memories_event_time", "profile_id", "event_time"),
         Index("ix_memories_tsv", "tsv", postgresql_using="gin"),
+        Index(
+            "ix_memories_metadata",
+            "metadata",
+            postgresql_using="gin",
+            postgresql_ops={"metadata": "jsonb_path_ops"},
+        ),
+    )
+
+
+class MemoryVersion(Base):
+    """A past state of a memory (archived by an edit) or the last state of a deleted one."""
+
+    __tablename__ = "memory_versions"
+
+    profile_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("profiles.id", ondelete="CASCADE"))
+    memory_id: Mapped[str] = mapped_column(String(26))
+    version: Mapped[int] = mapped_column(Integer)
+    change: Mapped[str] = mapped_column(String(16), nullable=False)
+    type: Mapped[str] = mapped_column(String(16), nullable=False)
+    summary: Mapped[str] = mapped_column(Text, nullable=False)
+    content: Mapped[str] = mapped_column(Text, nullable=False)
+    metadata_: Mapped[dict[str, Any]] = mapped_column(
+        "metadata", JSONB, nullable=False, server_default=text("'{}'::jsonb")
+    )
+    session_id: Mapped[str | None] = mapped_column(String(64))
+    topic_key: Mapped[str | None] = mapped_column(String(200))
+    event_time: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    valid_from: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    valid_to: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    superseded_by: Mapped[str | None] = mapped_column(String(26))
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (
+        PrimaryKeyConstraint("profile_id", "memory_id", "version"),
+        Index("ix_memory_versions_valid", "profile_id", "valid_to", "valid_from"),
     )
 
 

@@ -50,6 +50,9 @@ class Session(Base):
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), nullable=False, server_default=text("now()")
     )
+    metadata_: Mapped[dict[str, Any]] = mapped_column(
+        "metadata", JSONB, nullable=False, server_default=text("'{}'::jsonb")
+    )
 
     __table_args__ = (
         PrimaryKeyConstraint("profile_id", "id"),
@@ -68,6 +71,8 @@ class Message(Base):
     # AI SDK UIMessage parts, verbatim; ingested text becomes [{"type": "text", "text": ...}].
     parts: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, nullable=False)
     text_content: Mapped[str] = mapped_column(Text, nullable=False, server_default=text("''"))
+    # Tags given with an ingested message; the memories extracted from it inherit them.
+    metadata_: Mapped[dict[str, Any] | None] = mapped_column("metadata", JSONB)
     created_at: Mapped[datetime] = created_at_column()
     # Insertion order: breaks createdAt ties (latest leaf) and orders a session's messages.
     seq: Mapped[int] = mapped_column(BigInteger, Identity(), nullable=False)

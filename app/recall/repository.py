@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.metadata import filter_sql
 from app.recall.query import quote_lexeme
 
 _ANALYSE = text(
@@ -74,21 +75,20 @@ def _ranked(name: str, rows: str, tf: str) -> str:
 
 # All channels in one round trip: memory full text, raw-message full text mapped to the memories those
 # messages sourced, topic keys sharing a word with the question, and events inside the time window.
-_CHANNELS = text(
-    f"""
+_CHANNELS_SQL = f"""
     WITH
     terms AS (SELECT * FROM unnest(CAST(:lexemes AS text[]), CAST(:weights AS float8[])) AS t(lexeme, w)),
     prefixes AS (SELECT * FROM unnest(CAST(:prefixes AS text[]), CAST(:prefix_weights AS float8[])) AS t(lexeme, w)),
     phrases AS (
         SELECT CAST(t.q AS tsquery) AS q, t.q AS lexeme, t.w
         FROM unnest(CAST(:phrases AS text[]), CAST(:phrase_weights AS float8[])) AS t(q, w)),
-    {_ranked("mem", "SELECT id, tsv FROM memories WHERE profile_id = :p AND superseded_by IS NULL", _MEMORY_TF)},
+    {_ranked("mem", "SELECT id, tsv FROM memories WHERE profile_id = :p AND {live}", _MEMORY_TF)},
     {_ranked("msg", "SELECT id, tsv FROM messages WHERE profile_id = :p", _MESSAGE_TF)},
     msg_memories AS (
         SELECT s.memory_id AS id, max(r.score) AS score
         FROM msg r
         JOIN memory_sources s ON s.profile_id = :p AND s.message_id = r.id
-        JOIN memories m ON m.profile_id = :p AND m.id = s.memory_id AND m.superseded_by IS NULL
+        JOIN memories m ON m.profile_id = :p AND m.id = s.memory_id AND {{live_m}}
         GROUP BY s.memory_id
         ORDER BY score DESC, s.memory_id DESC
         LIMIT :width)
@@ -97,27 +97,50 @@ _CHANNELS = text(
     SELECT 'message', id, score, NULL FROM msg_memories
     UNION ALL
     (SELECT 'topic', id, 0, topic_key FROM memories
-     WHERE profile_id = :p AND superseded_by IS NULL AND topic_key IS NOT NULL
+     WHERE profile_id = :p AND {{live}} AND topic_key IS NOT NULL
        AND regexp_split_to_array(topic_key, '[._]') && CAST(:words AS text[])
      ORDER BY id DESC LIMIT 500)
     UNION ALL
     (SELECT 'window', id, extract(epoch FROM event_time), NULL FROM memories
-     WHERE :has_window AND profile_id = :p AND superseded_by IS NULL
+     WHERE :has_window AND profile_id = :p AND {{live}}
        AND event_time >= :start AND event_time < :end
      ORDER BY event_time DESC, id DESC LIMIT :width)
     """
-)
+
+
+@dataclass(frozen=True)
+class Visible:
+    """Which memories recall may return: the active ones (default), those valid at `as_of`, and only those
+    whose metadata matches `metadata` exactly on every key. Applied inside the profile-scoped rows, before
+    any ranking."""
+
+    as_of: datetime | None = None
+    metadata: dict[str, Any] | None = None
+
+    def sql(self, alias: str, params: dict[str, Any]) -> str:
+        col = f"{alias}." if alias else ""
+        if self.as_of is None:
+            clause = f"{col}superseded_by IS NULL"
+        else:
+            params["as_of"] = self.as_of
+            clause = f"{col}created_at <= :as_of AND ({col}valid_to IS NULL OR {col}valid_to > :as_of)"
+        if self.metadata:
+            clause += " AND " + filter_sql(f"{col}metadata", self.metadata, params, prefix=f"mf{alias}")
+        return clause
+
+
+def _with_visible(sql: str, visible: Visible, params: dict[str, Any]) -> str:
+    return sql.replace("{live}", visible.sql("", params)).replace("{live_m}", visible.sql("m", params))
+
 
 # The fused candidates, with their source messages and the profile's newest session (for the task prior).
-_DETAILS = text(
-    """
+_DETAILS_SQL = """
     SELECT m.id, m.type, m.summary, m.content, m.session_id, m.event_time, m.created_at,
            coalesce((SELECT array_agg(s.message_id) FROM memory_sources s
                      WHERE s.profile_id = :p AND s.memory_id = m.id), '{}') AS sources,
            (SELECT id FROM sessions WHERE profile_id = :p ORDER BY updated_at DESC, id LIMIT 1) AS latest_session
-    FROM memories m WHERE m.profile_id = :p AND m.id = ANY(CAST(:ids AS text[])) AND m.superseded_by IS NULL
+    FROM memories m WHERE m.profile_id = :p AND m.id = ANY(CAST(:ids AS text[])) AND {live_m}
     """
-)
 
 
 async def analyse(
@@ -162,6 +185,7 @@ async def channels(
     words: list[str],
     window: tuple[datetime, datetime] | None,
     width: int,
+    visible: Visible = Visible(),
 ) -> Channels:
     params: dict[str, Any] = {
         "p": profile_id,
@@ -179,7 +203,7 @@ async def channels(
         "width": width,
     }
     found = Channels()
-    for row in await db.execute(_CHANNELS, params):
+    for row in await db.execute(text(_with_visible(_CHANNELS_SQL, visible, params)), params):
         if row.channel == "memory":
             found.memory.append(row.id)
         elif row.channel == "message":
@@ -191,6 +215,9 @@ async def channels(
     return found
 
 
-async def details(db: AsyncSession, profile_id: int, ids: list[str]) -> dict[str, dict[str, Any]]:
-    rows = await db.execute(_DETAILS, {"p": profile_id, "ids": ids})
+async def details(
+    db: AsyncSession, profile_id: int, ids: list[str], visible: Visible = Visible()
+) -> dict[str, dict[str, Any]]:
+    params: dict[str, Any] = {"p": profile_id, "ids": ids}
+    rows = await db.execute(text(_with_visible(_DETAILS_SQL, visible, params)), params)
     return {r.id: dict(r._mapping) for r in rows}

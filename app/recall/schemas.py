@@ -7,9 +7,10 @@ from typing import Literal
 
 from pydantic import Field
 
+from app.core.metadata import MetadataFilter
 from app.core.schemas import ApiModel, RequestModel
 from app.core.text import RecallQuery
-from app.core.timestamps import Timestamp
+from app.core.timestamps import AwareTimestamp, Timestamp
 from app.memories.schemas import MemoryType
 
 ThinkingLevel = Literal["low", "medium", "high"]
@@ -29,6 +30,12 @@ class RecallRequest(RequestModel):
         default=None, description="'Today' for relative dates in the query (default: now)."
     )
     limit: int = Field(default=10, ge=1, le=100, description="Candidates to return (1–100).")
+    metadata: MetadataFilter | None = Field(
+        default=None, description="Only memories whose metadata has every given key with exactly that value."
+    )
+    as_of: AwareTimestamp | None = Field(
+        default=None, description="RFC 3339 instant: recall what the profile held then."
+    )
 
 
 class RecallCandidate(ApiModel):

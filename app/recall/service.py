@@ -179,7 +179,8 @@ async def recall(db: AsyncSession, profile: Profile, request: RecallRequest) -> 
     parsed = q.build(lexemes, phrase_queries, text, related=related_lexemes, expand=level == "high")
 
     terms = _terms(parsed, phrase_queries, level)
-    found = await repository.channels(db, profile.id, terms, sorted(parsed.words), window, width)
+    visible = repository.Visible(as_of=request.as_of, metadata=request.metadata)
+    found = await repository.channels(db, profile.id, terms, sorted(parsed.words), window, width, visible)
     channels: list[tuple[float, list[str]]] = [
         (W_MEMORY, found.memory),
         (W_MESSAGE, found.message),
@@ -190,7 +191,7 @@ async def recall(db: AsyncSession, profile: Profile, request: RecallRequest) -> 
         return Ranked(RecallResult(count=0, answer="", candidates=[]), [], reference)
 
     fused = _fuse(channels)
-    rows = await repository.details(db, profile.id, list(fused))
+    rows = await repository.details(db, profile.id, list(fused), visible)
     fused = {m: s for m, s in fused.items() if m in rows}  # deleted or superseded meanwhile
     if not fused:
         return Ranked(RecallResult(count=0, answer="", candidates=[]), [], reference)

@@ -6,8 +6,9 @@ import math
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, StringConstraints, field_validator
+from pydantic import AliasChoices, Field, StringConstraints, field_validator
 
+from app.core.metadata import Metadata
 from app.core.names import SessionId
 from app.core.schemas import ApiModel, PageModel, RequestModel
 from app.core.timestamps import Timestamp
@@ -117,11 +118,13 @@ class SessionCreate(RequestModel):
         le=MAX_COMPACT_AFTER,
         description="Compact automatically once the session's token estimate exceeds this.",
     )
+    metadata: Metadata | None = Field(default=None, description="Tags of the session.")
 
 
 class SessionUpdate(RequestModel):
     name: SessionName | None = None
     compact_after: int | None = Field(default=None, ge=1, le=MAX_COMPACT_AFTER)
+    metadata: Metadata | None = Field(default=None, description="Replaces the session's tags whole.")
 
 
 class SessionInfo(ApiModel):
@@ -137,6 +140,9 @@ class SessionInfo(ApiModel):
     compact_after: int | None
     created_at: datetime
     updated_at: datetime
+    metadata: dict[str, Any] = Field(
+        default_factory=dict, validation_alias=AliasChoices("metadata_", "metadata"), description="Tags."
+    )
 
 
 class SessionList(PageModel):

@@ -112,6 +112,7 @@ async def create_session(db: AsyncSession, profile: Profile, body: SessionCreate
         model=body.model,
         source=body.source,
         compact_after=body.compact_after,
+        metadata_=body.metadata or {},
     )
     if row is None:
         raise SessionExists(f"session '{session_id}' already exists")
@@ -142,6 +143,8 @@ async def update_session(
         raise ValidationFailed(
             "name: must be a string", [{"loc": ["body", "name"], "msg": "must be a string"}]
         )
+    if "metadata" in values:
+        values["metadata_"] = values.pop("metadata") or {}
     return to_info(await repository.update_session(db, profile.id, session_id, **values))
 
 
