@@ -285,7 +285,8 @@ async def wait_jobs(
 
 async def run_agent_memory(
     samples: list[Sample], args: argparse.Namespace
-) -> tuple[list[QuestionResult], dict[str, Any]]:
+) -> tuple[dict[str, list[QuestionResult]], dict[str, Any]]:
+    """Ingest once, then ask every question at each of `args.levels`; results and figures per level."""
     client = AgentMemoryClient(args.url, args.key, args.concurrency, args.timeout)
     ns = args.namespace
     info: dict[str, Any] = {"namespace": ns}
@@ -312,8 +313,8 @@ async def run_agent_memory(
             f"{created} memories, {len(failures)} failed job(s)"
         )
 
-        results: list[QuestionResult] = []
-        latencies: list[float] = []
+        by_level: dict[str, list[QuestionResult]] = {level: [] for level in args.levels}
+        latencies: dict[str, list[float]] = {level: [] for level in args.levels}
         unmapped = 0
         for sample in samples:
             profile = profile_name(sample)
@@ -340,17 +341,21 @@ async def run_agent_memory(
                 return cache[mem_id]
 
             async def ask(
-                qa: QA, sample: Sample = sample, base: str = base, memory_turns: Any = memory_turns
+                qa: QA,
+                level: str,
+                sample: Sample = sample,
+                base: str = base,
+                memory_turns: Any = memory_turns,
             ) -> QuestionResult:
                 body = {
                     "query": qa.question,
-                    "thinkingLevel": args.thinking_level,
+                    "thinkingLevel": level,
                     "limit": K,
                     "referenceDate": _iso(sample.last_date),
                 }
                 t = time.perf_counter()
                 r = await client.request("POST", f"{base}/recall", json=body)
-                latencies.append(time.perf_counter() - t)
+                latencies[level].append(time.perf_counter() - t)
                 cands = r.get("candidates") or []
                 turn_lists = [await memory_turns(c["id"]) for c in cands]
                 ranked = ranked_turns(turn_lists, K)
@@ -358,7 +363,8 @@ async def run_agent_memory(
                     sample,
                     qa,
                     ranked,
-                    answer=r.get("answer", ""),
+                    # Never "answer": that key holds the gold answer in the per-question output.
+                    service_answer=r.get("answer", ""),
                     candidates=[
                         {
                             "id": c["id"],
@@ -370,14 +376,20 @@ async def run_agent_memory(
                     ],
                 )
 
-            results.extend(await asyncio.gather(*(ask(qa) for qa in sample.scored_questions())))
-            _progress(f"  recalled {len(sample.scored_questions())} question(s) for {profile}")
-        if latencies:
-            latencies.sort()
-            info["recall_p50_ms"] = round(1000 * latencies[len(latencies) // 2], 1)
-            info["recall_p95_ms"] = round(1000 * latencies[int(len(latencies) * 0.95) - 1], 1)
+            for level in args.levels:
+                by_level[level].extend(
+                    await asyncio.gather(*(ask(qa, level) for qa in sample.scored_questions()))
+                )
+            _progress(
+                f"  recalled {len(sample.scored_questions())} question(s) x {len(args.levels)} for {profile}"
+            )
+        for level, values in latencies.items():
+            if values:
+                values.sort()
+                info[f"{level}_p50_ms"] = round(1000 * values[len(values) // 2], 1)
+                info[f"{level}_p95_ms"] = round(1000 * values[max(int(len(values) * 0.95) - 1, 0)], 1)
         info["unmapped_sources"] = unmapped
-        return results, info
+        return by_level, info
     finally:
         await client.close()
 
@@ -469,7 +481,9 @@ async def run(args: argparse.Namespace) -> int:
         if not args.baselines_only:
             if args.serve:
                 proc, args.url = start_server(args.database_url, args.ready_timeout)
-            systems["agent-memory"], info["agent-memory"] = await run_agent_memory(samples, args)
+            by_level, info["agent-memory"] = await run_agent_memory(samples, args)
+            for level, results in by_level.items():
+                systems[f"agent-memory/{level}"] = results
     finally:
         if proc is not None:
             stop_server(proc)
@@ -507,7 +521,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--url", default="http://127.0.0.1:8080", help="agent-memory base URL")
     p.add_argument("--key", default=os.environ.get("AGENT_MEMORY_KEY"), help="bearer token (admin key)")
     p.add_argument("--namespace", default=None, help="namespace to ingest into (default eval-<random>)")
-    p.add_argument("--thinking-level", default="medium", choices=["low", "medium", "high"])
+    p.add_argument(
+        "--levels",
+        default="low,medium,high",
+        help="comma-separated thinkingLevels to ask every question at (one ingest, one table each)",
+    )
     p.add_argument("--concurrency", type=int, default=8, help="concurrent HTTP requests")
     p.add_argument("--timeout", type=float, default=60.0, help="per-request timeout, seconds")
     p.add_argument("--ingest-timeout", type=float, default=1800.0, help="max wait for extraction, seconds")
@@ -521,6 +539,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.namespace is None:
         args.namespace = f"eval-{secrets.token_hex(4)}"
+    args.levels = [level.strip() for level in args.levels.split(",") if level.strip()]
+    if not args.levels or any(level not in ("low", "medium", "high") for level in args.levels):
+        p.error("--levels: a comma-separated list of low, medium, high")
     return args
 
 

@@ -455,7 +455,7 @@ def format_table(results: dict[str, dict[str, dict[str, float]]]) -> str:
     """One plain-text table: rows = system x category, columns = metrics + n."""
     head = ["system", "category", *METRIC_COLUMNS, "n"]
     lines = []
-    widths = [16, 15, *([7] * len(METRIC_COLUMNS)), 5]
+    widths = [20, 15, *([7] * len(METRIC_COLUMNS)), 5]
     pairs = enumerate(zip(head, widths, strict=True))
     lines.append("  ".join(h.ljust(w) if i < 2 else h.rjust(w) for i, (h, w) in pairs))
     lines.append("  ".join("-" * w for w in widths))

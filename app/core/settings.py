@@ -58,6 +58,10 @@ class Settings(BaseSettings):
     llm_max_concurrency: int = Field(
         default=4, ge=1, le=256, description="LLM requests in flight per process."
     )
+    cors_origins: str = Field(
+        default="",
+        description="Comma-separated origins allowed to call the API from a browser (CORS). Empty: CORS off.",
+    )
 
     @field_validator("database_url")
     @classmethod
@@ -95,6 +99,18 @@ class Settings(BaseSettings):
                 "must look like amk_<keyId>_<secret> (create one with `agent-memory keys create`)"
             )
         return value
+
+    @field_validator("cors_origins")
+    @classmethod
+    def _check_cors(cls, value: str) -> str:
+        for origin in (o.strip() for o in value.split(",")):
+            if origin and origin != "*" and not origin.startswith(("http://", "https://")):
+                raise ValueError(f"{origin!r} is not an origin: write it as https://app.example.com")
+        return value
+
+    @property
+    def cors_origin_list(self) -> list[str]:
+        return [o.strip().rstrip("/") for o in self.cors_origins.split(",") if o.strip()]
 
     @property
     def async_database_url(self) -> str | None:

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from app.core.memory_types import DEFAULT_TYPE, MemoryType
 from app.extraction import lexicon as lx
+from app.extraction.categories import categories_of
+from app.extraction.lemmas import base_forms
 from app.extraction.temporal import TimeMention, detect_tense, find_time
 from app.extraction.text import (
     ParsedMessage,
@@ -30,6 +32,7 @@ from app.extraction.text import (
 )
 from app.extraction.types import (
     CONTENT_MAX_CHARS,
+    CONTEXT_MAX_CHARS,
     SUMMARY_MAX_CHARS,
     ExtractedMemory,
     InputMessage,
@@ -108,6 +111,22 @@ def _is_chitchat(sentence: str, names: frozenset[str]) -> bool:
     if not content:
         return True
     return bool(lx.REACTION_START_RE.match(core) and len(tokens) <= 6 and not _is_specific(core, names))
+
+
+_FIRST_PERSON_RE = re.compile(r"\b(?:I|I'm|I've|I'd|we|we're|we've|my|our|us)\b", re.IGNORECASE)
+
+
+def _informative_question(text: str, names: frozenset[str], between_people: bool) -> bool:
+    """A question that tells something: about the other person ("Are you still at the school in
+    Stockport?"), about the asker's own plans ("Couldn't we stay in town?"), or, between two people, one
+    that names enough ("Why the airport hotel near Gatwick?"). A request for facts to an assistant
+    ("What's the capital of France?") tells nothing about anyone."""
+    if _YOU_RE.search(text) and _is_specific(text, names):
+        return True
+    content = [t for t in _tokens(strip_emoji(text)) if t not in lx.FILLER and t not in names]
+    if len(content) >= 2 and _FIRST_PERSON_RE.search(text):
+        return True
+    return between_people and (len(content) >= 3 or (len(content) >= 2 and _is_specific(text, names)))
 
 
 def _strip_thanks(sentence: str) -> str:
@@ -280,6 +299,10 @@ def _resolve_persons(text: str, speaker: str, addressee: str | None) -> str:
     out: list[str] = []
     conjugate_next = False
     prev_word = ""
+    # "User ran User's first marathon" reads badly: once the speaker is named (and the addressee is not,
+    # so "their" cannot be ambiguous), their possessive is "their".
+    speaker_named = False
+    addressee_named = False
     for part in parts:
         if not part[0].isalpha():
             out.append(part)
@@ -300,7 +323,9 @@ def _resolve_persons(text: str, speaker: str, addressee: str | None) -> str:
         if lower == "i":
             out.append(speaker)
             conjugate_next = True
+            speaker_named = True
         elif lower in _CONTRACTIONS_I:
+            speaker_named = True
             form = _CONTRACTIONS_I[lower]
             if lower == "i'd" and _next_is_participle(parts, len(out)):
                 form = "{} had"
@@ -308,7 +333,11 @@ def _resolve_persons(text: str, speaker: str, addressee: str | None) -> str:
         elif lower in ("me", "myself"):
             out.append(speaker)
         elif lower in ("my", "mine"):
-            out.append(f"{speaker}'s")
+            if speaker_named and not addressee_named:
+                out.append(("their" if lower == "my" else "theirs") if part.islower() else "Their")
+            else:
+                out.append(f"{speaker}'s")
+                speaker_named = True
         elif addressee and lower in _CONTRACTIONS_YOU:
             form = _CONTRACTIONS_YOU[lower]
             if lower == "you'd" and _next_is_participle(parts, len(out)):
@@ -321,6 +350,7 @@ def _resolve_persons(text: str, speaker: str, addressee: str | None) -> str:
                 swapped = _INVERTED[prev_word]
                 out[-2] = swapped.capitalize() if before[:1].isupper() else swapped
             out.append(addressee)
+            addressee_named = True
             conjugate_next = prev_word in ("", ",") or prev_word in _SUBJECT_BEFORE
         elif addressee and lower == "yourself":
             out.append(addressee)
@@ -332,6 +362,10 @@ def _resolve_persons(text: str, speaker: str, addressee: str | None) -> str:
     return "".join(out)
 
 
+_MONTH_WORD_RE = re.compile(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b", re.IGNORECASE
+)
+_DATE_PREPOSITION_RE = re.compile(r"\b(?:on|by|until|till|before|after|since|from)$", re.IGNORECASE)
 _PHOTO_OF_RE = re.compile(
     r"^(?:a|an)\s+(?:photo|picture|image|pic|snapshot|screenshot)\s+of\s+", re.IGNORECASE
 )
@@ -342,10 +376,31 @@ def _photo_phrase(captions: Sequence[str]) -> str:
     return f"a photo of {_PHOTO_OF_RE.sub('', caption)}"
 
 
+def _without_relative_time(text: str, mention: TimeMention | None, anchor: datetime) -> str:
+    """ "Yesterday I ran…" → "I ran…": the summary states the absolute date instead (appended later)."""
+    if mention is None:
+        return text
+    found = find_time(text, anchor)
+    if found is None:
+        return text
+    start, end = found.span
+    said = text[start:end]
+    if any(c.isdigit() for c in said) or _MONTH_WORD_RE.search(said):
+        return text  # already absolute ("on 8 May"): keep the speaker's words
+    before = text[:start].rstrip(" ,")
+    if _DATE_PREPOSITION_RE.search(before) and found.granularity == "day":
+        # "at 3pm on Tuesday" → "at 3pm on 9 May 2023": the date takes the relative word's place.
+        return text[:start] + found.label + text[end:]
+    rest = (before + " " + text[end:].lstrip(" ,")).strip()
+    rest = re.sub(r"\s+([,.!?;])", r"\1", rest)
+    return rest[:1].upper() + rest[1:] if rest else text
+
+
 def _summarise(group: _Group, speech: _Speech, kind: MemoryType, mention: TimeMention | None) -> str:
     text = " ".join(strip_emoji(s.translate(_APOSTROPHES)) for s in group.sentences)
+    text = _without_relative_time(text, mention, speech.timestamp)
     stripped = lx.LEADING_FILLER_RE.sub("", text).strip()
-    if stripped:
+    if stripped and not group.context:  # "Yes, twice!" answers a question: the "yes" is the answer
         text = stripped
     text = collapse_spaces(_resolve_persons(text, speech.name, speech.addressee))
     if group.photo:
@@ -353,15 +408,54 @@ def _summarise(group: _Group, speech: _Speech, kind: MemoryType, mention: TimeMe
         text = f"{speech.name} shared {_photo_phrase(group.captions)}"
     elif group.question:
         text = f"{speech.name} asked: {text}"
+    elif group.context:
+        # A short reply means nothing without its question: say what it answered.
+        question = truncate(strip_emoji(group.context.translate(_APOSTROPHES)), 90)
+        text = f'{speech.name} answered "{question}": {text}'
     elif speech.named and speech.name.lower() not in text.lower() and kind != MemoryType.INSTRUCTION:
         text = f"{speech.name}: {text}"
-    if group.context:
-        question = truncate(strip_emoji(group.context.translate(_APOSTROPHES)), 90)
-        text = f"{text} (asked: {question})"
     if mention and mention.label.lower() not in text.lower():
         text = f"{text.rstrip(' .!')} ({mention.label})"
     text = text[:1].upper() + text[1:]
     return truncate(text.rstrip(), SUMMARY_MAX_CHARS)
+
+
+# ---------------------------------------------------------------- searchable context
+
+_REFERENT_RE = re.compile(r"\b(?:it|its|them|they|this|that|there|these|those|one|he|she|him|her)\b", re.I)
+# What a topic key's attribute is asked as ("What does Tom do for a living?" → user.job).
+_SLOT_WORDS = {
+    "job": "job work career occupation profession living", "employer": "work job company employer",
+    "home_city": "live lives city home town moved", "hometown": "hometown grew born from",
+    "partner": "partner relationship", "relationship_status": "relationship partner single dating",
+    "age": "age old years", "diet": "diet eat food", "birthday": "birthday born",
+    "studies": "study studies school university degree course", "name": "name called",
+}  # fmt: skip
+
+
+def _keywords(text: str, topic: str | None) -> list[str]:
+    """Generated search words: categories of what the text names, base forms of its irregular verbs,
+    and the words a question about its topic key's slot would use."""
+    words = categories_of(text) + base_forms(text)
+    if topic:
+        attribute = topic.partition(".")[2]
+        slot = _SLOT_WORDS.get(attribute)
+        words += slot.split() if slot else attribute.replace("_", " ").split()
+    return list(dict.fromkeys(words))
+
+
+def _context(memory: ExtractedMemory, partner: str | None, referent: str | None) -> str:
+    """The low-weight searchable context of a memory: the partner's turn it answers, the sentence its
+    "it / them / there" points back to, and generated keywords. Never shown, only searched."""
+    parts: list[str] = []
+    if partner:
+        parts.append(truncate(strip_emoji(partner), 300))
+    if referent and _REFERENT_RE.search(memory.content):
+        parts.append(truncate(strip_emoji(referent), 200))
+    keywords = _keywords(" ".join([memory.content, *parts]), memory.topic_key)
+    if keywords:
+        parts.append(" ".join(keywords))
+    return truncate(" ".join(parts), CONTEXT_MAX_CHARS)
 
 
 # ---------------------------------------------------------------- building memories
@@ -372,8 +466,6 @@ def _content(group: _Group, speech: _Speech) -> str:
     if group.captions:
         body = (body + "".join(f" [image: {c}]" for c in group.captions)).strip()
     text = f"{speech.name}: {body}" if speech.named else body
-    if group.context:
-        text += f" (in reply to: {group.context})"
     return truncate(text, CONTENT_MAX_CHARS)
 
 
@@ -475,7 +567,7 @@ def _split_statement(sentence: str) -> tuple[str, bool, bool]:
 
 
 def _groups_for_message(
-    sentences: Sequence[str], names: frozenset[str], context_question: str | None
+    sentences: Sequence[str], names: frozenset[str], context_question: str | None, between_people: bool
 ) -> tuple[list[_Group], bool]:
     """Group a message's sentences into memories; also says whether its last sentence was kept."""
     groups: list[_Group] = []
@@ -489,8 +581,9 @@ def _groups_for_message(
         if is_question:
             pending_question = None
             last_kept = None
-            # "Are you still at the school in Stockport?" tells what the asker knows about the other person.
-            if _YOU_RE.search(text) and _is_specific(text, names):
+            # "Are you still at the school in Stockport?" tells what the asker knows about the other person;
+            # "Why the airport hotel? Couldn't we stay in town?" carries a plan. "How are you?" carries nothing.
+            if _informative_question(text, names, between_people):
                 groups.append(_Group([text], question=True))
                 last_sentence_kept = True
             continue
@@ -551,8 +644,9 @@ def extract_memories(messages: Sequence[InputMessage], *, new_from: int = 0) -> 
         addressee = _addressee(speakers, index, name) if named else _default_addressee(message.role, named)
         speech = _Speech(name, named, message.role, addressee, message.timestamp, message.id)
         context_question = _previous_question(messages, parsed, speakers, index, name)
+        partner, own_previous = _partner_turn(messages, parsed, speakers, index, name)
         sentences = split_sentences(p.body) if p.body else []
-        groups, last_kept = _groups_for_message(sentences, names, context_question)
+        groups, last_kept = _groups_for_message(sentences, names, context_question, named)
         if p.captions:
             if groups and last_kept:
                 groups[-1].captions = p.captions
@@ -560,13 +654,41 @@ def extract_memories(messages: Sequence[InputMessage], *, new_from: int = 0) -> 
                 # A shared photo is information even when the words around it are not ("Look at this!").
                 groups.append(_Group(sentences[-1:], captions=p.captions, photo=True))
         previous: TimeMention | None = None
+        referent = own_previous
         for group in (part for whole in groups for part in _split_compound(whole)):
             memory, previous = _build(group, speech, previous)
             if memory is None or memory.content in seen:
                 continue
             seen.add(memory.content)
-            memories.append(memory)
+            memories.append(replace(memory, context=_context(memory, partner, referent)))
+            referent = " ".join(group.sentences)
     return memories
+
+
+def _partner_turn(
+    messages: Sequence[InputMessage],
+    parsed: Sequence[ParsedMessage],
+    speakers: Sequence[str | None],
+    index: int,
+    name: str,
+) -> tuple[str | None, str | None]:
+    """The other speaker's latest turn before this message (what it answers), and this speaker's own
+    message just before it, when they spoke twice in a row (what its "it" may point back to)."""
+    partner: str | None = None
+    own: str | None = None
+    for j in range(index - 1, max(index - 4, -1), -1):
+        speaker = speakers[j] or _speech_for(None, messages[j].role)[0]
+        body = parsed[j].body + "".join(f" [image: {c}]" for c in parsed[j].captions)
+        if speaker == name:
+            if own is None and j == index - 1:
+                own = body
+            continue
+        partner = body
+        if j > 0 and len(body.split()) < 4:
+            # "And?" or "Are they growing?" answers nothing alone: the turn before it says what it is about.
+            partner = parsed[j - 1].body + " " + body
+        break
+    return partner, own
 
 
 # "…, and I …" / "… but my …": where one sentence starts a second statement with its own subject.
@@ -681,7 +803,8 @@ def classify_statement(
     if not keep_all and not explicit and (is_question or not remainder or _is_chitchat(remainder, names)):
         return None
     statement = remainder or statement
-    return _build(_Group([statement], explicit=explicit, captions=parsed.captions), speech)[0]
+    memory = _build(_Group([statement], explicit=explicit, captions=parsed.captions), speech)[0]
+    return replace(memory, context=_context(memory, None, None)) if memory is not None else None
 
 
 def classify_one(

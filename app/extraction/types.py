@@ -26,6 +26,7 @@ __all__ = [
 
 SUMMARY_MAX_CHARS = 200
 CONTENT_MAX_CHARS = 2000
+CONTEXT_MAX_CHARS = 1000
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,8 @@ class ExtractedMemory:
     topic_key: str | None
     event_time: datetime | None
     source_message_ids: tuple[str, ...]
+    # Searchable at low weight, never shown: the turn this answers, resolved referents, generated keywords.
+    context: str = ""
 
 
 class Extractor(Protocol):

@@ -32,18 +32,20 @@ class NewMemory:
     content_hash: str
     source_message_ids: tuple[str, ...]
     metadata: dict[str, Any] | None = None
+    context: str = ""
 
 
 _INSERT = text(
     """
     INSERT INTO memories (profile_id, id, type, summary, content, session_id, topic_key, event_time, content_hash,
-                          metadata)
+                          metadata, context)
     SELECT :p, m.id, m.type, m.summary, m.content, m.session_id, m.topic_key, m.event_time, m.content_hash,
-           coalesce(CAST(m.metadata AS jsonb), '{}')
+           coalesce(CAST(m.metadata AS jsonb), '{}'), m.context
     FROM unnest(CAST(:ids AS text[]), CAST(:types AS text[]), CAST(:summaries AS text[]),
                 CAST(:contents AS text[]), CAST(:sessions AS text[]), CAST(:topics AS text[]),
-                CAST(:times AS timestamptz[]), CAST(:hashes AS text[]), CAST(:metadata AS text[])) WITH ORDINALITY
-         AS m(id, type, summary, content, session_id, topic_key, event_time, content_hash, metadata, ord)
+                CAST(:times AS timestamptz[]), CAST(:hashes AS text[]), CAST(:metadata AS text[]),
+                CAST(:contexts AS text[])) WITH ORDINALITY
+         AS m(id, type, summary, content, session_id, topic_key, event_time, content_hash, metadata, context, ord)
     ORDER BY m.ord
     ON CONFLICT (profile_id, content_hash) DO NOTHING
     RETURNING id
@@ -105,6 +107,7 @@ async def insert_memories(db: AsyncSession, profile_id: int, memories: list[NewM
             "times": [m.event_time for m in memories],
             "hashes": [m.content_hash for m in memories],
             "metadata": [json.dumps(m.metadata) if m.metadata else None for m in memories],
+            "contexts": [m.context for m in memories],
         },
     )
     inserted = set(rows.scalars())
@@ -139,9 +142,9 @@ async def _supersede_in_order(db: AsyncSession, profile_id: int, created: list[N
 _INSERT_ONE = text(
     f"""
     INSERT INTO memories (profile_id, id, type, summary, content, session_id, topic_key, event_time, content_hash,
-                          metadata)
+                          metadata, context)
     VALUES (:p, :id, :type, :summary, :content, :session_id, :topic_key, :event_time, :content_hash,
-            CAST(:metadata AS jsonb))
+            CAST(:metadata AS jsonb), :context)
     ON CONFLICT (profile_id, content_hash) DO NOTHING
     RETURNING {_COLUMNS}
     """
@@ -165,6 +168,7 @@ async def insert_one(db: AsyncSession, profile_id: int, memory: NewMemory) -> di
                     "event_time": memory.event_time,
                     "content_hash": memory.content_hash,
                     "metadata": json.dumps(memory.metadata or {}),
+                    "context": memory.context,
                 },
             )
         )

@@ -69,6 +69,7 @@ def new_memories(
             content_hash=content_hash(e.content),
             source_message_ids=e.source_message_ids,
             metadata=inherited_metadata(e.source_message_ids, by_message),
+            context=e.context,
         )
         for e in extracted
     ]

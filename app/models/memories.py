@@ -37,6 +37,8 @@ class Memory(Base):
     event_time: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     superseded_by: Mapped[str | None] = mapped_column(String(26))
     content_hash: Mapped[str] = mapped_column(String(64), nullable=False)
+    # Low-weight searchable text: the turn this memory answers, resolved referents, generated keywords.
+    context: Mapped[str] = mapped_column(Text, nullable=False, server_default=text("''"))
     created_at: Mapped[datetime] = created_at_column()
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), nullable=False, server_default=text("now()")
@@ -57,7 +59,8 @@ class Memory(Base):
         TSVECTOR,
         Computed(
             "setweight(to_tsvector('english'::regconfig, summary), 'A') || "
-            "setweight(to_tsvector('english'::regconfig, content), 'B')",
+            "setweight(to_tsvector('english'::regconfig, content), 'B') || "
+            "setweight(to_tsvector('english'::regconfig, context), 'D')",
             persisted=True,
         ),
     )

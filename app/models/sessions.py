@@ -88,4 +88,5 @@ class Message(Base):
         Index("ix_messages_session_seq", "profile_id", "session_id", "seq"),
         Index("ix_messages_parent", "profile_id", "parent_id"),
         Index("ix_messages_tsv", "tsv", postgresql_using="gin"),
+        Index("ix_messages_created", "profile_id", "created_at"),
     )

@@ -74,7 +74,10 @@ def _ranked(name: str, rows: str, tf: str) -> str:
 
 
 # All channels in one round trip: memory full text, raw-message full text mapped to the memories those
-# messages sourced, topic keys sharing a word with the question, and events inside the time window.
+# messages sourced, topic keys sharing a word with the question, events inside the time window and,
+# after them, memories told inside it (their source messages' time: "what did I do yesterday?" is
+# answered by what was said yesterday too), plus the profile's document frequency of each query term
+# for the second stage.
 _CHANNELS_SQL = f"""
     WITH
     terms AS (SELECT * FROM unnest(CAST(:lexemes AS text[]), CAST(:weights AS float8[])) AS t(lexeme, w)),
@@ -105,6 +108,18 @@ _CHANNELS_SQL = f"""
      WHERE :has_window AND profile_id = :p AND {{live}}
        AND event_time >= :start AND event_time < :end
      ORDER BY event_time DESC, id DESC LIMIT :width)
+    UNION ALL
+    (SELECT 'told', s.memory_id, extract(epoch FROM max(g.created_at)), NULL
+     FROM messages g
+     JOIN memory_sources s ON s.profile_id = :p AND s.message_id = g.id
+     JOIN memories m ON m.profile_id = :p AND m.id = s.memory_id AND {{live_m}}
+     WHERE :has_window AND g.profile_id = :p AND g.created_at >= :start AND g.created_at < :end
+     GROUP BY s.memory_id
+     ORDER BY 3 DESC, 2 DESC LIMIT :width)
+    UNION ALL
+    SELECT 'df', lexeme, df, NULL FROM mem_df
+    UNION ALL
+    SELECT 'n', '', n, NULL FROM mem_stats
     """
 
 
@@ -133,13 +148,26 @@ def _with_visible(sql: str, visible: Visible, params: dict[str, Any]) -> str:
     return sql.replace("{live}", visible.sql("", params)).replace("{live_m}", visible.sql("m", params))
 
 
-# The fused candidates, with their source messages and the profile's newest session (for the task prior).
+# The fused candidates, with their source messages and the profile's newest session (for the task prior),
+# and for the second stage: which query terms the memory's own text (summary, content, context) holds,
+# which its source messages hold, and where its sources sit in their session (seq) and in time.
 _DETAILS_SQL = """
     SELECT m.id, m.type, m.summary, m.content, m.session_id, m.event_time, m.created_at,
-           coalesce((SELECT array_agg(s.message_id) FROM memory_sources s
-                     WHERE s.profile_id = :p AND s.memory_id = m.id), '{}') AS sources,
+           coalesce(src.sources, '{}') AS sources, src.seq, src.told_at,
+           ARRAY(SELECT l FROM unnest(tsvector_to_array(m.tsv)) l
+                 WHERE l = ANY(CAST(:terms AS text[]))) AS memory_terms,
+           ARRAY(SELECT DISTINCT u.lexeme FROM memory_sources s2
+                 JOIN messages g2 ON g2.profile_id = :p AND g2.id = s2.message_id
+                 CROSS JOIN LATERAL unnest(g2.tsv) AS u(lexeme, positions, weights)
+                 WHERE s2.profile_id = :p AND s2.memory_id = m.id
+                   AND u.lexeme = ANY(CAST(:terms AS text[]))) AS message_terms,
            (SELECT id FROM sessions WHERE profile_id = :p ORDER BY updated_at DESC, id LIMIT 1) AS latest_session
-    FROM memories m WHERE m.profile_id = :p AND m.id = ANY(CAST(:ids AS text[])) AND {live_m}
+    FROM memories m
+    LEFT JOIN LATERAL (
+        SELECT array_agg(s.message_id) AS sources, min(g.seq) AS seq, max(g.created_at) AS told_at
+        FROM memory_sources s JOIN messages g ON g.profile_id = :p AND g.id = s.message_id
+        WHERE s.profile_id = :p AND s.memory_id = m.id) src ON true
+    WHERE m.profile_id = :p AND m.id = ANY(CAST(:ids AS text[])) AND {live_m}
     """
 
 
@@ -176,6 +204,9 @@ class Channels:
     message: list[str] = field(default_factory=list)
     topic: list[tuple[str, str]] = field(default_factory=list)
     window: list[str] = field(default_factory=list)
+    told: list[str] = field(default_factory=list)
+    df: dict[str, int] = field(default_factory=dict)  # memories of the profile holding each query term
+    n: int = 0  # active memories of the profile
 
 
 async def channels(
@@ -210,14 +241,20 @@ async def channels(
             found.message.append(row.id)
         elif row.channel == "topic":
             found.topic.append((row.id, row.topic_key))
-        else:
+        elif row.channel == "window":
             found.window.append(row.id)
+        elif row.channel == "told":
+            found.told.append(row.id)
+        elif row.channel == "df":
+            found.df[row.id] = int(row.score)
+        else:
+            found.n = int(row.score)
     return found
 
 
 async def details(
-    db: AsyncSession, profile_id: int, ids: list[str], visible: Visible = Visible()
+    db: AsyncSession, profile_id: int, ids: list[str], terms: list[str], visible: Visible = Visible()
 ) -> dict[str, dict[str, Any]]:
-    params: dict[str, Any] = {"p": profile_id, "ids": ids}
+    params: dict[str, Any] = {"p": profile_id, "ids": ids, "terms": terms}
     rows = await db.execute(text(_with_visible(_DETAILS_SQL, visible, params)), params)
     return {r.id: dict(r._mapping) for r in rows}

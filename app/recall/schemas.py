@@ -20,8 +20,11 @@ ResponseLength = Literal["short", "medium", "long"]
 class RecallRequest(RequestModel):
     query: RecallQuery
     thinking_level: ThinkingLevel = Field(
-        default="low",
-        description="How wide each channel looks: low ≈ 20, medium ≈ 50, high ≈ 100 candidates.",
+        default="medium",
+        description=(
+            "low: first stage only, each channel 20 deep; medium: 50 deep and the fused top 50 reranked by "
+            "a second stage; high: 100 deep, a widened query, top 100 reranked."
+        ),
     )
     response_length: ResponseLength = Field(
         default="medium", description="Answer size: about 60 / 150 / 400 tokens."

@@ -1,4 +1,10 @@
-"""Rules of recall: channels, weighted reciprocal-rank fusion, priors, and the extractive answer."""
+"""Rules of recall: channels, weighted reciprocal-rank fusion, priors, the second stage, and the answer.
+
+`thinkingLevel` picks the work: `low` is the first stage alone (each channel 20 deep); `medium` (the
+default) looks 50 deep and reranks the fused top 50 (`app.recall.rerank`); `high` looks 100 deep, widens
+the query (stem expansions, prefixes) and reranks the top 100. The figures behind these choices are
+printed by `bench/eval_retrieval.py`.
+"""
 
 from __future__ import annotations
 
@@ -14,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.core.dates import format_date
 from app.core.memory_types import POLICIES, types_where
 from app.core.tokens import estimate_tokens
+from app.extraction.lemmas import base_forms
 from app.extraction.temporal import find_time, resolve_time_window
 from app.llm.answers import ANSWER_TOKENS, write_answer
 from app.llm.client import LlmClient, LlmError
@@ -21,11 +28,24 @@ from app.models import Profile
 from app.recall import query as q
 from app.recall import repository
 from app.recall.expansions import related_words
+from app.recall.rerank import Query, rerank
 from app.recall.schemas import RecallCandidate, RecallRequest, RecallResult
 
 logger = logging.getLogger("agent_memory.recall")
 
-WIDTH = {"low": 20, "medium": 50, "high": 100}
+
+@dataclass(frozen=True)
+class Level:
+    width: int  # how deep each channel looks
+    rerank: int  # how many fused candidates the second stage reranks (0: none)
+    expand: bool  # stem expansions and prefix terms
+
+
+LEVELS = {
+    "low": Level(width=20, rerank=0, expand=False),
+    "medium": Level(width=50, rerank=50, expand=False),
+    "high": Level(width=100, rerank=100, expand=True),
+}
 RRF_K = 5
 
 # Channel weights in the fusion. Memory text is the main evidence; the raw conversation backs it up
@@ -35,6 +55,9 @@ W_MESSAGE = 0.9
 W_TOPIC = 0.9
 W_WINDOW = 0.9
 W_PRIOR = 0.02
+# A question that names a time and little else ("What did I do yesterday?") is answered by the window.
+W_WINDOW_LED = 3.0
+TIME_LED_TERMS = 1
 
 # Priors from the type policy table: lasting statements first, then events; tasks of older sessions last.
 TYPE_PRIOR = {p.type.value: p.recall_prior for p in POLICIES}
@@ -58,11 +81,11 @@ def _reference(value: datetime | date | None) -> datetime:
     return datetime.combine(value, time(23, 59, 59), tzinfo=UTC)
 
 
-def _terms(parsed: q.ParsedQuery, phrases: list[str], level: str) -> repository.Terms:
+def _terms(parsed: q.ParsedQuery, phrases: list[str], level: Level) -> repository.Terms:
     lexemes = [(lexeme, 1.0) for lexeme in parsed.lexemes]
     lexemes += [(lexeme, EXPANSION_WEIGHT) for lexeme in parsed.expanded]
     # At high, prefixes catch other forms the stemmer keeps apart (e.g. "paint" → "painting", "painter").
-    prefixes = [(lx, PREFIX_WEIGHT) for lx in parsed.lexemes if len(lx) >= 4] if level == "high" else []
+    prefixes = [(lx, PREFIX_WEIGHT) for lx in parsed.lexemes if len(lx) >= 4] if level.expand else []
     return repository.Terms(lexemes=lexemes, prefixes=prefixes, phrases=[(p, PHRASE_WEIGHT) for p in phrases])
 
 
@@ -86,12 +109,30 @@ def _topic_matches(rows: list[tuple[str, str]], words: set[str]) -> list[str]:
     return [memory_id for _, memory_id in scored]
 
 
-def _fuse(channels: list[tuple[float, list[str]]]) -> dict[str, float]:
+@dataclass(frozen=True)
+class Channel:
+    """One ranked list of memory ids, best first, and its weight in the fusion. A new channel (e.g.
+    semantic similarity) is one more of these."""
+
+    name: str
+    weight: float
+    ranked: list[str]
+
+
+def _fuse(channels: list[Channel]) -> tuple[dict[str, float], dict[str, int]]:
+    """Weighted reciprocal-rank fusion; also how many channels found each memory."""
     fused: dict[str, float] = defaultdict(float)
-    for weight, ranked in channels:
-        for rank, memory_id in enumerate(ranked, start=1):
-            fused[memory_id] += weight / (RRF_K + rank)
-    return fused
+    hits: dict[str, int] = defaultdict(int)
+    for channel in channels:
+        for rank, memory_id in enumerate(channel.ranked, start=1):
+            fused[memory_id] += channel.weight / (RRF_K + rank)
+            hits[memory_id] += 1
+    return fused, hits
+
+
+def _window_ranked(found: repository.Channels) -> list[str]:
+    """Events inside the window first, newest first; then memories told inside it."""
+    return list(dict.fromkeys(found.window + found.told))
 
 
 def _prior_order(rows: dict[str, dict[str, Any]], latest_session: str | None) -> list[str]:
@@ -133,13 +174,21 @@ def _dated(row: dict[str, Any]) -> str:
     return summary
 
 
-def compose_answer(rows: list[dict[str, Any]], length: str) -> str:
-    """Extractive: the top candidates' summaries, deduplicated, dates absolute, within the token budget."""
+# Candidates in the answer besides the best one: only those scoring close to it, and at most this many.
+ANSWER_CLOSE = 0.6
+ANSWER_MAX = {"short": 2, "medium": 3, "long": 8}
+
+
+def compose_answer(rows: list[dict[str, Any]], length: str, scores: list[float] | None = None) -> str:
+    """Extractive and short: the best candidate's summary, with the next ones only while they score close
+    to it, deduplicated, dates absolute, within the token budget."""
     budget = ANSWER_TOKENS[length]
     parts: list[str] = []
     seen: set[str] = set()
     used = 0
-    for row in rows:
+    for index, row in enumerate(rows):
+        if parts and (len(parts) >= ANSWER_MAX[length] or (scores and scores[index] < ANSWER_CLOSE)):
+            break
         sentence = _dated(row)
         key = re.sub(r"\W+", " ", sentence.lower()).strip()
         if not key or key in seen:
@@ -165,8 +214,8 @@ class Ranked:
 async def recall(db: AsyncSession, profile: Profile, request: RecallRequest) -> Ranked:
     """Rank the profile's memories for the question and answer extractively (all the database work)."""
     reference = _reference(request.reference_date)
-    level = request.thinking_level
-    width = max(WIDTH[level], request.limit)
+    level = LEVELS[request.thinking_level]
+    width = max(level.width, request.limit)
     window = resolve_time_window(request.query, reference)
     # The time expression picks the window; its words ("two days ago") are not what to search for.
     text = request.query
@@ -174,30 +223,40 @@ async def recall(db: AsyncSession, profile: Profile, request: RecallRequest) -> 
     if mention is not None:
         text = text[: mention.span[0]] + " " + text[mention.span[1] :]
     phrases = q.phrases_of(text)
-    related = related_words(q.words_of(text))
+    words = q.words_of(text)
+    # Irregular verbs in their base form too ("ran" → run): the stemmer leaves them apart.
+    related = " ".join(filter(None, [related_words(words), " ".join(base_forms(text))]))
     lexemes, phrase_queries, related_lexemes = await repository.analyse(db, text, phrases, related)
-    parsed = q.build(lexemes, phrase_queries, text, related=related_lexemes, expand=level == "high")
+    parsed = q.build(lexemes, phrase_queries, text, related=related_lexemes, expand=level.expand)
 
     terms = _terms(parsed, phrase_queries, level)
     visible = repository.Visible(as_of=request.as_of, metadata=request.metadata)
     found = await repository.channels(db, profile.id, terms, sorted(parsed.words), window, width, visible)
-    channels: list[tuple[float, list[str]]] = [
-        (W_MEMORY, found.memory),
-        (W_MESSAGE, found.message),
-        (W_TOPIC, _topic_matches(found.topic, parsed.words)[:width]),
-        (W_WINDOW, found.window),
+    time_led = window is not None and len(parsed.lexemes) <= TIME_LED_TERMS
+    channels = [
+        Channel("memory", W_MEMORY, found.memory),
+        Channel("message", W_MESSAGE, found.message),
+        Channel("topic", W_TOPIC, _topic_matches(found.topic, parsed.words)[:width]),
+        Channel("window", W_WINDOW_LED if time_led else W_WINDOW, _window_ranked(found)[:width]),
     ]
-    if not any(ranked for _, ranked in channels):
+    if not any(channel.ranked for channel in channels):
         return Ranked(RecallResult(count=0, answer="", candidates=[]), [], reference)
 
-    fused = _fuse(channels)
-    rows = await repository.details(db, profile.id, list(fused), visible)
+    fused, hits = _fuse(channels)
+    if level.rerank:
+        # Only the fused head goes on: the second stage reranks it, the tail could never reach the top.
+        head = sorted(fused, key=lambda m: (fused[m], m), reverse=True)[: max(level.rerank, request.limit)]
+        fused = {m: fused[m] for m in head}
+    query_terms = {t: w for t, w in terms.lexemes}
+    rows = await repository.details(db, profile.id, list(fused), list(query_terms), visible)
     fused = {m: s for m, s in fused.items() if m in rows}  # deleted or superseded meanwhile
     if not fused:
         return Ranked(RecallResult(count=0, answer="", candidates=[]), [], reference)
     latest = next(iter(rows.values()))["latest_session"]
     for rank, memory_id in enumerate(_prior_order(rows, latest), start=1):
         fused[memory_id] += W_PRIOR / (RRF_K + rank)
+    if level.rerank:
+        fused = rerank(fused, rows, hits, Query(query_terms, found.df, found.n), len(channels))
 
     # Ties go to the newer memory (ULIDs sort by time).
     ordered = sorted(fused, key=lambda m: (fused[m], m), reverse=True)
@@ -216,7 +275,7 @@ async def recall(db: AsyncSession, profile: Profile, request: RecallRequest) -> 
         for m in ranked
     ]
     best = [rows[m] for m in ranked]
-    answer = compose_answer(best, request.response_length)
+    answer = compose_answer(best, request.response_length, [c.score for c in candidates])
     return Ranked(RecallResult(count=len(candidates), answer=answer, candidates=candidates), best, reference)
 
 

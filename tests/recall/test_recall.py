@@ -180,3 +180,62 @@ async def test_reference_dates_at_the_edges_of_the_calendar(
             f"{profile_url}/recall", json={"query": "yesterday", "referenceDate": reference}
         )
         assert response.status_code == 422, response.text
+
+
+async def test_readme_example_finds_the_race_and_its_date(
+    client: httpx.AsyncClient, profile_url: str, worker: Worker
+) -> None:
+    # The README walk-through, word for word: "race" is never said and "ran" is not "run" to the stemmer.
+    messages = [
+        {"role": "user", "content": "I moved to Lisbon last year and I work as a nurse.",
+         "timestamp": "2024-05-10T09:00:00Z"},
+        {"role": "user", "content": "Yesterday I ran my first half marathon.", "timestamp": "2024-05-10T09:01:00Z"},
+        {"role": "user", "content": "From now on, always answer in French."},
+    ]  # fmt: skip
+    response = await client.post(f"{profile_url}/ingest", json={"sessionId": "chat-1", "messages": messages})
+    assert response.status_code == 202
+    await worker.drain()
+    result = await _recall(client, profile_url, "What race did I run, and when?", referenceDate="2024-05-10")
+    assert result["count"] >= 1
+    top = result["candidates"][0]
+    assert "half marathon" in top["summary"], result
+    assert top["eventTime"].startswith("2024-05-09")
+    assert result["answer"].startswith("User ran their first half marathon (9 May 2024)"), result["answer"]
+    assert "asked:" not in result["answer"] and "Yesterday" not in result["answer"]
+
+
+async def test_time_only_question_is_answered_by_the_window(
+    client: httpx.AsyncClient, profile_url: str, worker: Worker
+) -> None:
+    messages = [
+        {"role": "user", "content": "I work as a translator.", "timestamp": "2026-05-02T09:00:00Z"},
+        {"role": "user", "content": "Yesterday I went to a pottery class with my sister Ana.",
+         "timestamp": "2026-05-20T18:00:00Z"},
+    ]  # fmt: skip
+    response = await client.post(f"{profile_url}/ingest", json={"sessionId": "s1", "messages": messages})
+    assert response.status_code == 202
+    await worker.drain()
+    for level in ("low", "medium", "high"):
+        result = await _recall(
+            client, profile_url, "What did I do yesterday?", referenceDate="2026-05-21", thinkingLevel=level
+        )
+        assert result["count"] >= 1, level
+        assert "pottery" in result["candidates"][0]["summary"], (level, result)
+        assert "translator" not in " ".join(c["summary"] for c in result["candidates"])
+        assert "pottery class" in result["answer"] and "19 May 2026" in result["answer"]
+
+
+async def test_a_reply_is_found_through_the_question_it_answers(
+    client: httpx.AsyncClient, profile_url: str, worker: Worker
+) -> None:
+    messages = [
+        {"role": "user", "content": "Ben: What did you bake for the party on Saturday?"},
+        {"role": "assistant", "content": "Lucia: Mostly a lemon tart, it took me all afternoon."},
+        {"role": "user", "content": "Ben: I brought crisps, as usual."},
+    ]
+    response = await client.post(f"{profile_url}/ingest", json={"sessionId": "s1", "messages": messages})
+    assert response.status_code == 202
+    await worker.drain()
+    # Shares no word with the reply itself: found through the partner's question and the tart's category.
+    result = await _recall(client, profile_url, "What dessert did Lucia bring to the party?")
+    assert "lemon tart" in result["candidates"][0]["summary"], result
