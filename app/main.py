@@ -20,6 +20,8 @@ from app.core.errors import install_error_handlers
 from app.core.middleware import BodyGuardMiddleware, RequestContextMiddleware, install_cors
 from app.core.migrations import upgrade_to_head
 from app.core.settings import Settings, get_settings
+from app.embeddings import repository
+from app.embeddings.service import Semantic
 from app.llm.client import LlmClient
 from app.mcp.server import install_mcp, mcp_lifespan
 from app.routers import ROUTERS
@@ -49,13 +51,15 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.sessionmaker = create_sessionmaker(engine)
     # None when no LLM is configured; compaction (and recall answers) then take their offline paths.
     llm = app.state.llm = LlmClient.from_settings(settings)
+    # None with AGENT_MEMORY_EMBEDDINGS=none: recall stays lexical and no embedding job is ever queued.
+    semantic = app.state.semantic = Semantic.from_settings(settings)
     supervisor: WorkerSupervisor | None = None
     try:
         if app.state.migrate_on_start:
             await upgrade_to_head(engine)
         async with app.state.sessionmaker() as db:
             open_mode = settings.admin_key is None and not await has_admin_key(db)
-        app.state.open_mode = OpenMode(active=open_mode)
+        app.state.open_mode = OpenMode(active=open_mode, has_admin_key=has_admin_key)
         if open_mode and not settings.binds_loopback():
             reason = (
                 f"refusing to serve on {settings.host} without an API key: set AGENT_MEMORY_ADMIN_KEY "
@@ -67,6 +71,10 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             logger.warning(
                 "no admin key configured: running OPEN (no key needed) on loopback %s", settings.host
             )
+        if semantic is not None:
+            async with app.state.sessionmaker() as db:
+                app.state.vector_store = await repository.vector_store(db)
+            await semantic.embedder.load()  # the local model's weights now, not on the first recall
         if app.state.run_worker:
             # Its own process: extraction is CPU-bound and must never run on the API's event loop.
             supervisor = WorkerSupervisor(settings, url)
@@ -79,6 +87,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             await supervisor.stop()
         if llm is not None:
             await llm.aclose()
+        if semantic is not None:
+            await semantic.aclose()
         await engine.dispose()
         if embedded is not None:
             await asyncio.to_thread(embedded.stop)

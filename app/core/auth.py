@@ -14,6 +14,7 @@ import hmac
 import logging
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
@@ -115,15 +116,16 @@ class OpenMode:
     `ttl` seconds, when a request finds the last check stale and asks the database."""
 
     active: bool
+    # Whether an admin key exists: the keys' SQL lives with the keys (namespaces), which core may not
+    # import, so the app passes it in.
+    has_admin_key: Callable[[AsyncSession], Awaitable[bool]]
     ttl: float = KEY_CACHE_SECONDS
     checked_at: float = field(default_factory=time.monotonic)
 
     async def is_open(self, db: AsyncSession) -> bool:
         if self.active and time.monotonic() - self.checked_at >= self.ttl:
-            from app.namespaces.repository import has_admin_key  # the keys' SQL lives with the keys
-
             self.checked_at = time.monotonic()
-            if await has_admin_key(db):
+            if await self.has_admin_key(db):
                 self.end()
         return self.active
 

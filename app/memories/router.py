@@ -12,6 +12,7 @@ from app.core.metadata import parse_filter
 from app.core.names import SessionPath
 from app.core.pagination import Cursor, Limit
 from app.core.timestamps import AwareTimestamp
+from app.embeddings.service import ConfiguredSemantic
 from app.memories import service
 from app.memories.schemas import (
     EditRequest,
@@ -40,10 +41,16 @@ router = APIRouter(
     },
 )
 async def remember(
-    body: RememberRequest, profile: ProfileForWrite, db: DbSession, response: Response
+    body: RememberRequest,
+    profile: ProfileForWrite,
+    db: DbSession,
+    response: Response,
+    semantic: ConfiguredSemantic,
 ) -> MemoryOut:
     """Store one statement as a memory, synchronously (201); content already stored answers 200 with it."""
-    memory, created = await service.remember(db, profile, body.content, body.session_id, body.metadata)
+    memory, created = await service.remember(
+        db, profile, body.content, body.session_id, body.metadata, embed=semantic is not None
+    )
     response.status_code = 201 if created else 200
     return memory
 
@@ -112,11 +119,11 @@ async def get_memory(
 
 @router.patch("/memories/{memory_id}", responses=error_responses(409))
 async def edit_memory(
-    memory_id: str, body: EditRequest, profile: ExistingProfile, db: DbSession
+    memory_id: str, body: EditRequest, profile: ExistingProfile, db: DbSession, semantic: ConfiguredSemantic
 ) -> MemoryOut:
     """Correct a memory; the previous version is kept in its history. A superseded memory → 409
     `memory_superseded`; content another memory already holds → 409 `memory_content_exists`."""
-    return await service.edit_memory(db, profile, memory_id, body)
+    return await service.edit_memory(db, profile, memory_id, body, embed=semantic is not None)
 
 
 @router.get("/memories/{memory_id}/history")

@@ -6,6 +6,7 @@ from fastapi import APIRouter
 
 from app.core.db import DbSession, ReleaseDb
 from app.core.errors import error_responses
+from app.embeddings.service import ConfiguredSemantic
 from app.llm.client import ConfiguredLlm
 from app.profiles.access import ExistingProfile
 from app.recall import service
@@ -20,10 +21,15 @@ router = APIRouter(
 
 @router.post("/recall")
 async def recall(
-    body: RecallRequest, profile: ExistingProfile, db: DbSession, release_db: ReleaseDb, llm: ConfiguredLlm
+    body: RecallRequest,
+    profile: ExistingProfile,
+    db: DbSession,
+    release_db: ReleaseDb,
+    llm: ConfiguredLlm,
+    semantic: ConfiguredSemantic,
 ) -> RecallResult:
     """Find the memories that answer a question and synthesise an answer ("" when nothing matches)."""
-    ranked = await service.recall(db, profile, body)
+    ranked = await service.recall(db, profile, body, semantic=semantic)
     if llm is None:
         return ranked.result
     await release_db()  # the reads are done: no connection waits on the LLM

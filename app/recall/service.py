@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.core.dates import format_date
 from app.core.memory_types import POLICIES, types_where
 from app.core.tokens import estimate_tokens
+from app.embeddings.service import Semantic
 from app.extraction.lemmas import base_forms
 from app.extraction.temporal import find_time, resolve_time_window
 from app.llm.answers import ANSWER_TOKENS, write_answer
@@ -211,11 +212,16 @@ class Ranked:
     reference: datetime
 
 
-async def recall(db: AsyncSession, profile: Profile, request: RecallRequest) -> Ranked:
-    """Rank the profile's memories for the question and answer extractively (all the database work)."""
+async def recall(
+    db: AsyncSession, profile: Profile, request: RecallRequest, *, semantic: Semantic | None = None
+) -> Ranked:
+    """Rank the profile's memories for the question and answer extractively (all the database work).
+    `semantic` (embeddings configured) adds the semantic channel."""
     reference = _reference(request.reference_date)
     level = LEVELS[request.thinking_level]
     width = max(level.width, request.limit)
+    # First, before any other read: it releases the connection while the query is embedded.
+    similar = await semantic.channel(db, profile.id, request.query, width) if semantic else []
     window = resolve_time_window(request.query, reference)
     # The time expression picks the window; its words ("two days ago") are not what to search for.
     text = request.query
@@ -239,6 +245,8 @@ async def recall(db: AsyncSession, profile: Profile, request: RecallRequest) -> 
         Channel("topic", W_TOPIC, _topic_matches(found.topic, parsed.words)[:width]),
         Channel("window", W_WINDOW_LED if time_led else W_WINDOW, _window_ranked(found)[:width]),
     ]
+    if semantic is not None:
+        channels.append(Channel("semantic", semantic.weight, [memory_id for memory_id, _ in similar]))
     if not any(channel.ranked for channel in channels):
         return Ranked(RecallResult(count=0, answer="", candidates=[]), [], reference)
 
