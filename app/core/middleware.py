@@ -35,8 +35,11 @@ DEFAULT_BODY_LIMIT = 1 * MIB
 
 
 def body_limit_for(path: str) -> int:
-    # /mcp carries the ingest tool's conversations: the ingest limit.
-    return INGEST_BODY_LIMIT if path.endswith("/ingest") or path == "/mcp" else DEFAULT_BODY_LIMIT
+    # /mcp carries the ingest tool's conversations: the ingest limit. Session messages may carry large tool
+    # outputs (history can truncate them on read, as the reference does): the ingest limit too.
+    if path.endswith("/ingest") or path == "/mcp" or ("/sessions/" in path and "/messages" in path):
+        return INGEST_BODY_LIMIT
+    return DEFAULT_BODY_LIMIT
 
 
 def is_streamed_upload(path: str) -> bool:
@@ -45,6 +48,7 @@ def is_streamed_upload(path: str) -> bool:
 
 UNSTORABLE_TEXT = "text must not contain NUL (\\u0000) characters or unpaired surrogates"
 NOT_UTF8 = "the body must be JSON encoded in UTF-8"
+SLASH_IN_ID = "ids in a path (namespace, profile, session, message, label, key) must not contain '/' (%2F)"
 
 # Bytes that may hide unstorable text once parsed: NUL, raw or escaped, or a surrogate escape.
 # Only a body holding one of them is parsed here.
@@ -136,6 +140,11 @@ class BodyGuardMiddleware:
         query = scope.get("query_string", b"")
         if "\x00" in scope["path"] or b"%00" in query or b"\x00" in query:
             await _refused("path" if "\x00" in scope["path"] else "query")(scope, receive, send)
+            return
+        # An id holding '/' (sent as %2F) would split into two path segments and reach no route, or the
+        # wrong one: no id that goes into a path may hold '/', so say so instead of answering 404.
+        if b"%2f" in (scope.get("raw_path") or b"").split(b"?", 1)[0].lower():
+            await _refused("path", SLASH_IN_ID)(scope, receive, send)
             return
         if scope["method"] in ("GET", "HEAD", "OPTIONS", "DELETE"):
             await self.app(scope, receive, send)

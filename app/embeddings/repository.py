@@ -53,9 +53,11 @@ _MISSING = text(
         SELECT string_agg(msg.text_content, E'\\n' ORDER BY msg.seq) AS texts,
                (array_agg(msg.parent_id ORDER BY msg.seq))[1] AS first_parent
         FROM memory_sources s
-        JOIN messages msg ON msg.profile_id = s.profile_id AND msg.id = s.message_id
+        JOIN messages msg ON msg.profile_id = s.profile_id AND msg.session_id = s.session_id
+                         AND msg.id = s.message_id
         WHERE s.profile_id = :p AND s.memory_id = m.id) src ON true
-    LEFT JOIN messages prev ON prev.profile_id = :p AND prev.id = src.first_parent
+    LEFT JOIN messages prev ON prev.profile_id = :p AND prev.session_id = m.session_id
+                           AND prev.id = src.first_parent
     WHERE m.profile_id = :p AND m.superseded_by IS NULL
       AND NOT EXISTS (SELECT 1 FROM memory_embeddings e
                       WHERE e.profile_id = :p AND e.memory_id = m.id AND e.model = :model)

@@ -273,8 +273,15 @@ async def memory_history(db: AsyncSession, profile: Profile, memory_id: str) -> 
 
 
 async def delete_memory(db: AsyncSession, profile: Profile, memory_id: str) -> MemoryOut:
+    """The memory and the messages it was extracted from; those messages' children are re-linked to their
+    parents, so each session's history stays one walkable path."""
     row = await _active_or_404(db, profile, memory_id)
-    await repository.delete_memory_and_sources(db, profile.id, memory_id)
+    by_session: dict[str, list[str]] = {}
+    for session_id, message_id in await repository.source_keys(db, profile.id, memory_id):
+        by_session.setdefault(session_id, []).append(message_id)
+    for session_id, message_ids in by_session.items():
+        await repository.delete_messages_relinking(db, profile.id, session_id, message_ids)
+    await repository.delete_memory(db, profile.id, memory_id)
     return MemoryOut.model_validate(row)
 
 
