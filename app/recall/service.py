@@ -47,6 +47,8 @@ LEVELS = {
     "medium": Level(width=50, rerank=50, expand=False),
     "high": Level(width=100, rerank=100, expand=True),
 }
+# Reciprocal-rank constant: far below the usual 60, so a channel's first few ranks count much more than
+# its tail (a precise channel's top hit should decide).
 RRF_K = 5
 
 # Channel weights in the fusion. Memory text is the main evidence; the raw conversation backs it up
