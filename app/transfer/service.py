@@ -324,21 +324,23 @@ class _Importer:
 
 async def lines_of(chunks: AsyncIterator[bytes]) -> AsyncIterator[tuple[int, bytes]]:
     """Numbered lines of a byte stream; a line longer than MAX_LINE_BYTES is refused as it grows."""
-    buffer = b""
+    rest = b""
     number = 0
     async for chunk in chunks:
-        buffer += chunk
-        while True:
-            cut = buffer.find(b"\n")
-            if cut < 0:
-                break
-            number += 1
-            yield number, buffer[:cut]
-            buffer = buffer[cut + 1 :]
-        if len(buffer) > MAX_LINE_BYTES:
+        if b"\n" not in chunk:
+            rest += chunk
+        else:
+            # One split per chunk: cutting the buffer line by line would copy it once per line.
+            pieces = chunk.split(b"\n")
+            pieces[0] = rest + pieces[0]
+            rest = pieces.pop()
+            for piece in pieces:
+                number += 1
+                yield number, piece
+        if len(rest) > MAX_LINE_BYTES:
             raise ImportLineInvalid(number + 1, f"longer than {MAX_LINE_BYTES} bytes")
-    if buffer.strip():
-        yield number + 1, buffer
+    if rest.strip():
+        yield number + 1, rest
 
 
 async def import_stream(db: AsyncSession, namespace_id: int, chunks: AsyncIterator[bytes]) -> ImportCounts:
