@@ -124,6 +124,25 @@ def migrate() -> None:
     _run(main)
 
 
+async def _with_keys_db(settings: Settings, action: Callable[[Any], Awaitable[T]]) -> T:
+    """Run `action(db)` on the configured database (schema brought to head), commit; an AppError ends
+    the command with its message and exit status 1."""
+    from app.core.db import create_sessionmaker
+    from app.core.errors import AppError
+    from app.core.migrations import upgrade_to_head
+
+    async with database(settings) as (engine, _):
+        await upgrade_to_head(engine)
+        async with create_sessionmaker(engine)() as db:
+            try:
+                result = await action(db)
+            except AppError as exc:
+                typer.echo(f"agent-memory: {exc.detail}", err=True)
+                raise typer.Exit(1) from None
+            await db.commit()
+            return result
+
+
 @keys_cli.command("create")
 def keys_create(
     admin: Annotated[bool, typer.Option("--admin", help="An admin key (everything).")] = False,
@@ -131,34 +150,79 @@ def keys_create(
         str | None, typer.Option("--namespace", help="A key scoped to this namespace.")
     ] = None,
     name: Annotated[str, typer.Option(help="A label for the key.")] = "cli",
+    env: Annotated[
+        bool,
+        typer.Option("--env", help="Print an env line (AGENT_MEMORY_ADMIN_KEY=… / AGENT_MEMORY_KEY=…)."),
+    ] = False,
 ) -> None:
-    """Create an API key and print it (shown once)."""
+    """Create an API key and print it (shown once). A running server honours it at once: the first admin
+    key ends open mode within seconds, without a restart."""
     if admin == (namespace is not None):
         typer.echo("give exactly one of --admin or --namespace NS", err=True)
         raise typer.Exit(2)
     settings = load_settings()
 
-    async def main() -> str:
-        from app.core.db import create_sessionmaker
-        from app.core.errors import AppError
-        from app.core.migrations import upgrade_to_head
+    async def create(db: Any) -> str:
         from app.namespaces import service
 
-        async with database(settings) as (engine, _):
-            await upgrade_to_head(engine)
-            async with create_sessionmaker(engine)() as db:
-                try:
-                    if namespace is not None:
-                        token = await service.create_scoped_key(db, namespace, name)
-                    else:
-                        token = await service.create_admin_key(db, name)
-                except AppError as exc:
-                    typer.echo(f"agent-memory: {exc.detail}", err=True)
-                    raise typer.Exit(1) from None
-                await db.commit()
-                return token
+        if namespace is not None:
+            return await service.create_scoped_key(db, namespace, name)
+        return await service.create_admin_key(db, name)
 
-    typer.echo(_run(main))
+    token = _run(lambda: _with_keys_db(settings, create))
+    if env:
+        typer.echo(f"{'AGENT_MEMORY_ADMIN_KEY' if admin else 'AGENT_MEMORY_KEY'}={token}")
+    else:
+        typer.echo(token)
+
+
+@keys_cli.command("list")
+def keys_list(
+    namespace: Annotated[str | None, typer.Option("--namespace", help="Only this namespace's keys.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON lines instead of a table.")] = False,
+) -> None:
+    """List API keys (never their secrets): id, name, namespace (or admin), created, revoked."""
+    settings = load_settings()
+
+    async def list_keys(db: Any) -> list[Any]:
+        from app.namespaces import service
+
+        return await service.list_all_keys(db, namespace)
+
+    keys = _run(lambda: _with_keys_db(settings, list_keys))
+    if as_json:
+        for key in keys:
+            typer.echo(key.model_dump_json(by_alias=True))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table("id", "name", "namespace", "created", "revoked")
+    for key in keys:
+        table.add_row(
+            key.id,
+            key.name,
+            key.namespace or "(admin)",
+            key.created_at.isoformat(timespec="seconds"),
+            key.revoked_at.isoformat(timespec="seconds") if key.revoked_at else "",
+        )
+    Console().print(table)
+
+
+@keys_cli.command("revoke")
+def keys_revoke(key_id: Annotated[str, typer.Argument(help="The key's id (amk_<keyId>_…).")]) -> None:
+    """Revoke a key; servers refuse it within seconds (their key cache's lifetime)."""
+    settings = load_settings()
+
+    async def revoke(db: Any) -> Any:
+        from app.core.auth import parse_key
+        from app.namespaces import service
+
+        parsed = parse_key(key_id)  # the whole key works too
+        return await service.revoke_any_key(db, parsed[0] if parsed else key_id)
+
+    key = _run(lambda: _with_keys_db(settings, revoke))
+    typer.echo(f"revoked {key.id}", err=True)
 
 
 def render_openapi() -> str:

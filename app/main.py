@@ -11,17 +11,26 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
 from app import __version__
-from app.core.auth import KeyCache
+from app.core import tracing
+from app.core.auth import KeyCache, OpenMode
 from app.core.db import create_engine, create_sessionmaker
+from app.core.docs import install_docs
 from app.core.embedded import EmbeddedPostgres
 from app.core.errors import install_error_handlers
-from app.core.middleware import BodyGuardMiddleware, RequestContextMiddleware
+from app.core.middleware import BodyGuardMiddleware, RequestContextMiddleware, install_cors
 from app.core.migrations import upgrade_to_head
 from app.core.settings import Settings, get_settings
+from app.embeddings import repository
+from app.embeddings.service import Semantic
 from app.llm.client import LlmClient
+from app.mcp.server import install_mcp, mcp_lifespan
 from app.routers import ROUTERS
 
 logger = logging.getLogger("agent_memory.app")
+
+
+class StartupRefused(RuntimeError):
+    """The server will not start as configured; the reason is logged as one line, without a traceback."""
 
 
 @asynccontextmanager
@@ -36,40 +45,54 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         embedded = EmbeddedPostgres(settings.data_dir)
         url = await asyncio.to_thread(embedded.start)
     engine = create_engine(url, settings)
+    tracing.instrument_engine(engine)
     app.state.engine = engine
     app.state.database_url = url
     app.state.sessionmaker = create_sessionmaker(engine)
     # None when no LLM is configured; compaction (and recall answers) then take their offline paths.
     llm = app.state.llm = LlmClient.from_settings(settings)
+    # None with AGENT_MEMORY_EMBEDDINGS=none: recall stays lexical and no embedding job is ever queued.
+    semantic = app.state.semantic = Semantic.from_settings(settings)
     supervisor: WorkerSupervisor | None = None
     try:
         if app.state.migrate_on_start:
             await upgrade_to_head(engine)
         async with app.state.sessionmaker() as db:
-            app.state.open_mode = settings.admin_key is None and not await has_admin_key(db)
-        if app.state.open_mode and not settings.binds_loopback():
-            raise RuntimeError(
+            open_mode = settings.admin_key is None and not await has_admin_key(db)
+        app.state.open_mode = OpenMode(active=open_mode, has_admin_key=has_admin_key)
+        if open_mode and not settings.binds_loopback():
+            reason = (
                 f"refusing to serve on {settings.host} without an API key: set AGENT_MEMORY_ADMIN_KEY "
                 "(see `agent-memory keys create --admin`) or bind to 127.0.0.1"
             )
-        if app.state.open_mode:
+            logger.error(reason)
+            raise StartupRefused(reason)
+        if open_mode:
             logger.warning(
                 "no admin key configured: running OPEN (no key needed) on loopback %s", settings.host
             )
+        if semantic is not None:
+            async with app.state.sessionmaker() as db:
+                app.state.vector_store = await repository.vector_store(db)
+            await semantic.embedder.load()  # the local model's weights now, not on the first recall
         if app.state.run_worker:
             # Its own process: extraction is CPU-bound and must never run on the API's event loop.
             supervisor = WorkerSupervisor(settings, url)
             await supervisor.start()
             app.state.worker_supervisor = supervisor
-        yield
+        async with mcp_lifespan(app):
+            yield
     finally:
         if supervisor is not None:
             await supervisor.stop()
         if llm is not None:
             await llm.aclose()
+        if semantic is not None:
+            await semantic.aclose()
         await engine.dispose()
         if embedded is not None:
             await asyncio.to_thread(embedded.stop)
+        tracing.shutdown()
 
 
 def create_app(
@@ -84,6 +107,9 @@ def create_app(
         separate_input_output_schemas=False,
         # operationId = the endpoint function's name, so generated SDKs read naturally.
         generate_unique_id_function=lambda route: route.name,
+        # /docs from the package's own Swagger UI assets (install_docs); no CDN-loaded pages.
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.key_cache = KeyCache()
@@ -91,9 +117,13 @@ def create_app(
     app.state.migrate_on_start = migrate_on_start
     install_error_handlers(app)
     app.add_middleware(BodyGuardMiddleware)
+    install_cors(app, settings.cors_origin_list)  # outside the guard: a preflight is answered before it
     app.add_middleware(RequestContextMiddleware)
     for router in ROUTERS:
         app.include_router(router)
+    install_mcp(app)
+    install_docs(app)
+    tracing.instrument_app(app)  # no-op unless OTEL_EXPORTER_OTLP_ENDPOINT is set
     app.openapi = lambda: build_openapi(app)  # type: ignore[method-assign]
     return app
 

@@ -11,6 +11,7 @@ from app.profiles.router import router as profiles_router
 from app.recall.router import router as recall_router
 from app.sessions.router import router as sessions_router
 from app.summary.router import router as summary_router
+from app.transfer.router import router as transfer_router
 
 ROUTERS: list[APIRouter] = [
     ops_router,
@@ -22,4 +23,5 @@ ROUTERS: list[APIRouter] = [
     recall_router,
     sessions_router,
     context_router,
+    transfer_router,
 ]

@@ -283,6 +283,25 @@ async def wait_jobs(
     return report
 
 
+async def wait_profiles_idle(
+    client: AgentMemoryClient, ns: str, profiles: list[str], max_wait: float
+) -> None:
+    """Wait until no profile has a job queued or running: the jobs that extraction queued in turn (vectors
+    for the new memories when embeddings are on) must be done before the questions are asked."""
+    deadline = time.monotonic() + max_wait
+    while True:
+        counts = await asyncio.gather(
+            *(client.request("GET", f"/v1/namespaces/{ns}/profiles/{p}") for p in profiles)
+        )
+        pending = sum(int(c["counts"]["pendingJobs"]) for c in counts)
+        if not pending:
+            return
+        if time.monotonic() > deadline:
+            raise ApiError(f"{pending} job(s) still pending after {max_wait:.0f}s")
+        _progress(f"  waiting for {pending} follow-up job(s) (embeddings)...")
+        await asyncio.sleep(1.0)
+
+
 async def run_agent_memory(
     samples: list[Sample], args: argparse.Namespace
 ) -> tuple[dict[str, list[QuestionResult]], dict[str, Any]]:
@@ -303,6 +322,8 @@ async def run_agent_memory(
         )
         report = await wait_jobs(client, ns, jobs, args.ingest_timeout)
         info["extraction_seconds"] = round(time.monotonic() - t0, 2)
+        await wait_profiles_idle(client, ns, list(jobs), args.ingest_timeout)
+        info["jobs_idle_seconds"] = round(time.monotonic() - t0, 2)
         info["jobs"] = report
         failures = [(p, f) for p, r in report.items() for f in r["failed"]]
         for p, f in failures:

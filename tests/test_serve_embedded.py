@@ -96,6 +96,9 @@ def test_serve_refuses_open_mode_off_loopback(tmp_path: Path) -> None:
     )
     assert result.returncode != 0
     assert b"without an API key" in result.stderr
+    # One clear line, no traceback.
+    assert b"Traceback" not in result.stderr and b"StartupRefused" not in result.stderr
+    assert result.stderr.count(b"without an API key") == 1
 
 
 def test_bad_settings_exit_with_a_clear_message() -> None:

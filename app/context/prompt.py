@@ -17,7 +17,7 @@ from app.models import Profile, Session
 from app.sessions import repository as sessions
 
 SEPARATOR = "═" * 46
-TAGS = {"search": "[searchable]", "skill": "[loadable]", "writable": "[writable]"}
+TAGS = {"search": "[searchable]", "history": "[searchable]", "skill": "[loadable]", "writable": "[writable]"}
 
 
 def header(block: BlockView) -> str:

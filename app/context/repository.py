@@ -1,4 +1,5 @@
-"""SQL of context blocks and their keyed entries (with full-text search over search-block entries)."""
+"""SQL of context blocks, their keyed entries (full text over search-block entries), and the copies that
+sessions keep of session-scoped blocks."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.db import indexed_text_fits
-from app.models import ContextBlock, ContextEntry
+from app.models import ContextBlock, ContextEntry, ContextSessionBlock, ContextSessionEntry
+from app.sessions.fulltext import ALL_TERMS_QUERY, split_query
 
 
 async def list_blocks(db: AsyncSession, profile_id: int) -> list[ContextBlock]:
@@ -30,6 +32,7 @@ async def upsert_block(
     description: str | None,
     max_tokens: int | None,
     content: str,
+    scope: str = "session",
 ) -> tuple[ContextBlock, bool]:
     """Define or redefine a block, keeping its place in the render order; (row, created)."""
     base = insert(ContextBlock).values(
@@ -39,6 +42,7 @@ async def upsert_block(
         description=description,
         max_tokens=max_tokens,
         content=content,
+        scope=scope,
     )
     stmt = base.on_conflict_do_update(
         index_elements=["profile_id", "label"],
@@ -47,6 +51,7 @@ async def upsert_block(
             "description": base.excluded.description,
             "max_tokens": base.excluded.max_tokens,
             "content": base.excluded.content,
+            "scope": base.excluded.scope,
             "updated_at": func.now(),
         },
     ).returning(ContextBlock, text("(xmax = 0) AS inserted"))
@@ -81,63 +86,163 @@ async def delete_entries(db: AsyncSession, profile_id: int, label: str) -> None:
     )
 
 
-async def list_entries(db: AsyncSession, profile_id: int, label: str) -> list[ContextEntry]:
-    stmt = (
-        select(ContextEntry)
-        .where(ContextEntry.profile_id == profile_id, ContextEntry.label == label)
-        .order_by(ContextEntry.key)
-    )
-    return list((await db.execute(stmt)).scalars())
+# ---------------------------------------------------------------- sessions' own copies
 
 
-async def count_entries(db: AsyncSession, profile_id: int, label: str) -> int:
-    stmt = select(func.count()).where(ContextEntry.profile_id == profile_id, ContextEntry.label == label)
-    return int((await db.execute(stmt)).scalar_one())
-
-
-async def get_entry(db: AsyncSession, profile_id: int, label: str, key: str) -> ContextEntry | None:
-    stmt = select(ContextEntry).where(
-        ContextEntry.profile_id == profile_id, ContextEntry.label == label, ContextEntry.key == key
+async def get_session_block(
+    db: AsyncSession, profile_id: int, session_id: str, label: str
+) -> ContextSessionBlock | None:
+    stmt = select(ContextSessionBlock).where(
+        ContextSessionBlock.profile_id == profile_id,
+        ContextSessionBlock.session_id == session_id,
+        ContextSessionBlock.label == label,
     )
     return (await db.execute(stmt)).scalar_one_or_none()
 
 
-async def upsert_entry(
-    db: AsyncSession, profile_id: int, label: str, key: str, content: str, description: str | None
-) -> tuple[ContextEntry, bool]:
-    base = insert(ContextEntry).values(
-        profile_id=profile_id, label=label, key=key, content=content, description=description
+_COPY_BLOCK = text(
+    """
+    INSERT INTO context_session_blocks (profile_id, session_id, label, content)
+    SELECT profile_id, :s, label, content FROM context_blocks WHERE profile_id = :p AND label = :label
+    ON CONFLICT DO NOTHING
+    RETURNING label
+    """
+)
+_COPY_ENTRIES = text(
+    """
+    INSERT INTO context_session_entries (profile_id, session_id, label, key, content, description)
+    SELECT profile_id, :s, label, key, content, description FROM context_entries
+    WHERE profile_id = :p AND label = :label
+    """
+)
+
+
+async def ensure_session_copy(db: AsyncSession, profile_id: int, session_id: str, label: str) -> None:
+    """Give the session its own copy of the block (content and entries as the definition holds them now),
+    unless it has one: a session starts from the definition and diverges on its first write."""
+    params = {"p": profile_id, "s": session_id, "label": label}
+    created = (await db.execute(_COPY_BLOCK, params)).scalar_one_or_none()
+    if created is not None:
+        await db.execute(_COPY_ENTRIES, params)
+
+
+async def set_session_content(
+    db: AsyncSession, profile_id: int, session_id: str, label: str, content: str
+) -> None:
+    with indexed_text_fits(["body", "content"]):
+        await db.execute(
+            update(ContextSessionBlock)
+            .where(
+                ContextSessionBlock.profile_id == profile_id,
+                ContextSessionBlock.session_id == session_id,
+                ContextSessionBlock.label == label,
+            )
+            .values(content=content, updated_at=func.now())
+            .execution_options(synchronize_session=False)
+        )
+
+
+async def delete_session_copies(db: AsyncSession, profile_id: int, label: str) -> None:
+    """Every session's copy of the block (their entries cascade): used when its kind or scope changes."""
+    await db.execute(
+        delete(ContextSessionBlock).where(
+            ContextSessionBlock.profile_id == profile_id, ContextSessionBlock.label == label
+        )
     )
+
+
+# ---------------------------------------------------------------- entries (definition's or a session's)
+# `session_id` None: the definition's entries (shared, or where sessions start); else that session's copy.
+
+EntryRow = ContextEntry | ContextSessionEntry
+
+
+def _entries(profile_id: int, label: str, session_id: str | None) -> tuple[Any, list[Any]]:
+    if session_id is None:
+        return ContextEntry, [ContextEntry.profile_id == profile_id, ContextEntry.label == label]
+    model = ContextSessionEntry
+    return model, [model.profile_id == profile_id, model.session_id == session_id, model.label == label]
+
+
+async def list_entries(
+    db: AsyncSession, profile_id: int, label: str, session_id: str | None = None
+) -> list[EntryRow]:
+    model, where = _entries(profile_id, label, session_id)
+    return list((await db.execute(select(model).where(*where).order_by(model.key))).scalars())
+
+
+async def count_entries(db: AsyncSession, profile_id: int, label: str, session_id: str | None = None) -> int:
+    model, where = _entries(profile_id, label, session_id)
+    return int((await db.execute(select(func.count()).select_from(model).where(*where))).scalar_one())
+
+
+async def get_entry(
+    db: AsyncSession, profile_id: int, label: str, key: str, session_id: str | None = None
+) -> EntryRow | None:
+    model, where = _entries(profile_id, label, session_id)
+    result: EntryRow | None = (
+        await db.execute(select(model).where(*where, model.key == key))
+    ).scalar_one_or_none()
+    return result
+
+
+async def upsert_entry(
+    db: AsyncSession,
+    profile_id: int,
+    label: str,
+    key: str,
+    content: str,
+    description: str | None,
+    session_id: str | None = None,
+) -> tuple[EntryRow, bool]:
+    model, _ = _entries(profile_id, label, session_id)
+    values: dict[str, Any] = {
+        "profile_id": profile_id,
+        "label": label,
+        "key": key,
+        "content": content,
+        "description": description,
+    }
+    keys = ["profile_id", "label", "key"]
+    if session_id is not None:
+        values["session_id"] = session_id
+        keys = ["profile_id", "session_id", "label", "key"]
+    base = insert(model).values(**values)
     stmt = base.on_conflict_do_update(
-        index_elements=["profile_id", "label", "key"],
+        index_elements=keys,
         set_={
             "content": base.excluded.content,
             "description": base.excluded.description,
             "updated_at": func.now(),
         },
-    ).returning(ContextEntry, text("(xmax = 0) AS inserted"))
+    ).returning(model, text("(xmax = 0) AS inserted"))
     with indexed_text_fits(["body", "content"]):
         row = (await db.execute(stmt.execution_options(populate_existing=True))).one()
     return row[0], bool(row[1])
 
 
-async def delete_entry(db: AsyncSession, profile_id: int, label: str, key: str) -> bool:
-    result = await db.execute(
-        delete(ContextEntry)
-        .where(ContextEntry.profile_id == profile_id, ContextEntry.label == label, ContextEntry.key == key)
-        .returning(ContextEntry.key)
-    )
+async def delete_entry(
+    db: AsyncSession, profile_id: int, label: str, key: str, session_id: str | None = None
+) -> bool:
+    model, where = _entries(profile_id, label, session_id)
+    result = await db.execute(delete(model).where(*where, model.key == key).returning(model.key))
     return result.scalar_one_or_none() is not None
 
 
-# The same safe OR-of-lexemes query as message search: no input can raise a tsquery syntax error.
 _SEARCH = text(
-    """
-    WITH q AS (SELECT (SELECT to_tsquery('simple', terms) FROM (
-        SELECT string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || '''', ' | ') AS terms
-        FROM unnest(to_tsvector('english', :q))) t WHERE terms IS NOT NULL) AS query)
+    f"""
+    WITH q AS (SELECT {ALL_TERMS_QUERY} AS query)
     SELECT e.key, e.content FROM context_entries e, q
     WHERE e.profile_id = :p AND e.label = :label AND e.tsv @@ q.query
+    ORDER BY ts_rank(e.tsv, q.query) DESC, e.updated_at DESC, e.key
+    LIMIT :limit
+    """
+)
+_SEARCH_SESSION = text(
+    f"""
+    WITH q AS (SELECT {ALL_TERMS_QUERY} AS query)
+    SELECT e.key, e.content FROM context_session_entries e, q
+    WHERE e.profile_id = :p AND e.session_id = :s AND e.label = :label AND e.tsv @@ q.query
     ORDER BY ts_rank(e.tsv, q.query) DESC, e.updated_at DESC, e.key
     LIMIT :limit
     """
@@ -145,7 +250,17 @@ _SEARCH = text(
 
 
 async def search_entries(
-    db: AsyncSession, profile_id: int, label: str, query: str, limit: int
+    db: AsyncSession, profile_id: int, label: str, query: str, limit: int, session_id: str | None = None
 ) -> list[dict[str, Any]]:
-    rows = await db.execute(_SEARCH, {"p": profile_id, "label": label, "q": query, "limit": limit})
+    """Entries holding every term of the query (quoted parts as phrases), best first."""
+    words, phrases = split_query(query)
+    params = {
+        "p": profile_id,
+        "s": session_id,
+        "label": label,
+        "words": words,
+        "phrases": phrases,
+        "limit": limit,
+    }
+    rows = await db.execute(_SEARCH if session_id is None else _SEARCH_SESSION, params)
     return [dict(r) for r in rows.mappings()]

@@ -40,7 +40,8 @@ ToolName = Annotated[str, Path(min_length=1, max_length=64, description="Tool na
 
 @router.get("/context")
 async def list_context_blocks(profile: ExistingProfile, db: DbSession) -> BlockList:
-    """The profile's context blocks in render order, with their rendered content and token counts."""
+    """The profile's context blocks in render order, as defined (a session-scoped block's content here is the
+    one every session starts from; `GET …/sessions/{sid}/context` shows a session's own)."""
     return BlockList(blocks=await service.list_blocks(db, profile))
 
 
@@ -71,7 +72,8 @@ async def delete_context_block(label: LabelPath, profile: ExistingProfile, db: D
 async def write_context_block(
     label: LabelPath, body: ContentWrite, profile: ExistingProfile, db: DbSession
 ) -> BlockOut:
-    """Replace or append the text of a readonly or writable block; `maxTokens` enforced."""
+    """Replace or append the text of a readonly or writable block; `maxTokens` enforced. For a session-scoped
+    block this is the starting content of sessions that have not written their own."""
     written = await service.write_content(db, profile, label, body.content, body.action)
     return written.out()
 
@@ -144,3 +146,89 @@ async def call_session_tool(
     """Execute a tool call; the result is the text to hand back to the model."""
     session = await sessions.require_session(db, profile, session_id)
     return ToolResult(result=await tools.execute(db, profile, session, name, body.arguments))
+
+
+# ---------------------------------------------------------------- a session's view of its blocks
+
+
+@router.get("/sessions/{session_id}/context")
+async def list_session_context_blocks(
+    session_id: SessionPath, profile: ExistingProfile, db: DbSession
+) -> BlockList:
+    """The blocks as this session sees them: its own content of session-scoped blocks, the shared content of
+    profile-scoped ones."""
+    await sessions.require_session(db, profile, session_id)
+    return BlockList(blocks=await service.list_blocks(db, profile, session_id))
+
+
+@router.get("/sessions/{session_id}/context/{label}")
+async def get_session_context_block(
+    session_id: SessionPath, label: LabelPath, profile: ExistingProfile, db: DbSession
+) -> BlockOut:
+    """One block as this session sees it."""
+    await sessions.require_session(db, profile, session_id)
+    return await service.get_block(db, profile, label, session_id)
+
+
+@router.put("/sessions/{session_id}/context/{label}/content", responses=error_responses(409, 413))
+async def write_session_context_block(
+    session_id: SessionPath, label: LabelPath, body: ContentWrite, profile: ExistingProfile, db: DbSession
+) -> BlockOut:
+    """Replace or append this session's text of a readonly or writable block (the shared text of a
+    profile-scoped one); `maxTokens` enforced."""
+    await sessions.require_session(db, profile, session_id, lock=True)
+    written = await service.write_content(
+        db, profile, label, body.content, body.action, session_id=session_id
+    )
+    return written.out()
+
+
+@router.get("/sessions/{session_id}/context/{label}/entries", responses=error_responses(409))
+async def list_session_context_entries(
+    session_id: SessionPath, label: LabelPath, profile: ExistingProfile, db: DbSession
+) -> EntryList:
+    """This session's entries of a skill or search block, by key."""
+    await sessions.require_session(db, profile, session_id)
+    return EntryList(entries=await service.list_entries(db, profile, label, session_id))
+
+
+@router.put(
+    "/sessions/{session_id}/context/{label}/entries/{key}", responses={**CREATED, **error_responses(409, 413)}
+)
+async def put_session_context_entry(
+    session_id: SessionPath,
+    label: LabelPath,
+    key: KeyPath,
+    body: EntryWrite,
+    profile: ExistingProfile,
+    db: DbSession,
+    response: Response,
+) -> EntryOut:
+    """Write an entry in this session's copy of a skill or search block (201 new, 200 replaced)."""
+    await sessions.require_session(db, profile, session_id, lock=True)
+    entry, created = await service.put_entry(
+        db, profile, label, key, body.content, body.description, session_id
+    )
+    response.status_code = 201 if created else 200
+    return entry
+
+
+@router.get("/sessions/{session_id}/context/{label}/entries/{key}", responses=error_responses(409))
+async def get_session_context_entry(
+    session_id: SessionPath, label: LabelPath, key: KeyPath, profile: ExistingProfile, db: DbSession
+) -> EntryOut:
+    """One entry as this session sees it."""
+    await sessions.require_session(db, profile, session_id)
+    return await service.get_entry(db, profile, label, key, session_id)
+
+
+@router.delete(
+    "/sessions/{session_id}/context/{label}/entries/{key}", status_code=204, responses=error_responses(409)
+)
+async def delete_session_context_entry(
+    session_id: SessionPath, label: LabelPath, key: KeyPath, profile: ExistingProfile, db: DbSession
+) -> Response:
+    """Remove an entry from this session's copy of the block."""
+    await sessions.require_session(db, profile, session_id, lock=True)
+    await service.delete_entry(db, profile, label, key, session_id)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)

@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 from fastapi import Path
 from pydantic import Field, StringConstraints
 
+from app.core import names
 from app.core.schemas import ApiModel, RequestModel
 
 LABEL_PATTERN = r"^[A-Za-z0-9_-]+$"
@@ -20,15 +21,22 @@ LabelPath = Annotated[
         description="Block label: 1–64 of A-Z a-z 0-9 _ -.",
     ),
 ]
-KeyPath = Annotated[str, Path(min_length=1, max_length=128, description="Entry key: 1–128 characters.")]
-BlockKind = Literal["readonly", "writable", "skill", "search", "summary"]
+KeyPath = names.KeyPath
+BlockKind = Literal["readonly", "writable", "skill", "search", "history", "summary"]
+BlockScope = Literal["session", "profile"]
 Description = Annotated[str, StringConstraints(max_length=2_000)]
 
 
 class BlockDefine(RequestModel):
     kind: BlockKind = Field(
         description="readonly: API writes only; writable: also set_context; skill: loadable keyed entries; "
-        "search: searchable keyed entries; summary: the profile's memory summary, rendered live."
+        "search: searchable keyed entries; history: the profile's conversations, searchable (brings "
+        "session_search); summary: the profile's memory summary, rendered live."
+    )
+    scope: BlockScope = Field(
+        default="session",
+        description="session: each session keeps its own content and entries, starting from this definition's "
+        "(read and written at …/sessions/{sid}/context/{label}); profile: one content shared by every session.",
     )
     description: Description | None = None
     max_tokens: int | None = Field(default=None, ge=1, le=10_000_000)
@@ -38,6 +46,7 @@ class BlockDefine(RequestModel):
 class BlockOut(ApiModel):
     label: str
     kind: BlockKind
+    scope: BlockScope
     description: str | None
     content: str = Field(
         description="What the block renders: its text, a skill listing, an entry count, a summary."

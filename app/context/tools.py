@@ -26,6 +26,7 @@ from app.sessions import repository as sessions_repository
 from app.sessions import service as sessions
 
 NO_RESULTS = "No results found."
+SEARCHABLE_KINDS = ("search", "history")
 
 
 class ToolRefused(ValidationFailed):
@@ -183,7 +184,9 @@ async def _blocks(db: AsyncSession, profile: Profile, session: Session) -> list[
     out: list[BlockView] = []
     for block in await repository.list_blocks(db, profile.id):
         if block.kind == "summary":
-            out.append(BlockView(block.label, block.kind, block.description, "", 0, block.max_tokens))
+            out.append(
+                BlockView(block.label, block.kind, block.scope, block.description, "", 0, block.max_tokens)
+            )
         else:
             out.append(await service.view(db, profile, block, session.id))
     return out
@@ -198,10 +201,12 @@ async def definitions(db: AsyncSession, profile: Profile, session: Session) -> l
     skills = [b.label for b in blocks if b.kind == "skill"]
     if skills:
         tools += _skill_tools(skills, list(session.loaded_skills))
-    searchable = [b.label for b in blocks if b.kind == "search"]
+    searchable = [b.label for b in blocks if b.kind in SEARCHABLE_KINDS]
     if searchable:
         tools.append(_search_context(searchable))
-    tools.append(SESSION_SEARCH)
+    # As the reference's withSearchableHistory: searching past conversations comes with a history block.
+    if any(b.kind == "history" for b in blocks):
+        tools.append(SESSION_SEARCH)
     if any(b.kind == "summary" for b in blocks):
         tools.append(RECALL_MEMORY)
     return tools
@@ -264,9 +269,11 @@ async def _set_context_call(
             if block.kind in KEYED_KINDS:
                 key = entry_key(title, content)
                 entry_description = (description or title) if block.kind == "skill" else None
-                await service.put_entry(db, profile, label, key, content, entry_description)
+                await service.put_entry(db, profile, label, key, content, entry_description, session.id)
                 return f'Indexed "{key}" in {label}.'
-            written = await service.write_content(db, profile, label, content, action, via_tool=True)
+            written = await service.write_content(
+                db, profile, label, content, action, via_tool=True, session_id=session.id
+            )
     except AppError as exc:
         return f"Error: {exc.detail}"
     return f"Written to {label}. Usage: {_usage(written)}"
@@ -285,7 +292,8 @@ async def _load_context_call(
     skills = await _skill_labels(db, profile)
     if label not in skills:
         return f'Error: "{label}" is not a skill block. Skill blocks: {", ".join(skills)}'
-    entry = await repository.get_entry(db, profile.id, label, key)
+    block = await service.require_block(db, profile, label)
+    entry = await service.find_entry(db, profile, block, key, session.id)
     if entry is None:
         return f"Not found: {key}"
     loaded = f"{label}:{key}"
@@ -319,7 +327,7 @@ async def _reclaim(db: AsyncSession, profile: Profile, session: Session, label: 
             for p in message.parts
         ]
         await sessions_repository.update_message(
-            db, profile.id, message.id, message.role, parts, message.text_content
+            db, profile.id, session.id, message.id, message.role, parts, message.text_content
         )
         return
 
@@ -348,23 +356,29 @@ async def _search_context_call(
     label = _string_arg("search_context", args, "label")
     query = _query_arg("search_context", args)
     assert label is not None
-    searchable = [b.label for b in await repository.list_blocks(db, profile.id) if b.kind == "search"]
-    if label not in searchable:
-        return f'Error: "{label}" is not searchable. Searchable blocks: {", ".join(searchable)}'
-    rows = await repository.search_entries(db, profile.id, label, query, 10)
+    blocks = {b.label: b for b in await repository.list_blocks(db, profile.id) if b.kind in SEARCHABLE_KINDS}
+    if label not in blocks:
+        return f'Error: "{label}" is not searchable. Searchable blocks: {", ".join(blocks)}'
+    if blocks[label].kind == "history":
+        return await _search_history(db, profile, query)
+    rows = await service.search_entries(db, profile, blocks[label], query, 10, session.id)
     if not rows:
         return NO_RESULTS
     return "\n\n".join(f"[{r['key']}]\n{r['content']}" for r in rows)
 
 
-async def _session_search_call(
-    db: AsyncSession, profile: Profile, session: Session, args: dict[str, Any]
-) -> str:
-    query = _query_arg("session_search", args)
+async def _search_history(db: AsyncSession, profile: Profile, query: str) -> str:
+    """The profile's conversations, every session, top 10, as the reference's session_search answers."""
     hits = (await sessions.search(db, profile, None, query, 10)).results
     if not hits:
         return NO_RESULTS
     return "\n---\n".join(f"[{h.role}] {h.content}" for h in hits)
+
+
+async def _session_search_call(
+    db: AsyncSession, profile: Profile, session: Session, args: dict[str, Any]
+) -> str:
+    return await _search_history(db, profile, _query_arg("session_search", args))
 
 
 async def _recall_memory_call(

@@ -1,26 +1,33 @@
 """Bearer API keys (`amk_<keyId>_<secret>`, SHA-256 at rest): parsing, minting and the request's principal.
 
 A key is admin (namespace NULL) or scoped to one namespace. With no admin key configured the server runs
-open, which `serve` allows only on a loopback bind: a request without a key then acts as admin, while a
-request that presents a key is still checked, so scoped keys behave the same in both modes.
+open, which `serve` allows only on a loopback bind: a request without a key, or with any bearer token that
+is not a live key (generated SDK clients always send one), then acts as admin, while a live key is still
+honoured, so scoped keys behave the same in both modes. Open mode ends, without a restart, once an admin
+key exists: `OpenMode` asks the database again at most every `KEY_CACHE_SECONDS`.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.db import DbSession
 from app.core.errors import Forbidden, Unauthorized
 from app.models import ApiKey, Namespace
+
+logger = logging.getLogger("agent_memory.auth")
 
 KEY_PREFIX = "amk"
 
@@ -102,6 +109,32 @@ class KeyCache:
             self.entries.pop(key_id, None)
 
 
+@dataclass
+class OpenMode:
+    """Whether this process serves open. It only ever goes from open to closed: an admin key created by
+    this process ends it at once (`end`), one created elsewhere (the CLI, another API process) within
+    `ttl` seconds, when a request finds the last check stale and asks the database."""
+
+    active: bool
+    # Whether an admin key exists: the keys' SQL lives with the keys (namespaces), which core may not
+    # import, so the app passes it in.
+    has_admin_key: Callable[[AsyncSession], Awaitable[bool]]
+    ttl: float = KEY_CACHE_SECONDS
+    checked_at: float = field(default_factory=time.monotonic)
+
+    async def is_open(self, db: AsyncSession) -> bool:
+        if self.active and time.monotonic() - self.checked_at >= self.ttl:
+            self.checked_at = time.monotonic()
+            if await self.has_admin_key(db):
+                self.end()
+        return self.active
+
+    def end(self) -> None:
+        if self.active:
+            logger.warning("an admin key exists: open mode ended, every request now needs a key")
+        self.active = False
+
+
 _bearer = HTTPBearer(auto_error=False, description="An API key: `Authorization: Bearer amk_<keyId>_<secret>`")
 
 
@@ -110,19 +143,37 @@ async def get_principal(
     db: DbSession,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> Principal:
-    admin_key: str | None = request.app.state.settings.admin_key
-    if credentials is None:
-        if request.app.state.open_mode:
+    token = credentials.credentials if credentials is not None else None
+    return await authenticate(request.app.state, db, token)
+
+
+async def authenticate(state: Any, db: AsyncSession, token: str | None) -> Principal:
+    """The principal of a bearer token (None: no Authorization header), for REST and MCP alike.
+
+    `state` is the app's state: settings, key cache and open mode."""
+    admin_key: str | None = state.settings.admin_key
+    open_mode: OpenMode = state.open_mode
+    if token is None:
+        if await open_mode.is_open(db):
             return ADMIN
         raise Unauthorized("missing bearer API key")
-    token = credentials.credentials
+    try:
+        return await _verify(state, db, token, admin_key)
+    except Unauthorized:
+        # Open mode accepts any bearer token as it accepts none; a live key keeps its scope.
+        if await open_mode.is_open(db):
+            return ADMIN
+        raise
+
+
+async def _verify(state: Any, db: AsyncSession, token: str, admin_key: str | None) -> Principal:
     if admin_key is not None and hmac.compare_digest(token.encode(), admin_key.encode()):
         return ADMIN
     parsed = parse_key(token)
     if parsed is None:
         raise Unauthorized("malformed API key: expected amk_<keyId>_<secret>")
     key_id, secret = parsed
-    cache: KeyCache = request.app.state.key_cache
+    cache: KeyCache = state.key_cache
     cached = cache.get(key_id)
     if cached is not None:
         if not hmac.compare_digest(cached[0], hash_secret(secret)):

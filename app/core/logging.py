@@ -10,6 +10,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 request_id_var: ContextVar[str | None] = ContextVar("request_id", default=None)
+# The caller's trace (from an incoming `traceparent`), so log lines join the trace they belong to.
+trace_id_var: ContextVar[str | None] = ContextVar("trace_id", default=None)
 
 _RESERVED = set(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | {"message", "asctime"}
 
@@ -17,7 +19,26 @@ _RESERVED = set(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | {"mess
 class _RequestIdFilter(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         record.request_id = request_id_var.get()
+        trace_id = trace_id_var.get()
+        if trace_id is not None:
+            record.trace_id = trace_id
         return True
+
+
+class _QuietRefusal(logging.Filter):
+    """A refusal to start (`StartupRefused`) is logged once, as one line, by the app itself: drop the
+    traceback uvicorn would print after it, and its closing 'startup failed' line."""
+
+    refused = False
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name != "uvicorn.error":
+            return True
+        text = record.getMessage()
+        if "StartupRefused" in text:
+            _QuietRefusal.refused = True
+            return False
+        return not (_QuietRefusal.refused and text.startswith("Application startup failed"))
 
 
 class JsonFormatter(logging.Formatter):
@@ -45,6 +66,7 @@ def configure_logging(fmt: str = "json", level: str = "INFO") -> None:
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter() if fmt == "json" else ConsoleFormatter())
     handler.addFilter(_RequestIdFilter())
+    handler.addFilter(_QuietRefusal())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)

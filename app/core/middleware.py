@@ -1,5 +1,5 @@
-"""ASGI middleware: request ids, access log and metrics, and the request guard (body size, text PostgreSQL
-cannot store).
+"""ASGI middleware: request ids, trace context, access log and metrics, CORS, and the request guard (body
+size, text PostgreSQL cannot store).
 
 The guard refuses with 422 a path or query string holding NUL (`%00`), before any route sees it. It reads
 the body before any parsing: a body over the limit is answered 413 as soon as the limit is crossed (never
@@ -16,13 +16,16 @@ import time
 import uuid
 from typing import Any
 
+from fastapi import FastAPI
+from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core.errors import problem_response
-from app.core.logging import request_id_var
+from app.core.logging import request_id_var, trace_id_var
 from app.core.metrics import REQUEST_SECONDS, REQUESTS
 from app.core.text import storable_text
+from app.core.tracing import trace_id_of
 
 logger = logging.getLogger("agent_memory.http")
 
@@ -32,11 +35,20 @@ DEFAULT_BODY_LIMIT = 1 * MIB
 
 
 def body_limit_for(path: str) -> int:
-    return INGEST_BODY_LIMIT if path.endswith("/ingest") else DEFAULT_BODY_LIMIT
+    # /mcp carries the ingest tool's conversations: the ingest limit. Session messages may carry large tool
+    # outputs (history can truncate them on read, as the reference does): the ingest limit too.
+    if path.endswith("/ingest") or path == "/mcp" or ("/sessions/" in path and "/messages" in path):
+        return INGEST_BODY_LIMIT
+    return DEFAULT_BODY_LIMIT
+
+
+def is_streamed_upload(path: str) -> bool:
+    return path.startswith("/v1/namespaces/") and path.endswith("/import")
 
 
 UNSTORABLE_TEXT = "text must not contain NUL (\\u0000) characters or unpaired surrogates"
 NOT_UTF8 = "the body must be JSON encoded in UTF-8"
+SLASH_IN_ID = "ids in a path (namespace, profile, session, message, label, key) must not contain '/' (%2F)"
 
 # Bytes that may hide unstorable text once parsed: NUL, raw or escaped, or a surrogate escape.
 # Only a body holding one of them is parsed here.
@@ -66,7 +78,8 @@ def _refused(where: str, message: str = UNSTORABLE_TEXT) -> JSONResponse:
 
 
 class RequestContextMiddleware:
-    """Request id (from `X-Request-Id` or new), access log line, request count and latency by route."""
+    """Request id (from `X-Request-Id` or new), the caller's trace id (from `traceparent`), access log
+    line, request count and latency by route."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -79,6 +92,8 @@ class RequestContextMiddleware:
         incoming = headers.get(b"x-request-id", b"").decode("latin-1")[:100]
         request_id = incoming or uuid.uuid4().hex
         token = request_id_var.set(request_id)
+        traceparent = headers.get(b"traceparent", b"").decode("latin-1")
+        trace_token = trace_id_var.set(trace_id_of(traceparent) if traceparent else None)
         started = time.perf_counter()
         status = 500
 
@@ -107,6 +122,7 @@ class RequestContextMiddleware:
                 extra={"status": status, "route": template, "ms": round(elapsed * 1000, 2)},
             )
             request_id_var.reset(token)
+            trace_id_var.reset(trace_token)
 
 
 class BodyGuardMiddleware:
@@ -125,7 +141,17 @@ class BodyGuardMiddleware:
         if "\x00" in scope["path"] or b"%00" in query or b"\x00" in query:
             await _refused("path" if "\x00" in scope["path"] else "query")(scope, receive, send)
             return
+        # An id holding '/' (sent as %2F) would split into two path segments and reach no route, or the
+        # wrong one: no id that goes into a path may hold '/', so say so instead of answering 404.
+        if b"%2f" in (scope.get("raw_path") or b"").split(b"?", 1)[0].lower():
+            await _refused("path", SLASH_IN_ID)(scope, receive, send)
+            return
         if scope["method"] in ("GET", "HEAD", "OPTIONS", "DELETE"):
+            await self.app(scope, receive, send)
+            return
+        if scope["method"] == "POST" and is_streamed_upload(scope["path"]):
+            # An import is read line by line as it arrives and checks every line itself: no size cap
+            # and no buffering here, which would hold the whole file in memory.
             await self.app(scope, receive, send)
             return
         limit = body_limit_for(scope["path"])
@@ -187,3 +213,29 @@ class BodyGuardMiddleware:
             413, "payload_too_large", f"request body exceeds the limit of {limit} bytes", "Payload too large"
         )
         await response(scope, receive, send)
+
+
+def install_cors(app: FastAPI, origins: list[str]) -> None:
+    """CORS for browser apps on the listed origins (none: no CORS headers, preflights are not answered).
+    Keys travel in the Authorization header, not cookies, so credentials mode is not needed."""
+    if not origins:
+        return
+    app.add_middleware(
+        CORSMiddleware,
+        allow_origins=origins,
+        allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+        allow_headers=[
+            "authorization",
+            "content-type",
+            "x-request-id",
+            "traceparent",
+            "tracestate",
+            "mcp-session-id",
+            "mcp-protocol-version",
+            "x-agent-memory-profile",
+            "x-agent-memory-namespace",
+            "last-event-id",
+        ],
+        expose_headers=["x-request-id", "retry-after", "mcp-session-id"],
+        max_age=600,
+    )

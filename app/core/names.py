@@ -1,4 +1,4 @@
-"""Validated name types (namespace, profile, session id) for bodies and path parameters, with their limits."""
+"""Validated name types (namespace, profile, session, message and entry ids) for bodies and path parameters, with their limits."""
 
 from __future__ import annotations
 
@@ -24,7 +24,18 @@ NamespaceName = Annotated[
     StringConstraints(min_length=1, max_length=32, pattern=NAMESPACE_PATTERN),
     Field(description=f"Namespace name: {NAMESPACE_RULE}."),
 ]
-SessionId = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+
+
+def _no_slash(value: str) -> str:
+    # An id with '/' could never be addressed in a path again (the router splits on it), so none is taken.
+    if "/" in value:
+        raise ValueError("must not contain '/': ids are used as path segments")
+    return value
+
+
+SessionId = Annotated[str, StringConstraints(min_length=1, max_length=64), AfterValidator(_no_slash)]
+# Ids of a session's messages go into paths too.
+MessageId = Annotated[str, StringConstraints(min_length=1, max_length=128), AfterValidator(_no_slash)]
 
 NamespacePath = Annotated[
     str,
@@ -39,4 +50,18 @@ ProfilePath = Annotated[
     ),
     AfterValidator(_no_control_or_slash),
 ]
-SessionPath = Annotated[str, Path(min_length=1, max_length=64, description="Session id: 1–64 characters.")]
+SessionPath = Annotated[
+    str,
+    Path(min_length=1, max_length=64, description="Session id: 1–64 characters, no '/'."),
+    AfterValidator(_no_slash),
+]
+MessagePath = Annotated[
+    str,
+    Path(min_length=1, max_length=128, description="Message id: 1–128 characters, no '/'."),
+    AfterValidator(_no_slash),
+]
+KeyPath = Annotated[
+    str,
+    Path(min_length=1, max_length=128, description="Entry key: 1–128 characters, no '/'."),
+    AfterValidator(_no_slash),
+]

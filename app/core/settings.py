@@ -7,7 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -58,6 +58,46 @@ class Settings(BaseSettings):
     llm_max_concurrency: int = Field(
         default=4, ge=1, le=256, description="LLM requests in flight per process."
     )
+    embeddings: Literal["none", "openai", "local"] = Field(
+        default="none",
+        description="Where memory vectors come from: none (lexical recall only), an OpenAI-compatible "
+        "/v1/embeddings endpoint, or the packaged local model.",
+    )
+    embeddings_base_url: str | None = Field(
+        default=None, description="OpenAI-compatible endpoint (…/v1) for AGENT_MEMORY_EMBEDDINGS=openai."
+    )
+    embeddings_api_key: str | None = Field(default=None, description="Bearer key for that endpoint.")
+    embeddings_model: str = Field(default="text-embedding-3-small", min_length=1, max_length=200)
+    embeddings_dimensions: int | None = Field(
+        default=None, ge=1, le=16000, description="Vector length to ask the endpoint for (unset: its own)."
+    )
+    embeddings_batch_size: int = Field(default=32, ge=1, le=2048, description="Texts per embedding call.")
+    embeddings_timeout_seconds: float = Field(default=30.0, gt=0, le=600, description="Per batch request.")
+    embeddings_query_timeout_seconds: float = Field(
+        default=2.0, gt=0, le=60, description="Bound on embedding a recall query; past it recall is lexical."
+    )
+    embeddings_max_retries: int = Field(default=2, ge=0, le=10)
+    embeddings_threads: int = Field(
+        default=1, ge=1, le=64, description="CPU threads of the local model's matrix products."
+    )
+    embeddings_input: Literal["memory", "source", "context"] = Field(
+        default="memory",
+        description="What is embedded per memory: its statement, its source turns, or those turns after the "
+        "message they answer.",
+    )
+    recall_semantic_min_similarity: float = Field(
+        default=0.2,
+        ge=-1,
+        le=1,
+        description="Cosine similarity below which the semantic channel ignores a memory.",
+    )
+    recall_semantic_weight: float = Field(
+        default=0.5, ge=0, le=10, description="Weight of the semantic channel in recall's fusion."
+    )
+    cors_origins: str = Field(
+        default="",
+        description="Comma-separated origins allowed to call the API from a browser (CORS). Empty: CORS off.",
+    )
 
     @field_validator("database_url")
     @classmethod
@@ -79,6 +119,27 @@ class Settings(BaseSettings):
             raise ValueError("must be an http(s):// URL such as http://127.0.0.1:11434/v1")
         return value
 
+    @field_validator("embeddings_base_url")
+    @classmethod
+    def _check_embeddings_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        value = value.strip().rstrip("/")
+        if not value.startswith(("http://", "https://")) or len(value) <= len("https://"):
+            raise ValueError("must be an http(s):// URL such as http://127.0.0.1:11434/v1")
+        return value
+
+    @field_validator("embeddings_api_key")
+    @classmethod
+    def _check_embeddings_key(cls, value: str | None) -> str | None:
+        return value.strip() or None if value is not None else None
+
+    @model_validator(mode="after")
+    def _check_embeddings(self) -> Settings:
+        if self.embeddings == "openai" and not self.embeddings_base_url:
+            raise ValueError("AGENT_MEMORY_EMBEDDINGS=openai needs AGENT_MEMORY_EMBEDDINGS_BASE_URL")
+        return self
+
     @field_validator("llm_api_key")
     @classmethod
     def _check_llm_key(cls, value: str | None) -> str | None:
@@ -95,6 +156,18 @@ class Settings(BaseSettings):
                 "must look like amk_<keyId>_<secret> (create one with `agent-memory keys create`)"
             )
         return value
+
+    @field_validator("cors_origins")
+    @classmethod
+    def _check_cors(cls, value: str) -> str:
+        for origin in (o.strip() for o in value.split(",")):
+            if origin and origin != "*" and not origin.startswith(("http://", "https://")):
+                raise ValueError(f"{origin!r} is not an origin: write it as https://app.example.com")
+        return value
+
+    @property
+    def cors_origin_list(self) -> list[str]:
+        return [o.strip().rstrip("/") for o in self.cors_origins.split(",") if o.strip()]
 
     @property
     def async_database_url(self) -> str | None:

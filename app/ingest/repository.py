@@ -29,7 +29,7 @@ _INSERT_MESSAGES = text(
                 CAST(:contents AS text[]), CAST(:times AS timestamptz[]), CAST(:metadata AS text[]))
          WITH ORDINALITY AS m(id, parent_id, role, content, created_at, metadata, ord)
     ORDER BY m.ord
-    ON CONFLICT (profile_id, id) DO NOTHING
+    ON CONFLICT (profile_id, session_id, id) DO NOTHING
     RETURNING id
     """
 )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import UTC
 
+from app.embeddings.job import enqueue_embedding
 from app.extraction.types import Extractor, InputMessage
 from app.memories import repository, service
 from app.worker.context import JobContext, JobInfo
@@ -56,4 +57,6 @@ async def run_extraction(ctx: JobContext, job: JobInfo, payload: ExtractPayload)
     metadata = {r["id"]: r["metadata"] for r in rows}
     async with ctx.transaction() as db:
         created = await service.store(db, profile_id, service.new_memories(extracted, session_id, metadata))
+        if created and ctx.settings.embeddings != "none":
+            await enqueue_embedding(db, profile_id)  # vectors for them, committed with them
     return ExtractResult(memories_created=created)

@@ -4,6 +4,7 @@ an instant), edits and deletes that archive the state they end into `memory_vers
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -53,9 +54,10 @@ _INSERT = text(
 )
 _INSERT_SOURCES = text(
     """
-    INSERT INTO memory_sources (profile_id, memory_id, message_id)
-    SELECT :p, s.memory_id, s.message_id
-    FROM unnest(CAST(:memory_ids AS text[]), CAST(:message_ids AS text[])) AS s(memory_id, message_id)
+    INSERT INTO memory_sources (profile_id, memory_id, session_id, message_id)
+    SELECT :p, s.memory_id, s.session_id, s.message_id
+    FROM unnest(CAST(:memory_ids AS text[]), CAST(:session_ids AS text[]), CAST(:message_ids AS text[]))
+         AS s(memory_id, session_id, message_id)
     ON CONFLICT DO NOTHING
     """
 )
@@ -112,11 +114,22 @@ async def insert_memories(db: AsyncSession, profile_id: int, memories: list[NewM
     )
     inserted = set(rows.scalars())
     created = [m for m in memories if m.id in inserted]
-    pairs = [(m.id, message_id) for m in created for message_id in m.source_message_ids]
-    if pairs:
+    # Message ids are unique per session: a source is the memory's session and the message's id in it.
+    links = [
+        (m.id, m.session_id, message_id)
+        for m in created
+        if m.session_id is not None
+        for message_id in m.source_message_ids
+    ]
+    if links:
         await db.execute(
             _INSERT_SOURCES,
-            {"p": profile_id, "memory_ids": [a for a, _ in pairs], "message_ids": [b for _, b in pairs]},
+            {
+                "p": profile_id,
+                "memory_ids": [a for a, _, _ in links],
+                "session_ids": [b for _, b, _ in links],
+                "message_ids": [c for _, _, c in links],
+            },
         )
     await _supersede_in_order(db, profile_id, created)
     return created
@@ -308,7 +321,8 @@ async def sources(db: AsyncSession, profile_id: int, memory_id: str) -> list[dic
         text(
             """
             SELECT m.id AS message_id, m.role, m.text_content AS content, m.created_at AS timestamp
-            FROM memory_sources s JOIN messages m ON m.profile_id = s.profile_id AND m.id = s.message_id
+            FROM memory_sources s
+            JOIN messages m ON m.profile_id = s.profile_id AND m.session_id = s.session_id AND m.id = s.message_id
             WHERE s.profile_id = :p AND s.memory_id = :id
             ORDER BY m.created_at, m.seq
             """
@@ -426,18 +440,56 @@ async def history(db: AsyncSession, profile_id: int, memory_id: str) -> list[dic
     return [dict(r) for r in rows.mappings()]
 
 
-async def delete_memory_and_sources(db: AsyncSession, profile_id: int, memory_id: str) -> None:
-    """Delete the memory and its source messages; its last state stays in the archive for its history."""
-    await archive(db, profile_id, memory_id, deleted=True)
-    await db.execute(
+_RELINK_AND_DELETE = text(
+    """
+    WITH gone AS (
+        DELETE FROM messages WHERE profile_id = :p AND session_id = :s AND id = :id
+        RETURNING id, parent_id
+    ), relinked AS (
+        UPDATE messages c SET parent_id = gone.parent_id FROM gone
+        WHERE c.profile_id = :p AND c.session_id = :s AND c.parent_id = gone.id
+    )
+    SELECT id FROM gone
+    """
+)
+
+
+async def delete_messages_relinking(
+    db: AsyncSession, profile_id: int, session_id: str, message_ids: Sequence[str]
+) -> list[str]:
+    """Delete these messages of a session, re-linking each one's children to its parent, so what remains
+    stays one walkable path; returns the ids that existed. One at a time, so a deleted chain re-links to
+    the nearest ancestor that stays."""
+    deleted: list[str] = []
+    for message_id in dict.fromkeys(message_ids):
+        row = await db.execute(_RELINK_AND_DELETE, {"p": profile_id, "s": session_id, "id": message_id})
+        if row.scalar_one_or_none() is not None:
+            deleted.append(message_id)
+    return deleted
+
+
+async def source_keys(db: AsyncSession, profile_id: int, memory_id: str) -> list[tuple[str, str]]:
+    """(session id, message id) of each message the memory was extracted from, sessions' rows locked first
+    (every writer of a session takes its row before its messages, so deleting in that order never deadlocks)."""
+    rows = await db.execute(
         text(
             """
-            WITH src AS (SELECT message_id FROM memory_sources WHERE profile_id = :p AND memory_id = :id)
-            DELETE FROM messages WHERE profile_id = :p AND id IN (SELECT message_id FROM src)
+            SELECT s.session_id, s.message_id FROM memory_sources s
+            JOIN sessions ss ON ss.profile_id = s.profile_id AND ss.id = s.session_id
+            WHERE s.profile_id = :p AND s.memory_id = :id
+            ORDER BY s.session_id, s.message_id
+            FOR UPDATE OF ss
             """
         ),
         {"p": profile_id, "id": memory_id},
     )
+    return [(r[0], r[1]) for r in rows]
+
+
+async def delete_memory(db: AsyncSession, profile_id: int, memory_id: str) -> None:
+    """Delete the memory (its source messages are deleted by the caller, re-linking their children); its
+    last state stays in the archive for its history."""
+    await archive(db, profile_id, memory_id, deleted=True)
     await db.execute(
         text("DELETE FROM memories WHERE profile_id = :p AND id = :id"), {"p": profile_id, "id": memory_id}
     )

@@ -12,6 +12,7 @@ from app.core.metadata import parse_filter
 from app.core.names import SessionPath
 from app.core.pagination import Cursor, Limit
 from app.core.timestamps import AwareTimestamp
+from app.embeddings.service import ConfiguredSemantic
 from app.memories import service
 from app.memories.schemas import (
     EditRequest,
@@ -40,10 +41,16 @@ router = APIRouter(
     },
 )
 async def remember(
-    body: RememberRequest, profile: ProfileForWrite, db: DbSession, response: Response
+    body: RememberRequest,
+    profile: ProfileForWrite,
+    db: DbSession,
+    response: Response,
+    semantic: ConfiguredSemantic,
 ) -> MemoryOut:
     """Store one statement as a memory, synchronously (201); content already stored answers 200 with it."""
-    memory, created = await service.remember(db, profile, body.content, body.session_id, body.metadata)
+    memory, created = await service.remember(
+        db, profile, body.content, body.session_id, body.metadata, embed=semantic is not None
+    )
     response.status_code = 201 if created else 200
     return memory
 
@@ -112,11 +119,11 @@ async def get_memory(
 
 @router.patch("/memories/{memory_id}", responses=error_responses(409))
 async def edit_memory(
-    memory_id: str, body: EditRequest, profile: ExistingProfile, db: DbSession
+    memory_id: str, body: EditRequest, profile: ExistingProfile, db: DbSession, semantic: ConfiguredSemantic
 ) -> MemoryOut:
     """Correct a memory; the previous version is kept in its history. A superseded memory → 409
     `memory_superseded`; content another memory already holds → 409 `memory_content_exists`."""
-    return await service.edit_memory(db, profile, memory_id, body)
+    return await service.edit_memory(db, profile, memory_id, body, embed=semantic is not None)
 
 
 @router.get("/memories/{memory_id}/history")
@@ -127,12 +134,28 @@ async def memory_history(memory_id: str, profile: ExistingProfile, db: DbSession
 
 @router.delete("/memories/{memory_id}")
 async def delete_memory(memory_id: str, profile: ExistingProfile, db: DbSession) -> MemoryOut:
-    """Delete a memory and the messages it was extracted from; answers the deleted memory."""
+    """Delete a memory and the messages it was extracted from (their children in a session's tree are
+    re-linked to the deleted message's parent, so the history stays one path); answers the deleted memory."""
     return await service.delete_memory(db, profile, memory_id)
 
 
-@router.delete("/sessions/{session_id}", status_code=204)
+@router.delete(
+    "/sessions/{session_id}",
+    status_code=204,
+    summary="deleteSession: the session and everything that belongs to it",
+)
 async def delete_session(session_id: SessionPath, profile: ExistingProfile, db: DbSession) -> Response:
-    """deleteSession: the session's messages, memories and compactions; idempotent."""
+    """deleteSession of the memory API and the session manager's delete, in one. Removes, at once:
+
+    - the session itself: its name, usage counters, `compactAfter`, frozen system prompt and loaded skills;
+    - every message of the session (appended or ingested) and its compaction overlays;
+    - every memory whose `sessionId` is this session (extracted from its messages, or remembered with it),
+      with their links to source messages;
+    - the session's own copies of session-scoped context blocks (content and entries);
+    - its extraction and compaction jobs still queued.
+
+    Left alone: the profile, its context block definitions (and profile-scoped content), other sessions,
+    their messages and memories, and sessions forked or split from this one. Idempotent: 204 whether or not
+    the session existed."""
     await service.delete_session(db, profile, session_id)
     return Response(status_code=204)

@@ -88,6 +88,8 @@ async def remember(
     content: str,
     session_id: str | None,
     metadata: dict[str, Any] | None = None,
+    *,
+    embed: bool = False,
 ) -> tuple[MemoryOut, bool]:
     """One statement → one memory, classified by the extractor. Returns (memory, created)."""
     from app.extraction.default import classify_one
@@ -101,6 +103,10 @@ async def remember(
     row = await repository.insert_one(db, profile.id, memory)
     if row is not None:
         MEMORIES_CREATED.labels(memory.type).inc()
+        if embed:  # the vector is made by the worker, never on this request's path
+            from app.embeddings.job import enqueue_embedding
+
+            await enqueue_embedding(db, profile.id)
         return MemoryOut.model_validate(row), True
     # Already stored (perhaps by a concurrent remember): answer that memory, current again if it was replaced.
     existing = await repository.get_by_hash(db, profile.id, memory.content_hash)
@@ -181,7 +187,9 @@ async def get_memory(
     return MemoryDetail(**MemoryOut.model_validate(row).model_dump(), sources=sources)
 
 
-async def edit_memory(db: AsyncSession, profile: Profile, memory_id: str, edit: EditRequest) -> MemoryOut:
+async def edit_memory(
+    db: AsyncSession, profile: Profile, memory_id: str, edit: EditRequest, *, embed: bool = False
+) -> MemoryOut:
     """Correct a memory: the current state is archived, the new one becomes version + 1."""
     from app.extraction.default import classify_one
 
@@ -218,6 +226,14 @@ async def edit_memory(db: AsyncSession, profile: Profile, memory_id: str, edit: 
         content_hash=new_hash,
         metadata=edit.metadata if edit.metadata is not None else current["metadata"],
     )
+    if content != current["content"]:
+        # Its vectors describe the old statement: drop them, and have the worker embed the new one.
+        from app.embeddings import repository as embeddings
+        from app.embeddings.job import enqueue_embedding
+
+        await embeddings.forget(db, profile.id, memory_id)
+        if embed:
+            await enqueue_embedding(db, profile.id)
     return MemoryOut.model_validate(row)
 
 
@@ -257,8 +273,15 @@ async def memory_history(db: AsyncSession, profile: Profile, memory_id: str) -> 
 
 
 async def delete_memory(db: AsyncSession, profile: Profile, memory_id: str) -> MemoryOut:
+    """The memory and the messages it was extracted from; those messages' children are re-linked to their
+    parents, so each session's history stays one walkable path."""
     row = await _active_or_404(db, profile, memory_id)
-    await repository.delete_memory_and_sources(db, profile.id, memory_id)
+    by_session: dict[str, list[str]] = {}
+    for session_id, message_id in await repository.source_keys(db, profile.id, memory_id):
+        by_session.setdefault(session_id, []).append(message_id)
+    for session_id, message_ids in by_session.items():
+        await repository.delete_messages_relinking(db, profile.id, session_id, message_ids)
+    await repository.delete_memory(db, profile.id, memory_id)
     return MemoryOut.model_validate(row)
 
 

@@ -1,7 +1,13 @@
 """SQLAlchemy models, one module per domain; importing this package registers every table on `Base.metadata`."""
 
 from app.models.base import Base
-from app.models.context import Compaction, ContextBlock, ContextEntry
+from app.models.context import (
+    Compaction,
+    ContextBlock,
+    ContextEntry,
+    ContextSessionBlock,
+    ContextSessionEntry,
+)
 from app.models.jobs import Job
 from app.models.memories import Memory, MemorySource, MemoryVersion
 from app.models.namespaces import ApiKey, Namespace
@@ -14,6 +20,8 @@ __all__ = [
     "Compaction",
     "ContextBlock",
     "ContextEntry",
+    "ContextSessionBlock",
+    "ContextSessionEntry",
     "Job",
     "Memory",
     "MemorySource",

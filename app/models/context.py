@@ -35,6 +35,9 @@ class ContextBlock(Base):
     kind: Mapped[str] = mapped_column(String(16), nullable=False)
     description: Mapped[str | None] = mapped_column(Text)
     max_tokens: Mapped[int | None] = mapped_column(Integer)
+    # `session`: each session keeps its own content and entries (this row's are where each starts);
+    # `profile`: this row's content and entries are shared by every session.
+    scope: Mapped[str] = mapped_column(String(16), nullable=False, server_default=text("'session'"))
     # Inline content of readonly/writable blocks; keyed kinds keep theirs in context_entries.
     content: Mapped[str] = mapped_column(Text, nullable=False, server_default=text("''"))
     # Definition order: the order blocks render in, kept when a block is redefined.
@@ -74,6 +77,66 @@ class ContextEntry(Base):
             ["profile_id", "label"], ["context_blocks.profile_id", "context_blocks.label"], ondelete="CASCADE"
         ),
         Index("ix_context_entries_tsv", "tsv", postgresql_using="gin"),
+    )
+
+
+class ContextSessionBlock(Base):
+    """A session's own copy of a session-scoped block, made on the session's first write to it."""
+
+    __tablename__ = "context_session_blocks"
+
+    profile_id: Mapped[int] = mapped_column(BigInteger)
+    session_id: Mapped[str] = mapped_column(String(64))
+    label: Mapped[str] = mapped_column(String(64))
+    content: Mapped[str] = mapped_column(Text, nullable=False, server_default=text("''"))
+    created_at: Mapped[datetime] = created_at_column()
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), nullable=False, server_default=text("now()")
+    )
+
+    __table_args__ = (
+        PrimaryKeyConstraint("profile_id", "session_id", "label"),
+        ForeignKeyConstraint(
+            ["profile_id", "session_id"], ["sessions.profile_id", "sessions.id"], ondelete="CASCADE"
+        ),
+        ForeignKeyConstraint(
+            ["profile_id", "label"], ["context_blocks.profile_id", "context_blocks.label"], ondelete="CASCADE"
+        ),
+    )
+
+
+class ContextSessionEntry(Base):
+    """One keyed entry of a session's own copy of a skill or search block."""
+
+    __tablename__ = "context_session_entries"
+
+    profile_id: Mapped[int] = mapped_column(BigInteger)
+    session_id: Mapped[str] = mapped_column(String(64))
+    label: Mapped[str] = mapped_column(String(64))
+    key: Mapped[str] = mapped_column(String(128))
+    content: Mapped[str] = mapped_column(Text, nullable=False)
+    description: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = created_at_column()
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), nullable=False, server_default=text("now()")
+    )
+    tsv: Mapped[Any] = mapped_column(
+        TSVECTOR, Computed("to_tsvector('english'::regconfig, content)", persisted=True)
+    )
+
+    __table_args__ = (
+        PrimaryKeyConstraint("profile_id", "session_id", "label", "key"),
+        ForeignKeyConstraint(
+            ["profile_id", "session_id", "label"],
+            [
+                "context_session_blocks.profile_id",
+                "context_session_blocks.session_id",
+                "context_session_blocks.label",
+            ],
+            ondelete="CASCADE",
+            name="fk_context_session_entries_block",
+        ),
+        Index("ix_context_session_entries_tsv", "tsv", postgresql_using="gin"),
     )
 
 

@@ -122,17 +122,20 @@ class MemorySource(Base):
 
     profile_id: Mapped[int] = mapped_column(BigInteger)
     memory_id: Mapped[str] = mapped_column(String(26))
+    session_id: Mapped[str] = mapped_column(String(64))
     message_id: Mapped[str] = mapped_column(String(128))
 
     __table_args__ = (
-        PrimaryKeyConstraint("profile_id", "memory_id", "message_id"),
+        PrimaryKeyConstraint("profile_id", "memory_id", "session_id", "message_id"),
         ForeignKeyConstraint(
             ["profile_id", "memory_id"], ["memories.profile_id", "memories.id"], ondelete="CASCADE"
         ),
         # A source message deleted (or a session purged) takes the link with it; an extraction racing a
         # delete fails on this key instead of linking a memory to a message that is gone.
         ForeignKeyConstraint(
-            ["profile_id", "message_id"], ["messages.profile_id", "messages.id"], ondelete="CASCADE"
+            ["profile_id", "session_id", "message_id"],
+            ["messages.profile_id", "messages.session_id", "messages.id"],
+            ondelete="CASCADE",
         ),
-        Index("ix_memory_sources_message", "profile_id", "message_id"),
+        Index("ix_memory_sources_message", "profile_id", "session_id", "message_id"),
     )

@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     Computed,
     DateTime,
     Float,
@@ -40,6 +41,8 @@ class Session(Base):
     output_tokens: Mapped[int] = mapped_column(BigInteger, nullable=False, server_default=text("0"))
     estimated_cost: Mapped[float] = mapped_column(Float, nullable=False, server_default=text("0"))
     compact_after: Mapped[int | None] = mapped_column(Integer)
+    # Messages appended through the Session API are queued for memory extraction unless this is off.
+    extract_memories: Mapped[bool] = mapped_column(Boolean, nullable=False, server_default=text("true"))
     # The frozen system prompt (freezeSystemPrompt); NULL until first read, replaced only by refresh.
     system_prompt: Mapped[str | None] = mapped_column(Text)
     # Skills loaded by load_context in this session ("label:key"), so unload_context knows what it may reclaim.
@@ -81,12 +84,13 @@ class Message(Base):
     )
 
     __table_args__ = (
-        PrimaryKeyConstraint("profile_id", "id"),
+        # Ids are unique per session (two sessions may both hold `m1`), as the reference keys them.
+        PrimaryKeyConstraint("profile_id", "session_id", "id"),
         ForeignKeyConstraint(
             ["profile_id", "session_id"], ["sessions.profile_id", "sessions.id"], ondelete="CASCADE"
         ),
         Index("ix_messages_session_seq", "profile_id", "session_id", "seq"),
-        Index("ix_messages_parent", "profile_id", "parent_id"),
+        Index("ix_messages_parent", "profile_id", "session_id", "parent_id"),
         Index("ix_messages_tsv", "tsv", postgresql_using="gin"),
         Index("ix_messages_created", "profile_id", "created_at"),
     )

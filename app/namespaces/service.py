@@ -96,3 +96,32 @@ async def create_scoped_key(db: AsyncSession, namespace_name: str, key_name: str
     minted = mint_key()
     await repository.insert_key(db, minted.key_id, key_name, namespace.id, minted.secret_sha256)
     return minted.token
+
+
+async def list_all_keys(db: AsyncSession, namespace_name: str | None = None) -> list[KeyOut]:
+    """Keys for the operator's CLI: all of them, or one namespace's (no secrets)."""
+    namespace_id = None
+    if namespace_name is not None:
+        namespace = await repository.get_live(db, namespace_name)
+        if namespace is None:
+            raise NamespaceNotFound(f"namespace '{namespace_name}' not found")
+        namespace_id = namespace.id
+    return [_key_out(key, name) for key, name in await repository.list_all_keys(db, namespace_id)]
+
+
+async def revoke_any_key(db: AsyncSession, key_id: str) -> KeyOut:
+    """Revoke any key by id (the operator's CLI); idempotent, 404-style error for an unknown id."""
+    key = await repository.revoke_any_key(db, key_id)
+    if key is None:
+        raise KeyNotFound(f"key '{key_id}' not found")
+    return _key_out(key, None)
+
+
+async def implied_name(db: AsyncSession, principal: Principal) -> str | None:
+    """The namespace a scoped key implies (None for an admin key, which must name one)."""
+    if principal.namespace_id is None:
+        return None
+    namespace = await repository.get_live_by_id(db, principal.namespace_id)
+    if namespace is None:
+        raise NamespaceNotFound("the key's namespace was deleted")
+    return namespace.name

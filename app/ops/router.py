@@ -6,6 +6,7 @@ from functools import lru_cache
 
 from fastapi import APIRouter, Request, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from pydantic import Field
 
 from app.core.errors import Unavailable, error_responses
 from app.core.migrations import head_revision, schema_revision_within
@@ -31,6 +32,12 @@ class Readiness(ApiModel):
     status: str
     database: str
     schema_revision: str | None
+    embeddings: str = Field(description="Embedding provider: none, openai or local.")
+    vector_store: str | None = Field(
+        default=None,
+        description="Where memory vectors are searched: pgvector, or portable (real[] with an exact scan); "
+        "absent without embeddings.",
+    )
 
 
 @router.get("/healthz")
@@ -50,7 +57,15 @@ async def readyz(request: Request) -> Readiness:
     head = _head()
     if revision != head:
         raise Unavailable(f"schema at {revision}, expected {head}: run `agent-memory migrate`")
-    return Readiness(status="ready", database="ok", schema_revision=revision)
+    settings = request.app.state.settings
+    semantic = getattr(request.app.state, "semantic", None)
+    return Readiness(
+        status="ready",
+        database="ok",
+        schema_revision=revision,
+        embeddings=settings.embeddings,
+        vector_store=getattr(request.app.state, "vector_store", None) if semantic is not None else None,
+    )
 
 
 @router.get("/metrics", response_class=Response, responses={200: {"content": {"text/plain": {}}}})

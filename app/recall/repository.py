@@ -45,6 +45,8 @@ _MEMORY_TF = (
     " + 0.3 * cardinality(array_positions(u.weights, 'C')) + 0.5 * cardinality(array_positions(u.weights, 'D'))"
 )
 _MESSAGE_TF = "cardinality(u.positions)"
+# Message ids are unique per session, so a message is "session/id" here (session ids hold no '/').
+_MESSAGE_ROWS = "SELECT session_id || '/' || id AS id, tsv FROM messages WHERE profile_id = :p"
 
 
 def _ranked(name: str, rows: str, tf: str) -> str:
@@ -88,11 +90,12 @@ _CHANNELS_SQL = f"""
         SELECT CAST(t.q AS tsquery) AS q, t.q AS lexeme, t.w
         FROM unnest(CAST(:phrases AS text[]), CAST(:phrase_weights AS float8[])) AS t(q, w)),
     {_ranked("mem", "SELECT id, tsv FROM memories WHERE profile_id = :p AND {live}", _MEMORY_TF)},
-    {_ranked("msg", "SELECT id, tsv FROM messages WHERE profile_id = :p", _MESSAGE_TF)},
+    {_ranked("msg", _MESSAGE_ROWS, _MESSAGE_TF)},
     msg_memories AS (
         SELECT s.memory_id AS id, max(r.score) AS score
         FROM msg r
-        JOIN memory_sources s ON s.profile_id = :p AND s.message_id = r.id
+        JOIN memory_sources s ON s.profile_id = :p AND s.session_id = split_part(r.id, '/', 1)
+                             AND s.message_id = substr(r.id, strpos(r.id, '/') + 1)
         JOIN memories m ON m.profile_id = :p AND m.id = s.memory_id AND {{live_m}}
         GROUP BY s.memory_id
         ORDER BY score DESC, s.memory_id DESC
@@ -113,7 +116,7 @@ _CHANNELS_SQL = f"""
     UNION ALL
     (SELECT 'told', s.memory_id, extract(epoch FROM max(g.created_at)), NULL
      FROM messages g
-     JOIN memory_sources s ON s.profile_id = :p AND s.message_id = g.id
+     JOIN memory_sources s ON s.profile_id = :p AND s.session_id = g.session_id AND s.message_id = g.id
      JOIN memories m ON m.profile_id = :p AND m.id = s.memory_id AND {{live_m}}
      WHERE :has_window AND g.profile_id = :p AND g.created_at >= :start AND g.created_at < :end
      GROUP BY s.memory_id
@@ -159,15 +162,18 @@ _DETAILS_SQL = """
            ARRAY(SELECT l FROM unnest(tsvector_to_array(m.tsv)) l
                  WHERE l = ANY(CAST(:terms AS text[]))) AS memory_terms,
            ARRAY(SELECT DISTINCT u.lexeme FROM memory_sources s2
-                 JOIN messages g2 ON g2.profile_id = :p AND g2.id = s2.message_id
+                 JOIN messages g2 ON g2.profile_id = :p AND g2.session_id = s2.session_id
+                                  AND g2.id = s2.message_id
                  CROSS JOIN LATERAL unnest(g2.tsv) AS u(lexeme, positions, weights)
                  WHERE s2.profile_id = :p AND s2.memory_id = m.id
                    AND u.lexeme = ANY(CAST(:terms AS text[]))) AS message_terms,
            (SELECT id FROM sessions WHERE profile_id = :p ORDER BY updated_at DESC, id LIMIT 1) AS latest_session
     FROM memories m
     LEFT JOIN LATERAL (
-        SELECT array_agg(s.message_id) AS sources, min(g.seq) AS seq, max(g.created_at) AS told_at
-        FROM memory_sources s JOIN messages g ON g.profile_id = :p AND g.id = s.message_id
+        SELECT array_agg(s.session_id || '/' || s.message_id) AS sources, min(g.seq) AS seq,
+               max(g.created_at) AS told_at
+        FROM memory_sources s
+        JOIN messages g ON g.profile_id = :p AND g.session_id = s.session_id AND g.id = s.message_id
         WHERE s.profile_id = :p AND s.memory_id = m.id) src ON true
     WHERE m.profile_id = :p AND m.id = ANY(CAST(:ids AS text[])) AND {live_m}
     """

@@ -6,6 +6,7 @@ from fastapi import APIRouter
 
 from app.core.db import DbSession
 from app.core.errors import error_responses
+from app.embeddings.service import ConfiguredSemantic
 from app.llm.client import ConfiguredLlm
 from app.profiles.access import ExistingProfile
 from app.recall import service
@@ -20,7 +21,11 @@ router = APIRouter(
 
 @router.post("/recall")
 async def recall(
-    body: RecallRequest, profile: ExistingProfile, db: DbSession, llm: ConfiguredLlm
+    body: RecallRequest,
+    profile: ExistingProfile,
+    db: DbSession,
+    llm: ConfiguredLlm,
+    semantic: ConfiguredSemantic,
 ) -> RecallResult:
     """Find the memories that answer a question and synthesise an answer ("" when nothing matches)."""
-    return await service.recall(db, profile, body, llm)
+    return await service.recall(db, profile, body, llm, semantic=semantic)

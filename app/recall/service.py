@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.core.dates import format_date
 from app.core.memory_types import POLICIES, types_where
 from app.core.tokens import estimate_tokens
+from app.embeddings.service import Semantic
 from app.extraction.lemmas import base_forms
 from app.extraction.temporal import find_time, resolve_time_window
 from app.llm.answers import ANSWER_TOKENS, write_answer
@@ -201,12 +202,20 @@ def compose_answer(rows: list[dict[str, Any]], length: str, scores: list[float] 
 
 
 async def recall(
-    db: AsyncSession, profile: Profile, request: RecallRequest, llm: LlmClient | None = None
+    db: AsyncSession,
+    profile: Profile,
+    request: RecallRequest,
+    llm: LlmClient | None = None,
+    *,
+    semantic: Semantic | None = None,
 ) -> RecallResult:
-    """Rank the profile's memories for the question; the answer is written by `llm` when one is given."""
+    """Rank the profile's memories for the question; the answer is written by `llm` when one is given.
+    `semantic` (embeddings configured) adds the semantic channel."""
     reference = _reference(request.reference_date)
     level = LEVELS[request.thinking_level]
     width = max(level.width, request.limit)
+    # First, before any other read: it releases the connection while the query is embedded.
+    similar = await semantic.channel(db, profile.id, request.query, width) if semantic else []
     window = resolve_time_window(request.query, reference)
     # The time expression picks the window; its words ("two days ago") are not what to search for.
     text = request.query
@@ -230,6 +239,8 @@ async def recall(
         Channel("topic", W_TOPIC, _topic_matches(found.topic, parsed.words)[:width]),
         Channel("window", W_WINDOW_LED if time_led else W_WINDOW, _window_ranked(found)[:width]),
     ]
+    if semantic is not None:
+        channels.append(Channel("semantic", semantic.weight, [memory_id for memory_id, _ in similar]))
     if not any(channel.ranked for channel in channels):
         return RecallResult(count=0, answer="", candidates=[])
 

@@ -124,6 +124,7 @@ class CompactionPlan:
     from_id: str  # the overlay's range: the existing overlay's start when it is extended
     previous_summary: str | None
     existing_overlay_id: str | None
+    leaf_id: str | None = None  # the branch compacted (None: the latest leaf's)
 
     @property
     def to_id(self) -> str:
@@ -137,10 +138,16 @@ async def plan_compaction(
     protect_head: int = 3,
     tail_token_budget: int = 20_000,
     min_tail_messages: int = 2,
+    *,
+    leaf_id: str | None = None,
 ) -> CompactionPlan | None:
-    """Read what to compact (None when there is nothing); writes nothing."""
+    """Read what to compact (None when there is nothing); writes nothing. `leaf_id` picks the branch
+    (default the latest leaf): the range summarised, and so the overlay, lies on that branch's path and
+    applies to it only."""
     await service.require_session(db, profile, session_id)
-    history, _ = await service.history_messages(db, profile, session_id)
+    if leaf_id is not None:
+        await service.require_message(db, profile, session_id, leaf_id)
+    history, _ = await service.history_messages(db, profile, session_id, leaf_id)
     middle = plan(history, protect_head, tail_token_budget, min_tail_messages)
     if middle is None:
         return None
@@ -156,7 +163,7 @@ async def plan_compaction(
         overlays = await repository.list_compactions(db, profile.id, session_id)
         overlay_id = existing.id.removeprefix(service.COMPACTION_PREFIX)
         from_id = next((c.from_message_id for c in overlays if c.id == overlay_id), from_id)
-    return CompactionPlan(session_id, middle, from_id, previous_summary, overlay_id)
+    return CompactionPlan(session_id, middle, from_id, previous_summary, overlay_id, leaf_id)
 
 
 async def summarise_plan(llm: LlmClient | None, compaction_plan: CompactionPlan) -> str:
@@ -174,8 +181,14 @@ async def apply(
 
     if not summary.strip():
         return None
-    await service.require_session(db, profile, compaction_plan.session_id, lock=True)
-    history, _ = await service.history_messages(db, profile, compaction_plan.session_id)
+    session = await service.require_session(db, profile, compaction_plan.session_id, lock=True)
+    try:
+        history, _ = await service.history_messages(
+            db, profile, compaction_plan.session_id, compaction_plan.leaf_id
+        )
+    except service.MessageNotFound:
+        logger.info("compaction of session %s skipped: its leaf is gone", compaction_plan.session_id)
+        return None
     on_path = {m.id for m in history}
     current = next((m for m in history if m.id.startswith(service.COMPACTION_PREFIX)), None)
     current_overlay = current.id.removeprefix(service.COMPACTION_PREFIX) if current is not None else None
@@ -186,7 +199,8 @@ async def apply(
         return None
 
     session_id = compaction_plan.session_id
-    await enqueue_extraction(db, profile.id, session_id, [m.id for m in compaction_plan.middle])
+    if session.extract_memories:
+        await enqueue_extraction(db, profile.id, session_id, [m.id for m in compaction_plan.middle])
     row = await repository.insert_compaction(
         db,
         profile.id,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -10,7 +11,9 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.db import indexed_text_fits
+from app.memories import repository as memories_repository
 from app.models import Compaction, Message, Session
+from app.sessions.fulltext import ALL_TERMS_QUERY, split_query
 
 MAX_DEPTH = 10_000
 
@@ -125,8 +128,10 @@ async def set_loaded_skills(db: AsyncSession, profile_id: int, session_id: str, 
 # ---------------------------------------------------------------- messages
 
 
-async def get_message(db: AsyncSession, profile_id: int, message_id: str) -> Message | None:
-    stmt = select(Message).where(Message.profile_id == profile_id, Message.id == message_id)
+async def get_message(db: AsyncSession, profile_id: int, session_id: str, message_id: str) -> Message | None:
+    stmt = select(Message).where(
+        Message.profile_id == profile_id, Message.session_id == session_id, Message.id == message_id
+    )
     return (await db.execute(stmt)).scalar_one_or_none()
 
 
@@ -141,7 +146,7 @@ async def insert_message(
     text_content: str,
     created_at: datetime | None,
 ) -> Message | None:
-    """The new row, or None when the id already exists in the profile (append is idempotent)."""
+    """The new row, or None when the session already holds that id (append is idempotent)."""
     values: dict[str, Any] = {
         "profile_id": profile_id,
         "id": message_id,
@@ -156,7 +161,7 @@ async def insert_message(
     stmt = (
         insert(Message)
         .values(**values)
-        .on_conflict_do_nothing(index_elements=["profile_id", "id"])
+        .on_conflict_do_nothing(index_elements=["profile_id", "session_id", "id"])
         .returning(Message)
     )
     with indexed_text_fits(["body", "message", "parts"]):
@@ -166,6 +171,7 @@ async def insert_message(
 async def update_message(
     db: AsyncSession,
     profile_id: int,
+    session_id: str,
     message_id: str,
     role: str,
     parts: list[dict[str, Any]],
@@ -173,7 +179,7 @@ async def update_message(
 ) -> Message:
     stmt = (
         update(Message)
-        .where(Message.profile_id == profile_id, Message.id == message_id)
+        .where(Message.profile_id == profile_id, Message.session_id == session_id, Message.id == message_id)
         .values(role=role, parts=parts, text_content=text_content)
         .returning(Message)
         .execution_options(synchronize_session=False)
@@ -182,13 +188,12 @@ async def update_message(
         return (await db.execute(stmt)).scalar_one()
 
 
-async def delete_message(db: AsyncSession, profile_id: int, session_id: str, message_id: str) -> bool:
-    result = await db.execute(
-        delete(Message)
-        .where(Message.profile_id == profile_id, Message.session_id == session_id, Message.id == message_id)
-        .returning(Message.id)
-    )
-    return result.scalar_one_or_none() is not None
+async def delete_messages(
+    db: AsyncSession, profile_id: int, session_id: str, message_ids: Sequence[str]
+) -> list[str]:
+    """Delete these messages of a session, re-linking each one's children to its parent; returns the ids
+    that existed. The SQL is the memories repository's, which deletes a memory's source messages the same way."""
+    return await memories_repository.delete_messages_relinking(db, profile_id, session_id, message_ids)
 
 
 async def clear_messages(db: AsyncSession, profile_id: int, session_id: str) -> None:
@@ -206,7 +211,8 @@ async def latest_leaf(db: AsyncSession, profile_id: int, session_id: str) -> Mes
         """
         SELECT m.* FROM messages m
         WHERE m.profile_id = :p AND m.session_id = :s
-          AND NOT EXISTS (SELECT 1 FROM messages c WHERE c.profile_id = :p AND c.parent_id = m.id)
+          AND NOT EXISTS (SELECT 1 FROM messages c
+                          WHERE c.profile_id = :p AND c.session_id = :s AND c.parent_id = m.id)
         ORDER BY m.created_at DESC, m.seq DESC
         LIMIT 1
         """
@@ -238,7 +244,7 @@ _PATH = text(
         JOIN path ON m.id = path.parent_id
         WHERE m.profile_id = :p AND m.session_id = :s AND path.depth < :cap
     )
-    SELECT m.* FROM path JOIN messages m ON m.profile_id = :p AND m.id = path.id
+    SELECT m.* FROM path JOIN messages m ON m.profile_id = :p AND m.session_id = :s AND m.id = path.id
     ORDER BY path.depth DESC
     """
 )
@@ -259,18 +265,14 @@ async def session_message_ids(db: AsyncSession, profile_id: int, session_id: str
     return list((await db.execute(stmt)).scalars())
 
 
-# Any text becomes an OR of its English lexemes, each quoted for tsquery; 'simple' keeps the stems as they
-# are. No input can make this a tsquery syntax error, and text without lexemes gives NULL: no rows.
-_QUERY = """
-    (SELECT to_tsquery('simple', terms) FROM (
-        SELECT string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || '''', ' | ') AS terms
-        FROM unnest(to_tsvector('english', :q))
-     ) t WHERE terms IS NOT NULL)
-"""
+async def count_sessions(db: AsyncSession, profile_id: int) -> int:
+    stmt = select(func.count()).select_from(Session).where(Session.profile_id == profile_id)
+    return int((await db.execute(stmt)).scalar_one())
+
 
 _SEARCH = text(
     f"""
-    WITH q AS (SELECT {_QUERY} AS query)
+    WITH q AS (SELECT {ALL_TERMS_QUERY} AS query)
     SELECT m.id, m.session_id, m.role, m.text_content AS content, m.created_at,
            ts_rank(m.tsv, q.query) AS score
     FROM messages m, q
@@ -284,7 +286,9 @@ _SEARCH = text(
 async def search(
     db: AsyncSession, profile_id: int, session_id: str | None, query: str, limit: int
 ) -> list[dict[str, Any]]:
-    rows = await db.execute(_SEARCH, {"p": profile_id, "s": session_id, "q": query, "limit": limit})
+    words, phrases = split_query(query)
+    params = {"p": profile_id, "s": session_id, "words": words, "phrases": phrases, "limit": limit}
+    rows = await db.execute(_SEARCH, params)
     return [dict(row) for row in rows.mappings()]
 
 

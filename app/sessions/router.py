@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query, Response, status
+from fastapi import APIRouter, Query, Request, Response, status
 
 from app.core.db import DbSession, ReleaseDb
-from app.core.errors import error_responses
-from app.core.names import SessionPath
+from app.core.errors import ValidationFailed, error_responses
+from app.core.names import MessagePath, SessionPath
 from app.core.pagination import Cursor, Limit
 from app.llm.client import ConfiguredLlm
 from app.profiles.access import ExistingProfile, ProfileForWrite
@@ -20,6 +20,8 @@ from app.sessions.schemas import (
     CompactionList,
     CompactionOut,
     CompactRequest,
+    DeletedMessages,
+    DeleteMessages,
     ForkRequest,
     History,
     MessageList,
@@ -30,6 +32,7 @@ from app.sessions.schemas import (
     SessionMessage,
     SessionUpdate,
     SplitRequest,
+    Truncation,
     UsageIn,
 )
 
@@ -39,9 +42,12 @@ router = APIRouter(
     responses=error_responses(401, 404, 422),
 )
 
-MessagePath = Annotated[str, Path(min_length=1, max_length=128, description="Message id: 1–128 characters.")]
 SearchQuery = Annotated[
-    str, Query(max_length=1024, description="Words to find (English stemming, any order).")
+    str,
+    Query(
+        max_length=1024,
+        description='Words that must all match (English stemming, any order); "quoted words" match as a phrase.',
+    ),
 ]
 SearchLimit = Annotated[int, Query(ge=1, le=100, description="Most results to return (1–100).")]
 CREATED: dict[int | str, dict[str, Any]] = {201: {"description": "Created"}}
@@ -87,11 +93,15 @@ async def update_session(
 async def append_message(
     session_id: SessionPath,
     body: AppendMessage,
-    profile: ExistingProfile,
+    profile: ProfileForWrite,
     db: DbSession,
     response: Response,
 ) -> SessionMessage:
-    """appendMessage: `parentId` absent → latest leaf, `null` → new root. An existing id answers 200 unchanged."""
+    """appendMessage: `parentId` absent → latest leaf, `null` → new root. An existing id answers 200 unchanged.
+
+    A session (and profile) never created is created. New messages are queued for extraction into the
+    profile's memories, in the append's transaction, unless the session has `extractMemories: false`.
+    Bodies up to 20 MiB are accepted, so a large tool output can be stored (see `truncate` on history)."""
     message, created = await service.append_message(
         db, profile, session_id, body.message, "parent_id" in body.model_fields_set, body.parent_id
     )
@@ -101,9 +111,10 @@ async def append_message(
 
 @router.post("/sessions/{session_id}/messages/batch", status_code=201, responses=error_responses(409, 413))
 async def append_messages(
-    session_id: SessionPath, body: AppendMessages, profile: ExistingProfile, db: DbSession
+    session_id: SessionPath, body: AppendMessages, profile: ProfileForWrite, db: DbSession
 ) -> MessageList:
-    """appendAll: the messages in order, each the child of the one before."""
+    """appendAll: the messages in order, each the child of the one before (creating the session if new;
+    the new messages are queued for extraction as one batch)."""
     messages = await service.append_messages(
         db, profile, session_id, body.messages, "parent_id" in body.model_fields_set, body.parent_id
     )
@@ -117,7 +128,7 @@ async def upsert_message(
     session_id: SessionPath,
     message_id: MessagePath,
     body: AppendMessage,
-    profile: ExistingProfile,
+    profile: ProfileForWrite,
     db: DbSession,
     response: Response,
 ) -> SessionMessage:
@@ -147,18 +158,33 @@ async def get_session_message(
 async def delete_session_message(
     session_id: SessionPath, message_id: MessagePath, profile: ExistingProfile, db: DbSession
 ) -> Response:
-    """Delete one message; its children become roots of their own branches."""
+    """Delete one message; its children are re-linked to its parent, so the rest stays one walkable path."""
     await service.delete_message(db, profile, session_id, message_id)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
 @router.delete("/sessions/{session_id}/messages", status_code=204)
 async def clear_session_messages(
-    session_id: SessionPath, profile: ExistingProfile, db: DbSession
+    session_id: SessionPath, profile: ExistingProfile, db: DbSession, request: Request
 ) -> Response:
-    """clearMessages: every message and overlay of the session; the session itself stays."""
+    """clearMessages: every message and overlay of the session; the session itself stays. Takes no body:
+    one is refused with 422 (to delete chosen messages, `POST …/messages/delete {ids}`)."""
+    if await request.body():
+        raise ValidationFailed(
+            "DELETE …/messages clears the whole session and takes no body; "
+            'to delete chosen messages use POST …/messages/delete with {"ids": [...]}',
+            [{"loc": ["body"], "msg": "no body allowed"}],
+        )
     await service.clear_messages(db, profile, session_id)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.post("/sessions/{session_id}/messages/delete", responses=error_responses(413))
+async def delete_session_messages(
+    session_id: SessionPath, body: DeleteMessages, profile: ExistingProfile, db: DbSession
+) -> DeletedMessages:
+    """deleteMessages(ids): delete the chosen messages; each one's children are re-linked to its parent."""
+    return DeletedMessages(deleted=await service.delete_messages(db, profile, session_id, body.ids))
 
 
 @router.get("/sessions/{session_id}/messages/{message_id}/branches")
@@ -176,9 +202,27 @@ async def get_history(
     db: DbSession,
     leaf_id: Annotated[str | None, Query(alias="leafId", min_length=1, max_length=128)] = None,
     raw: bool = False,
+    truncate: Annotated[
+        bool, Query(description="Cut older messages' tool outputs and long texts, as truncateOlderMessages.")
+    ] = False,
+    keep_recent: Annotated[int, Query(alias="keepRecent", ge=0, le=10_000)] = 4,
+    max_tool_output_chars: Annotated[int, Query(alias="maxToolOutputChars", ge=0, le=10_000_000)] = 500,
+    max_text_chars: Annotated[int, Query(alias="maxTextChars", ge=0, le=10_000_000)] = 10_000,
 ) -> History:
-    """getHistory: root → leaf (default the latest leaf), compaction overlays applied unless `raw=true`."""
-    return await service.history(db, profile, session_id, leaf_id, raw)
+    """getHistory: root → leaf (default the latest leaf), compaction overlays applied unless `raw=true`.
+
+    `truncate=true` answers copies in which all but the last `keepRecent` messages have tool outputs cut to
+    `maxToolOutputChars` and text parts to `maxTextChars` (`... [truncated N chars]`); storage is unchanged."""
+    truncation = (
+        Truncation(
+            keep_recent=keep_recent,
+            max_tool_output_chars=max_tool_output_chars,
+            max_text_chars=max_text_chars,
+        )
+        if truncate
+        else None
+    )
+    return await service.history(db, profile, session_id, leaf_id, raw, truncation)
 
 
 @router.get("/sessions/{session_id}/leaf")
@@ -232,10 +276,17 @@ async def compact_session(
     llm: ConfiguredLlm,
     body: CompactRequest | None = None,
 ) -> CompactionOut | None:
-    """compact: summarise the middle of the history into an overlay; null when there is nothing to compact."""
+    """compact: summarise the middle of the history (of the branch ending at `leafId`, default the latest
+    leaf) into an overlay; null when there is nothing to compact."""
     options = body or CompactRequest()
     plan = await compaction.plan_compaction(
-        db, profile, session_id, options.protect_head, options.tail_token_budget, options.min_tail_messages
+        db,
+        profile,
+        session_id,
+        options.protect_head,
+        options.tail_token_budget,
+        options.min_tail_messages,
+        leaf_id=options.leaf_id,
     )
     if plan is None:
         return None

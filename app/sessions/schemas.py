@@ -9,11 +9,10 @@ from typing import Annotated, Any, Literal
 from pydantic import AliasChoices, Field, StringConstraints, field_validator
 
 from app.core.metadata import Metadata
-from app.core.names import SessionId
+from app.core.names import MessageId, SessionId
 from app.core.schemas import ApiModel, PageModel, RequestModel
 from app.core.timestamps import Timestamp
 
-MessageId = Annotated[str, StringConstraints(min_length=1, max_length=128)]
 SessionName = Annotated[str, StringConstraints(max_length=200)]
 Role = Literal["user", "assistant", "system"]
 # compactAfter is an INTEGER column.
@@ -118,12 +117,18 @@ class SessionCreate(RequestModel):
         le=MAX_COMPACT_AFTER,
         description="Compact automatically once the session's token estimate exceeds this.",
     )
+    extract_memories: bool = Field(
+        default=True,
+        description="Queue appended messages for extraction into the profile's memories (false: never "
+        "extract this session's messages, on append, compaction or split).",
+    )
     metadata: Metadata | None = Field(default=None, description="Tags of the session.")
 
 
 class SessionUpdate(RequestModel):
     name: SessionName | None = None
     compact_after: int | None = Field(default=None, ge=1, le=MAX_COMPACT_AFTER)
+    extract_memories: bool | None = None
     metadata: Metadata | None = Field(default=None, description="Replaces the session's tags whole.")
 
 
@@ -138,6 +143,7 @@ class SessionInfo(ApiModel):
     output_tokens: int
     estimated_cost: float
     compact_after: int | None
+    extract_memories: bool
     created_at: datetime
     updated_at: datetime
     metadata: dict[str, Any] = Field(
@@ -162,6 +168,22 @@ class SearchResults(ApiModel):
     results: list[SearchHit]
 
 
+class DeleteMessages(RequestModel):
+    ids: list[MessageId] = Field(min_length=1, max_length=500)
+
+
+class DeletedMessages(ApiModel):
+    deleted: list[str] = Field(description="The ids that existed and were deleted; unknown ids are ignored.")
+
+
+class Truncation(ApiModel):
+    """How a truncated history read cuts older messages (the reference's truncateOlderMessages)."""
+
+    keep_recent: int = 4
+    max_tool_output_chars: int = 500
+    max_text_chars: int = 10_000
+
+
 class CompactionIn(RequestModel):
     summary: Annotated[str, StringConstraints(min_length=1, max_length=200_000)]
     from_message_id: MessageId
@@ -181,6 +203,9 @@ class CompactionList(ApiModel):
 
 
 class CompactRequest(RequestModel):
+    leaf_id: MessageId | None = Field(
+        default=None, description="The branch to compact, by its leaf; default the latest leaf."
+    )
     protect_head: int = Field(default=3, ge=0, le=10_000)
     tail_token_budget: int = Field(default=20_000, ge=0, le=10_000_000)
     min_tail_messages: int = Field(default=2, ge=0, le=10_000)

@@ -29,8 +29,10 @@ from app.sessions.schemas import (
     SessionList,
     SessionMessage,
     SessionUpdate,
+    Truncation,
 )
 from app.sessions.tokens import estimate_parts_tokens, estimate_string_tokens
+from app.sessions.truncation import truncate_older
 
 logger = logging.getLogger("agent_memory.sessions")
 
@@ -48,10 +50,6 @@ class MessageNotFound(NotFound):
 
 class SessionExists(Conflict):
     code = "session_exists"
-
-
-class MessageInOtherSession(Conflict):
-    code = "message_in_other_session"
 
 
 # ---------------------------------------------------------------- mapping
@@ -101,6 +99,16 @@ async def require_session(
     return row
 
 
+async def ensure_session(db: AsyncSession, profile: Profile, session_id: str) -> Session:
+    """The session, locked for writing; one never created is created first, as getProfile does."""
+    row = await repository.get_session(db, profile.id, session_id, lock=True)
+    if row is None:
+        await repository.insert_session(db, profile.id, session_id)
+        row = await repository.get_session(db, profile.id, session_id, lock=True)
+        assert row is not None
+    return row
+
+
 async def create_session(db: AsyncSession, profile: Profile, body: SessionCreate) -> SessionInfo:
     session_id = body.id or str(uuid.uuid4())
     row = await repository.insert_session(
@@ -112,6 +120,7 @@ async def create_session(db: AsyncSession, profile: Profile, body: SessionCreate
         model=body.model,
         source=body.source,
         compact_after=body.compact_after,
+        extract_memories=body.extract_memories,
         metadata_=body.metadata or {},
     )
     if row is None:
@@ -166,18 +175,16 @@ async def _resolve_parent(
         return leaf.id if leaf is not None else None
     if parent_id is None:
         return None
-    parent = await repository.get_message(db, profile.id, parent_id)
+    parent = await repository.get_message(db, profile.id, session_id, parent_id)
     # A parent outside this session (or nowhere) starts a new root rather than linking two sessions' trees.
-    if parent is None or parent.session_id != session_id:
-        return None
-    return parent.id
+    return parent.id if parent is not None else None
 
 
 async def _insert(
     db: AsyncSession, profile: Profile, session_id: str, message: MessageIn, parent_id: str | None
 ) -> tuple[Message, bool]:
     """Store one message under `parent_id`; an id already in this session is returned unchanged."""
-    existing = await repository.get_message(db, profile.id, message.id)
+    existing = await repository.get_message(db, profile.id, session_id, message.id)
     if existing is None:
         row = await repository.insert_message(
             db,
@@ -192,12 +199,8 @@ async def _insert(
         )
         if row is not None:
             return row, True
-        existing = await repository.get_message(db, profile.id, message.id)
+        existing = await repository.get_message(db, profile.id, session_id, message.id)
         assert existing is not None
-    if existing.session_id != session_id:
-        raise MessageInOtherSession(
-            f"message id '{message.id}' is already used in session '{existing.session_id}' of this profile"
-        )
     return existing, False
 
 
@@ -209,17 +212,15 @@ async def append_message(
     parent_given: bool,
     parent_id: str | None,
 ) -> tuple[SessionMessage, bool]:
-    """appendMessage: (the stored message, whether it was new)."""
-    session = await require_session(db, profile, session_id, lock=True)
-    existing = await repository.get_message(db, profile.id, message.id)
+    """appendMessage: (the stored message, whether it was new). A session never created is created."""
+    session = await ensure_session(db, profile, session_id)
+    existing = await repository.get_message(db, profile.id, session_id, message.id)
     if existing is not None:
-        row, created = await _insert(db, profile, session_id, message, None)
-        return to_message(row), created
+        return to_message(existing), False
     parent = await _resolve_parent(db, profile, session_id, parent_given, parent_id)
     row, created = await _insert(db, profile, session_id, message, parent)
     if created:
-        await repository.touch(db, profile.id, session_id)
-        await auto_compact(db, profile, session)
+        await _after_append(db, profile, session, [row.id])
     return to_message(row), created
 
 
@@ -232,19 +233,31 @@ async def append_messages(
     parent_id: str | None,
 ) -> list[SessionMessage]:
     """appendAll: the first message follows the parent rules, each next one hangs under the previous."""
-    session = await require_session(db, profile, session_id, lock=True)
+    session = await ensure_session(db, profile, session_id)
     parent = await _resolve_parent(db, profile, session_id, parent_given, parent_id)
     out: list[SessionMessage] = []
-    any_created = False
+    new_ids: list[str] = []
     for message in messages:
         row, created = await _insert(db, profile, session_id, message, parent)
-        any_created |= created
+        if created:
+            new_ids.append(row.id)
         out.append(to_message(row))
         parent = row.id
-    if any_created:
-        await repository.touch(db, profile.id, session_id)
-        await auto_compact(db, profile, session)
+    if new_ids:
+        await _after_append(db, profile, session, new_ids)
     return out
+
+
+async def _after_append(db: AsyncSession, profile: Profile, session: Session, new_ids: list[str]) -> None:
+    """What every append that stored something does: move `updatedAt`, queue the new messages for memory
+    extraction (in this transaction, as ingest does; queued jobs of a session coalesce into one batch)
+    unless the session opted out, and queue a compaction when the estimate passed `compactAfter`."""
+    from app.worker.queue import enqueue_extraction
+
+    await repository.touch(db, profile.id, session.id)
+    if session.extract_memories:
+        await enqueue_extraction(db, profile.id, session.id, new_ids)
+    await auto_compact(db, profile, session)
 
 
 async def upsert_message(
@@ -262,24 +275,25 @@ async def upsert_message(
             f"message.id '{message.id}' does not match the path's message id '{message_id}'",
             [{"loc": ["body", "message", "id"], "msg": "must equal the message id in the path"}],
         )
-    await require_session(db, profile, session_id, lock=True)
-    existing = await repository.get_message(db, profile.id, message_id)
+    session = await ensure_session(db, profile, session_id)
+    existing = await repository.get_message(db, profile.id, session_id, message_id)
     if existing is None:
         return await append_message(db, profile, session_id, message, parent_given, parent_id)
-    if existing.session_id != session_id:
-        raise MessageInOtherSession(
-            f"message id '{message_id}' is already used in session '{existing.session_id}' of this profile"
-        )
     row = await repository.update_message(
-        db, profile.id, message_id, message.role, message.parts, text_of(message.parts)
+        db, profile.id, session_id, message_id, message.role, message.parts, text_of(message.parts)
     )
     await repository.touch(db, profile.id, session_id)
+    if session.extract_memories and row.text_content != existing.text_content:
+        # Extraction is idempotent on content: only statements the edit added become new memories.
+        from app.worker.queue import enqueue_extraction
+
+        await enqueue_extraction(db, profile.id, session_id, [message_id])
     return to_message(row), False
 
 
 async def require_message(db: AsyncSession, profile: Profile, session_id: str, message_id: str) -> Message:
-    row = await repository.get_message(db, profile.id, message_id)
-    if row is None or row.session_id != session_id:
+    row = await repository.get_message(db, profile.id, session_id, message_id)
+    if row is None:
         raise MessageNotFound(f"message '{message_id}' not found in session '{session_id}'")
     return row
 
@@ -290,10 +304,22 @@ async def get_message(db: AsyncSession, profile: Profile, session_id: str, messa
 
 
 async def delete_message(db: AsyncSession, profile: Profile, session_id: str, message_id: str) -> None:
+    """Delete one message; its children are re-linked to its parent."""
     await require_session(db, profile, session_id, lock=True)
-    if not await repository.delete_message(db, profile.id, session_id, message_id):
+    if not await repository.delete_messages(db, profile.id, session_id, [message_id]):
         raise MessageNotFound(f"message '{message_id}' not found in session '{session_id}'")
     await repository.touch(db, profile.id, session_id)
+
+
+async def delete_messages(
+    db: AsyncSession, profile: Profile, session_id: str, message_ids: Sequence[str]
+) -> list[str]:
+    """deleteMessages(ids): the ids that existed are deleted (children re-linked); unknown ids are ignored."""
+    await require_session(db, profile, session_id, lock=True)
+    deleted = await repository.delete_messages(db, profile.id, session_id, message_ids)
+    if deleted:
+        await repository.touch(db, profile.id, session_id)
+    return deleted
 
 
 async def clear_messages(db: AsyncSession, profile: Profile, session_id: str) -> None:
@@ -325,11 +351,17 @@ async def latest_leaf(db: AsyncSession, profile: Profile, session_id: str) -> Se
 
 
 def apply_overlays(path: Sequence[Message], compactions: Sequence[Compaction]) -> list[SessionMessage]:
-    """Replace each compacted range on this path by one synthetic assistant message (newest overlay wins)."""
+    """Replace each compacted range on this path by one synthetic assistant message (newest overlay wins).
+
+    An overlay belongs to the branch it was made on: it applies only when its whole range lies on this path,
+    so sibling branches compacted from the same message each keep their own summary.
+    """
     index = {m.id: i for i, m in enumerate(path)}
     by_start: dict[str, Compaction] = {}
     for c in compactions:  # oldest first, so the newest overlay of a start replaces older ones
-        by_start[c.from_message_id] = c
+        start, end = index.get(c.from_message_id), index.get(c.to_message_id)
+        if start is not None and end is not None and end >= start:
+            by_start[c.from_message_id] = c
     out: list[SessionMessage] = []
     i = 0
     while i < len(path):
@@ -384,10 +416,21 @@ async def token_estimate(
 
 
 async def history(
-    db: AsyncSession, profile: Profile, session_id: str, leaf_id: str | None, raw: bool
+    db: AsyncSession,
+    profile: Profile,
+    session_id: str,
+    leaf_id: str | None,
+    raw: bool,
+    truncation: Truncation | None = None,
 ) -> History:
+    """getHistory; with `truncation`, older messages' tool outputs and long texts are cut in the answer
+    (never in storage), and the token estimate counts what is answered."""
     session = await require_session(db, profile, session_id)
     messages, path_length = await history_messages(db, profile, session_id, leaf_id, raw)
+    if truncation is not None:
+        messages = truncate_older(
+            messages, truncation.keep_recent, truncation.max_tool_output_chars, truncation.max_text_chars
+        )
     estimate = await token_estimate(db, profile, session, messages)
     return History(messages=messages, path_length=path_length, token_estimate=estimate)
 

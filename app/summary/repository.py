@@ -98,7 +98,8 @@ _EVENTS = text(
         SELECT m.id, m.type, m.summary, m.session_id,
                COALESCE(m.event_time,
                         (SELECT min(msg.created_at) FROM memory_sources src
-                         JOIN messages msg ON msg.profile_id = src.profile_id AND msg.id = src.message_id
+                         JOIN messages msg ON msg.profile_id = src.profile_id AND msg.session_id = src.session_id
+                              AND msg.id = src.message_id
                          WHERE src.profile_id = m.profile_id AND src.memory_id = m.id),
                         m.created_at) AS at
         FROM memories m
@@ -116,7 +117,8 @@ _SESSION_MEMORIES = text(
            CASE WHEN m.type IN {sql_list(DATED_TYPES)} THEN
                COALESCE(m.event_time,
                         (SELECT min(msg.created_at) FROM memory_sources src
-                         JOIN messages msg ON msg.profile_id = src.profile_id AND msg.id = src.message_id
+                         JOIN messages msg ON msg.profile_id = src.profile_id AND msg.session_id = src.session_id
+                              AND msg.id = src.message_id
                          WHERE src.profile_id = m.profile_id AND src.memory_id = m.id),
                         m.created_at)
            END AS at

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -18,6 +18,12 @@ from app.core.settings import Settings
 
 if TYPE_CHECKING:
     from app.llm.client import LlmClient
+
+
+class Closeable(Protocol):
+    """A client the context closes when the worker stops (LLM client, embedder)."""
+
+    async def aclose(self) -> None: ...
 
 
 class PermanentJobError(Exception):
@@ -51,7 +57,7 @@ class JobContext:
     sessionmaker: async_sessionmaker[AsyncSession]
     cache: dict[str, Any] = field(default_factory=dict)  # per-worker objects (extractor, LLM client)
     # Closed on stop; a client handed in by the API process stays the lifespan's to close.
-    owned: list[LlmClient] = field(default_factory=list)
+    owned: list[Closeable] = field(default_factory=list)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:

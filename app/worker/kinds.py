@@ -76,6 +76,20 @@ class CompactResult(JobResult):
     compaction_id: str | None = None  # None: nothing to compact when the job ran
 
 
+# -- embedding --------------------------------------------------------------------------------------
+
+
+class EmbedPayload(JobPayload):
+    """Vectors for the profile's memories that have none of the configured model yet (one job per profile:
+    queued ones coalesce, and each run embeds whatever is missing then)."""
+
+    kind: ClassVar[str] = "embed"
+
+
+class EmbedResult(JobResult):
+    vectors_stored: int = 0
+
+
 EXTRACT = ExtractPayload.kind
 PURGE_PROFILE = PurgePayload.kind
 COMPACT = CompactPayload.kind

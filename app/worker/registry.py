@@ -26,6 +26,7 @@ JOB_MODULES = (
     "app.memories.extraction_job",
     "app.profiles.purge_job",
     "app.sessions.compaction_job",
+    "app.embeddings.job",
 )
 
 

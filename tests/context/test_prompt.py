@@ -93,6 +93,7 @@ async def test_system_prompt_exact_format(client: httpx.AsyncClient, profile_url
     assert blocks[2] == {
         "label": "memory",
         "kind": "writable",
+        "scope": "session",
         "description": "Learned facts",
         "content": "User likes coffee.\nUser prefers dark roast.",
         "tokens": 11,
@@ -122,11 +123,12 @@ async def test_frozen_until_refresh(client: httpx.AsyncClient, profile_url: str)
     assert "[1% — 15/1100 tokens]" in refreshed
     assert (await client.get(f"{url}/system-prompt")).json()["systemPrompt"] == refreshed
 
-    # Another session freezes its own snapshot of the blocks as they are now.
+    # Another session freezes its own snapshot: the shared soul as it is now, and memory (session-scoped)
+    # as the definition starts it, without the first session's write.
     other = await new_session(client, profile_url)
-    assert (await client.get(f"{profile_url}/sessions/{other}/system-prompt")).json()[
-        "systemPrompt"
-    ] == refreshed
+    other_prompt = (await client.get(f"{profile_url}/sessions/{other}/system-prompt")).json()["systemPrompt"]
+    assert "You are terse." in other_prompt and "User is vegan." not in other_prompt
+    assert "[1% — 11/1100 tokens]" in other_prompt
 
 
 async def test_frozen_prompt_survives_restart(

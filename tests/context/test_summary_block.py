@@ -18,7 +18,7 @@ async def test_summary_block_and_recall_memory(client: httpx.AsyncClient, profil
     url = f"{profile_url}/sessions/{sid}"
 
     names = [t["function"]["name"] for t in (await client.get(f"{url}/tools")).json()["tools"]]
-    assert names == ["session_search", "recall_memory"]
+    assert names == ["recall_memory"]  # session_search only comes with a history block
     # An empty profile has an empty summary: the block is skipped, as empty readonly blocks are.
     assert "PROFILE" not in (await client.get(f"{url}/system-prompt")).json()["systemPrompt"]
     empty = await client.post(

@@ -21,16 +21,25 @@ async def result(client: httpx.AsyncClient, url: str, name: str, arguments: Any)
     return text
 
 
+async def define_history(client: httpx.AsyncClient, profile_url: str) -> None:
+    """A `history` block: the profile's conversations, searchable (withSearchableHistory)."""
+    defined = await client.put(
+        f"{profile_url}/context/history",
+        json={"kind": "history", "description": "Cross-session conversation history"},
+    )
+    assert defined.status_code == 201, defined.text
+
+
 async def test_definitions_follow_the_blocks(client: httpx.AsyncClient, profile_url: str) -> None:
     sid = await new_session(client, profile_url)
     url = f"{profile_url}/sessions/{sid}"
     bare = (await client.get(f"{url}/tools")).json()["tools"]
-    assert [t["function"]["name"] for t in bare] == ["session_search"]
+    assert bare == []  # no block needs a tool: no tools, as the reference's tools() answers {}
 
     await define_fixture_blocks(client, profile_url)
     tools = (await client.get(f"{url}/tools")).json()["tools"]
     names = [t["function"]["name"] for t in tools]
-    assert names == ["set_context", "load_context", "unload_context", "search_context", "session_search"]
+    assert names == ["set_context", "load_context", "unload_context", "search_context"]
     assert all(t["type"] == "function" for t in tools)
     set_context = tools[0]["function"]
     assert set_context["parameters"]["required"] == ["label", "content"]
@@ -53,6 +62,7 @@ async def test_definitions_follow_the_blocks(client: httpx.AsyncClient, profile_
 
 async def test_every_tool_round_trip(client: httpx.AsyncClient, profile_url: str) -> None:
     await define_fixture_blocks(client, profile_url)
+    await define_history(client, profile_url)
     sid = await new_session(client, profile_url)
     url = f"{profile_url}/sessions/{sid}"
 
@@ -63,9 +73,11 @@ async def test_every_tool_round_trip(client: httpx.AsyncClient, profile_url: str
     assert await result(
         client, url, "set_context", {"label": "memory", "content": "Lives in Oslo.", "action": "append"}
     ) == ("Written to memory. Usage: 1% (8/1100 tokens)")
-    assert (await client.get(f"{profile_url}/context/memory")).json()[
-        "content"
-    ] == "User likes tea.\nLives in Oslo."
+    # memory is session-scoped: the write is this session's; the definition keeps the starting content.
+    assert (await client.get(f"{url}/context/memory")).json()["content"] == "User likes tea.\nLives in Oslo."
+    assert (
+        (await client.get(f"{profile_url}/context/memory")).json()["content"].startswith("User likes coffee.")
+    )
     assert (
         await result(client, url, "set_context", {"label": "soul", "content": "x"})
         == 'Error: Block "soul" is readonly'
@@ -92,7 +104,7 @@ async def test_every_tool_round_trip(client: httpx.AsyncClient, profile_url: str
     assert await result(
         client, url, "set_context", {"label": "knowledge", "content": "Ana is on call this week."}
     ) == ('Indexed "ana-is-on-call-this-week-1my0uh2" in knowledge.')
-    skill = (await client.get(f"{profile_url}/context/skills/entries/deploy-checklist")).json()
+    skill = (await client.get(f"{url}/context/skills/entries/deploy-checklist")).json()
     assert skill["description"] == "How we ship"
 
     # load_context / unload_context
@@ -141,7 +153,7 @@ async def test_every_tool_round_trip(client: httpx.AsyncClient, profile_url: str
         == "No results found."
     )
     assert await result(client, url, "search_context", {"label": "skills", "query": "x"}) == (
-        'Error: "skills" is not searchable. Searchable blocks: knowledge'
+        'Error: "skills" is not searchable. Searchable blocks: knowledge, history'
     )
 
     # session_search, arguments given as the JSON string an LLM emits.
@@ -164,6 +176,7 @@ async def test_every_tool_round_trip(client: httpx.AsyncClient, profile_url: str
 
 async def test_refused_calls_are_422_with_guidance(client: httpx.AsyncClient, profile_url: str) -> None:
     await define_fixture_blocks(client, profile_url)
+    await define_history(client, profile_url)
     sid = await new_session(client, profile_url)
     url = f"{profile_url}/sessions/{sid}"
     unknown = await call(client, url, "rm_rf", {})
@@ -196,6 +209,7 @@ async def test_hostile_tool_arguments_are_refused_not_500(
     # reached PostgreSQL; deep nesting raised RecursionError; an unbounded query made a tsvector over
     # 1 MiB; recall_memory passed an empty or >1 KiB query to a RecallRequest. All were 500s.
     await define_fixture_blocks(client, profile_url)
+    await define_history(client, profile_url)
     assert (await client.put(f"{profile_url}/context/profile", json={"kind": "summary"})).status_code == 201
     sid = await new_session(client, profile_url)
     url = f"{profile_url}/sessions/{sid}"

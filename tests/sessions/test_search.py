@@ -27,7 +27,8 @@ HOSTILE = [
     "x" * 1024,
     "'; DROP TABLE messages; --",
     "%_%",
-    "deployment' | 'x",
+    "deployment' | '!",
+    '"deployment notes',
 ]
 
 
@@ -53,8 +54,9 @@ async def test_stemming_ranking_and_scope(client: httpx.AsyncClient, profile_url
     everywhere = (await client.get(f"{profile_url}/search", params={"q": "deploying friday"})).json()[
         "results"
     ]
-    assert {h["id"] for h in everywhere} == {"d1", "d2", "d4"}
-    assert everywhere[0]["id"] == "d1"  # matches both words
+    assert [h["id"] for h in everywhere] == ["d1"]  # every term must match, as the reference's FTS5
+    across = (await client.get(f"{profile_url}/search", params={"q": "deploying"})).json()["results"]
+    assert {h["id"] for h in across} == {"d1", "d2", "d4"}
 
     limited = (await client.get(f"{profile_url}/search", params={"q": "deploy", "limit": 1})).json()[
         "results"
@@ -75,3 +77,23 @@ async def test_hostile_queries_never_error(client: httpx.AsyncClient, profile_ur
     if "deployment" in query:
         hits = (await client.get(f"{url}/search", params={"q": query})).json()["results"]
         assert [h["id"] for h in hits] == ["h1"]
+
+
+async def test_search_is_an_and_of_terms_with_phrases(client: httpx.AsyncClient, profile_url: str) -> None:
+    """Issue 10 item 5: `deploy production` finds only the message holding both words; quotes make a phrase."""
+    sid = await new_session(client, profile_url)
+    url = f"{profile_url}/sessions/{sid}"
+    await append(client, url, text_message("p1", "user", "We deploy to production on Fridays."))
+    await append(client, url, text_message("p2", "user", "The deploy script is broken."))
+    await append(client, url, text_message("p3", "user", "Production is down again."))
+    await append(client, url, text_message("p4", "user", "Production deploys need a deploy ticket."))
+
+    both = (await client.get(f"{url}/search", params={"q": "deploy production"})).json()["results"]
+    assert {h["id"] for h in both} == {"p1", "p4"}
+    phrase = (await client.get(f"{url}/search", params={"q": '"deploy to production"'})).json()["results"]
+    assert [h["id"] for h in phrase] == ["p1"]
+    mixed = (await client.get(f"{url}/search", params={"q": 'ticket "production deploys"'})).json()["results"]
+    assert [h["id"] for h in mixed] == ["p4"]
+    assert (await client.get(f"{url}/search", params={"q": "deploy cheese"})).json()["results"] == []
+    # Stopwords alone give no terms: nothing matches, nothing fails.
+    assert (await client.get(f"{url}/search", params={"q": "the of and"})).json()["results"] == []

@@ -1,0 +1,69 @@
+"""The `embed` job: vectors for a profile's memories that have none of the configured model yet.
+
+Queued (one per profile: queued jobs coalesce) by the extraction job when it created memories and by
+remember, in the transaction that wrote them; never run on a request path. It works in rounds — read a batch
+of memories still without a vector, embed them with no database connection held, store the vectors — until
+none is left, so it also backfills after the model changes. Idempotent: a re-run stores nothing new.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.embeddings import repository
+from app.embeddings.service import Semantic, text_of
+from app.worker import queue
+from app.worker.context import JobContext, JobInfo
+from app.worker.kinds import EmbedPayload, EmbedResult
+from app.worker.registry import registry
+
+EMBED = EmbedPayload.kind
+# Memories read per round: a few provider batches, so a round's work stays small and its vectors are
+# committed before the next round reads.
+ROUND_BATCHES = 4
+
+
+async def enqueue_embedding(db: AsyncSession, profile_id: int) -> str:
+    """Queue vectors for the profile's new memories, in the caller's transaction (callers check first that
+    embeddings are configured: with none, nothing is queued)."""
+    return await queue.enqueue(db, EmbedPayload(), profile_id=profile_id, dedupe_key=f"embed:{profile_id}")
+
+
+def semantic_for(ctx: JobContext) -> Semantic | None:
+    """The worker's embedder, built on first use and closed when the worker stops."""
+    if "semantic" not in ctx.cache:
+        semantic = Semantic.from_settings(ctx.settings)
+        ctx.cache["semantic"] = semantic
+        if semantic is not None:
+            ctx.owned.append(semantic)
+    found: Semantic | None = ctx.cache["semantic"]
+    return found
+
+
+@registry.job(EmbedPayload)
+async def run_embedding(ctx: JobContext, job: JobInfo, _payload: EmbedPayload) -> EmbedResult:
+    profile_id = job.require_profile()
+    semantic = semantic_for(ctx)
+    if semantic is None:
+        return EmbedResult()  # embeddings were turned off after the job was queued
+    per_round = ctx.settings.embeddings_batch_size * ROUND_BATCHES
+    stored = 0
+    while True:
+        async with ctx.transaction() as db:
+            store = await semantic.vector_store(db)
+            pending = await repository.missing(db, profile_id, semantic.model, per_round)
+        if not pending:
+            return EmbedResult(vectors_stored=stored)
+        # No database connection is held while the texts are embedded (an HTTP call or CPU work).
+        vectors = await semantic.embedder.embed([text_of(m, semantic.input_mode) for m in pending])
+        async with ctx.transaction() as db:
+            written = await repository.store_vectors(
+                db,
+                profile_id,
+                semantic.model,
+                {m.id: v for m, v in zip(pending, vectors, strict=True)},
+                store,
+            )
+        stored += written
+        if written == 0:
+            return EmbedResult(vectors_stored=stored)  # all went meanwhile: the next read finds the same

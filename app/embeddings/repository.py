@@ -1,0 +1,179 @@
+"""SQL of memory embeddings: which store the schema has, memories still without a vector, storing vectors,
+and the nearest memories of one profile to a query vector.
+
+The `embedding` column is pgvector's `vector` when the migration could create the extension, else a
+portable `real[]`. Both are searched exactly, narrowed to the profile (and model) first: pgvector by its
+inner-product operator, the portable column by a dot product over the two arrays. Vectors are stored at unit
+length, so the inner product is the cosine similarity.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+
+VectorStore = Literal["pgvector", "portable"]
+
+_STORE = text(
+    """
+    SELECT format_type(a.atttypid, a.atttypmod) FROM pg_attribute a
+    WHERE a.attrelid = to_regclass('memory_embeddings') AND a.attname = 'embedding' AND NOT a.attisdropped
+    """
+)
+
+
+async def vector_store(db: AsyncSession | AsyncConnection) -> VectorStore | None:
+    """The store the schema was migrated with; None before the migration ran."""
+    kind = (await db.execute(_STORE)).scalar_one_or_none()
+    if kind is None:
+        return None
+    return "pgvector" if kind == "vector" else "portable"
+
+
+@dataclass(frozen=True)
+class PendingMemory:
+    """A memory without a vector of the current model, with the texts it can be embedded from."""
+
+    id: str
+    content: str
+    sources: str  # its source messages' text, in conversation order ("" for a remembered memory)
+    previous: str  # the message before its first source: what the memory's turn answers or follows
+
+
+_MISSING = text(
+    """
+    SELECT m.id, m.content,
+           coalesce(src.texts, '') AS sources, coalesce(prev.text_content, '') AS previous
+    FROM memories m
+    LEFT JOIN LATERAL (
+        SELECT string_agg(msg.text_content, E'\\n' ORDER BY msg.seq) AS texts,
+               (array_agg(msg.parent_id ORDER BY msg.seq))[1] AS first_parent
+        FROM memory_sources s
+        JOIN messages msg ON msg.profile_id = s.profile_id AND msg.session_id = s.session_id
+                         AND msg.id = s.message_id
+        WHERE s.profile_id = :p AND s.memory_id = m.id) src ON true
+    LEFT JOIN messages prev ON prev.profile_id = :p AND prev.session_id = m.session_id
+                           AND prev.id = src.first_parent
+    WHERE m.profile_id = :p AND m.superseded_by IS NULL
+      AND NOT EXISTS (SELECT 1 FROM memory_embeddings e
+                      WHERE e.profile_id = :p AND e.memory_id = m.id AND e.model = :model)
+    ORDER BY m.id
+    LIMIT :n
+    """
+)
+
+
+async def missing(db: AsyncSession, profile_id: int, model: str, limit: int) -> list[PendingMemory]:
+    """Active memories of the profile that have no vector of `model` yet, oldest first."""
+    rows = await db.execute(_MISSING, {"p": profile_id, "model": model, "n": limit})
+    return [PendingMemory(r.id, r.content, r.sources, r.previous) for r in rows]
+
+
+def _clean(vector: Sequence[float]) -> list[float]:
+    """Components too small for a 4-byte float are zero (PostgreSQL's `real` rejects them as underflow)."""
+    return [float(x) if abs(x) >= 1e-30 else 0.0 for x in vector]
+
+
+def _literal(vector: Sequence[float], store: VectorStore) -> str:
+    body = ",".join(format(x, ".7g") for x in _clean(vector))
+    return f"[{body}]" if store == "pgvector" else "{" + body + "}"
+
+
+def _column_type(store: VectorStore) -> str:
+    return "vector" if store == "pgvector" else "real[]"
+
+
+async def store_vectors(
+    db: AsyncSession,
+    profile_id: int,
+    model: str,
+    vectors: dict[str, list[float]],
+    store: VectorStore,
+) -> int:
+    """Store the vectors of memories that still exist; returns how many were stored."""
+    if not vectors:
+        return 0
+    statement = text(
+        f"""
+        INSERT INTO memory_embeddings (profile_id, memory_id, model, embedding)
+        SELECT :p, v.id, :model, CAST(v.embedding AS {_column_type(store)})
+        FROM unnest(CAST(:ids AS text[]), CAST(:vectors AS text[])) AS v(id, embedding)
+        WHERE EXISTS (SELECT 1 FROM memories m WHERE m.profile_id = :p AND m.id = v.id)
+        ON CONFLICT (profile_id, memory_id, model) DO UPDATE SET embedding = EXCLUDED.embedding
+        """
+    )
+    result = await db.execute(
+        statement,
+        {
+            "p": profile_id,
+            "model": model,
+            "ids": list(vectors),
+            "vectors": [_literal(v, store) for v in vectors.values()],
+        },
+    )
+    return int(getattr(result, "rowcount", 0) or 0)
+
+
+async def forget(db: AsyncSession, profile_id: int, memory_id: str) -> None:
+    """Drop a memory's vectors (its content changed)."""
+    await db.execute(
+        text("DELETE FROM memory_embeddings WHERE profile_id = :p AND memory_id = :id"),
+        {"p": profile_id, "id": memory_id},
+    )
+
+
+# Exact search, narrowed to the profile's vectors of this model before ranking; superseded memories never
+# appear (their vectors stay until the memory is purged).
+_NEAREST_PGVECTOR = text(
+    """
+    WITH candidates AS MATERIALIZED (
+        SELECT e.memory_id, -(e.embedding <#> CAST(CAST(:q AS text) AS vector)) AS similarity
+        FROM memory_embeddings e
+        WHERE e.profile_id = :p AND e.model = :model)
+    SELECT c.memory_id, c.similarity FROM candidates c
+    JOIN memories m ON m.profile_id = :p AND m.id = c.memory_id AND m.superseded_by IS NULL
+    WHERE c.similarity >= :floor
+    ORDER BY c.similarity DESC, c.memory_id DESC
+    LIMIT :k
+    """
+)
+_NEAREST_PORTABLE = text(
+    """
+    WITH candidates AS MATERIALIZED (
+        SELECT e.memory_id,
+               (SELECT sum(a * b) FROM unnest(e.embedding, CAST(:q AS real[])) AS t(a, b)) AS similarity
+        FROM memory_embeddings e
+        WHERE e.profile_id = :p AND e.model = :model)
+    SELECT c.memory_id, c.similarity FROM candidates c
+    JOIN memories m ON m.profile_id = :p AND m.id = c.memory_id AND m.superseded_by IS NULL
+    WHERE c.similarity >= :floor
+    ORDER BY c.similarity DESC, c.memory_id DESC
+    LIMIT :k
+    """
+)
+
+
+async def nearest(
+    db: AsyncSession,
+    profile_id: int,
+    model: str,
+    vector: Sequence[float],
+    store: VectorStore,
+    *,
+    limit: int,
+    floor: float,
+) -> list[tuple[str, float]]:
+    """(memory_id, cosine similarity) of the profile's memories closest to `vector`, best first."""
+    if store == "pgvector":
+        statement, q = _NEAREST_PGVECTOR, _literal(vector, store)
+        params: dict[str, object] = {"q": q}
+    else:
+        statement = _NEAREST_PORTABLE
+        params = {"q": _clean(vector)}
+    params.update({"p": profile_id, "model": model, "k": limit, "floor": floor})
+    rows = await db.execute(statement, params)
+    return [(r.memory_id, float(r.similarity)) for r in rows]

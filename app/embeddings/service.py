@@ -1,0 +1,119 @@
+"""Rules of the semantic channel: which embedder the settings choose, what text of a memory is embedded, and
+the channel itself — the profile's memories nearest to a query, as (memory_id, similarity).
+
+One `Semantic` per process when embeddings are configured (the API creates it in its lifespan, a worker on
+first use); with `AGENT_MEMORY_EMBEDDINGS=none` there is none, and recall and extraction run exactly as
+without this package.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Annotated
+
+from fastapi import Depends, Request
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.core.settings import Settings
+from app.embeddings import repository
+from app.embeddings.repository import PendingMemory, VectorStore
+from app.embeddings.types import Embedder, EmbeddingError
+
+logger = logging.getLogger("agent_memory.embeddings")
+
+# Texts longer than this are cut before embedding (the local model sees 256 tokens at most anyway).
+MAX_TEXT_CHARS = 2000
+
+
+def embedder_from_settings(settings: Settings) -> Embedder | None:
+    """The configured provider, or None for lexical-only recall."""
+    if settings.embeddings == "openai":
+        from app.embeddings.openai import OpenAIEmbedder
+
+        assert settings.embeddings_base_url is not None  # the settings validator requires it
+        return OpenAIEmbedder(
+            settings.embeddings_base_url,
+            model=settings.embeddings_model,
+            api_key=settings.embeddings_api_key,
+            dimensions=settings.embeddings_dimensions,
+            batch_size=settings.embeddings_batch_size,
+            timeout_seconds=settings.embeddings_timeout_seconds,
+            query_timeout_seconds=settings.embeddings_query_timeout_seconds,
+            max_retries=settings.embeddings_max_retries,
+        )
+    if settings.embeddings == "local":
+        from app.embeddings.local import LocalEmbedder
+
+        return LocalEmbedder(batch_size=settings.embeddings_batch_size, threads=settings.embeddings_threads)
+    return None
+
+
+def text_of(memory: PendingMemory, mode: str) -> str:
+    """What is embedded for a memory: its own statement (`memory`), the raw turns it came from (`source`),
+    or those turns after the message they answer (`context`)."""
+    if mode == "memory" or not memory.sources:
+        text = memory.content
+    elif mode == "source":
+        text = memory.sources
+    else:
+        text = f"{memory.previous}\n{memory.sources}" if memory.previous else memory.sources
+    return text[:MAX_TEXT_CHARS]
+
+
+class Semantic:
+    """An embedder with what recall and the `embed` job need around it."""
+
+    def __init__(self, embedder: Embedder, settings: Settings) -> None:
+        self.embedder = embedder
+        self.input_mode: str = settings.embeddings_input
+        # Vectors of another model or another input mode live in another space: never compared.
+        self.model = f"{embedder.name}|{self.input_mode}"
+        self.weight = settings.recall_semantic_weight
+        self.floor = settings.recall_semantic_min_similarity
+        self.query_timeout = settings.embeddings_query_timeout_seconds
+        self.store: VectorStore | None = None
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Semantic | None:
+        embedder = embedder_from_settings(settings)
+        return cls(embedder, settings) if embedder is not None else None
+
+    async def aclose(self) -> None:
+        await self.embedder.aclose()
+
+    async def vector_store(self, db: AsyncSession) -> VectorStore:
+        if self.store is None:
+            store = await repository.vector_store(db)
+            if store is None:
+                raise EmbeddingError("no memory_embeddings table: run `agent-memory migrate`")
+            self.store = store
+        return self.store
+
+    async def channel(
+        self, db: AsyncSession, profile_id: int, query: str, limit: int
+    ) -> list[tuple[str, float]]:
+        """The profile's memories nearest to the query, best first; [] when the query cannot be embedded
+        in time (recall then ranks lexically). Ends `db`'s transaction first: no connection is held while
+        the query is embedded."""
+        store = await self.vector_store(db)
+        await db.close()
+        try:
+            async with asyncio.timeout(self.query_timeout):
+                vector = await self.embedder.embed_query(query)
+        except (EmbeddingError, TimeoutError) as exc:
+            logger.warning("semantic channel skipped: %s", exc or type(exc).__name__)
+            return []
+        return await repository.nearest(
+            db, profile_id, self.model, vector, store, limit=limit, floor=self.floor
+        )
+
+
+def get_semantic(request: Request) -> Semantic | None:
+    """The API process's semantic channel (created in the lifespan), or None without embeddings."""
+    semantic: Semantic | None = getattr(request.app.state, "semantic", None)
+    return semantic
+
+
+# A route parameter: `semantic: ConfiguredSemantic`. Invisible in the OpenAPI document.
+ConfiguredSemantic = Annotated[Semantic | None, Depends(get_semantic)]

@@ -1,0 +1,1 @@
+"""The Model Context Protocol server: memory tools for agents at `/mcp` (Streamable HTTP), same keys as REST."""

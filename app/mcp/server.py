@@ -1,0 +1,500 @@
+"""The MCP server (official `mcp` SDK, Streamable HTTP, stateless JSON responses) mounted at `/mcp`.
+
+Every tool call is one unit of work, as a REST request is: authenticate the bearer key (open mode on
+loopback exactly as REST), resolve namespace and profile, call the same service the REST route calls,
+commit. The namespace comes from the call's `namespace` argument, else the one a scoped key implies, else
+the `X-Agent-Memory-Namespace` header; the profile from `profile`, else `X-Agent-Memory-Profile`. A failure
+is an MCP tool error (`isError`) whose text starts with the problem's `code` and whose structured content
+is the problem document (`code`, `status`, `detail`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import asynccontextmanager
+from datetime import datetime
+from typing import Annotated, Any, Literal, TypeVar
+
+from fastapi import FastAPI
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.transport_security import TransportSecuritySettings
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.routing import Route
+from starlette.types import Receive, Scope, Send
+
+from app import __version__
+from app.core.auth import authenticate
+from app.core.errors import AppError, ValidationFailed, problem_response
+from app.models import Profile
+
+logger = logging.getLogger("agent_memory.mcp")
+
+M = TypeVar("M", bound=BaseModel)
+
+NAMESPACE_HEADER = "x-agent-memory-namespace"
+PROFILE_HEADER = "x-agent-memory-profile"
+
+INSTRUCTIONS = """\
+Long-term memory for this user or agent, kept across conversations.
+- At the start of a task, call `get_summary` (or `recall` with a question) to load what is known.
+- When the user states a durable fact, preference, instruction or task, call `remember` with one short
+  statement; to keep a whole exchange, call `ingest` with its messages (memories are extracted in the
+  background).
+- To answer a question about the past, call `recall` with the question in plain words.
+- `list_memories`, `get_memory` and `delete_memory` inspect and correct what is stored.
+- `search_sessions` finds words in stored conversation messages; `get_history` reads one conversation.
+Every tool takes `namespace` (implied by a namespace-scoped key) and `profile` (whose memory: one user or
+agent); either may instead be set once by the client in the X-Agent-Memory-Namespace / -Profile headers.
+"""
+
+NamespaceArg = Annotated[
+    str | None,
+    Field(
+        description="Namespace (tenant). Leave out when the API key is scoped to one namespace or the "
+        "X-Agent-Memory-Namespace header is set."
+    ),
+]
+ProfileArg = Annotated[
+    str | None,
+    Field(
+        description="Profile: whose memory (a user or agent id, e.g. 'alice'). Leave out when the "
+        "X-Agent-Memory-Profile header is set."
+    ),
+]
+SessionArg = Annotated[
+    str | None,
+    Field(max_length=64, description="Conversation id the memory belongs to (1–64 characters)."),
+]
+
+
+class ToolMessage(BaseModel):
+    role: Literal["system", "user", "assistant"] = Field(description="Who said it.")
+    content: str = Field(min_length=1, description="What was said (up to 32 KiB).")
+    timestamp: datetime | None = Field(
+        default=None, description="When it was said, RFC 3339 with offset; absent → now."
+    )
+
+
+def _text(payload: Any) -> str:
+    return json.dumps(payload, ensure_ascii=False, default=str)
+
+
+def _ok(model: BaseModel | dict[str, Any] | None) -> CallToolResult:
+    if isinstance(model, BaseModel):
+        data: dict[str, Any] = model.model_dump(mode="json", by_alias=True, exclude_none=True)
+    else:
+        data = model or {}
+    return CallToolResult(content=[TextContent(type="text", text=_text(data))], structured_content=data)
+
+
+def _problem(status: int, code: str, detail: str, **extra: Any) -> CallToolResult:
+    data = {"code": code, "status": status, "detail": detail, **extra}
+    return CallToolResult(
+        content=[TextContent(type="text", text=f"{code}: {detail}")], structured_content=data, is_error=True
+    )
+
+
+def _invalid(exc: ValidationError) -> CallToolResult:
+    errors = [{"loc": list(e["loc"]), "msg": e["msg"]} for e in exc.errors()]
+    first = errors[0] if errors else {"loc": [], "msg": "invalid arguments"}
+    detail = f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}"
+    return _problem(422, "validation_failed", detail, errors=errors)
+
+
+def parse(model: type[M], values: dict[str, Any]) -> M | CallToolResult:
+    """A request body from tool arguments, validated by the REST route's own model (its limits)."""
+    try:
+        return model.model_validate(values)
+    except ValidationError as exc:
+        return _invalid(exc)
+
+
+def _bearer(headers: Mapping[str, str] | None) -> str | None:
+    value = (headers or {}).get("authorization") or ""
+    scheme, _, token = value.partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+class McpTools:
+    """The tools, bound to the FastAPI app whose state (sessionmaker, keys, LLM) they use."""
+
+    def __init__(self, app: FastAPI) -> None:
+        self.app = app
+
+    async def run(
+        self,
+        ctx: Context,
+        namespace: str | None,
+        profile: str | None,
+        action: Callable[[AsyncSession, Profile], Awaitable[BaseModel | dict[str, Any] | None]],
+        *,
+        write: bool = False,
+    ) -> CallToolResult:
+        from app.namespaces import service as namespaces
+        from app.profiles import service as profiles
+
+        state = self.app.state
+        headers = ctx.headers or {}
+        try:
+            async with state.sessionmaker() as db:
+                try:
+                    principal = await authenticate(state, db, _bearer(headers))
+                    namespace = (
+                        namespace
+                        or await namespaces.implied_name(db, principal)
+                        or headers.get(NAMESPACE_HEADER)
+                    )
+                    profile = profile or headers.get(PROFILE_HEADER)
+                    if not namespace:
+                        raise ValidationFailed("namespace: required with an admin key (or set the header)")
+                    if not profile:
+                        raise ValidationFailed("profile: required (or set the X-Agent-Memory-Profile header)")
+                    if write:
+                        row, _ = await profiles.for_write(db, principal, namespace, profile)
+                    else:
+                        row = await profiles.for_read(db, principal, namespace, profile)
+                    result = await action(db, row)
+                    await db.commit()
+                except BaseException:
+                    await db.rollback()
+                    raise
+        except AppError as exc:
+            return _problem(exc.status, exc.code, exc.detail, **exc.extra())
+        except ValidationError as exc:
+            return _invalid(exc)
+        except DBAPIError as exc:
+            logger.warning("database error in an MCP tool call: %s", exc.orig)
+            return _problem(503, "unavailable", "The database is unavailable; retry shortly.")
+        return _ok(result)
+
+
+def build_server(app: FastAPI) -> MCPServer:
+    """The MCP server with the memory tools, bound to `app`."""
+    from app.ingest import service as ingest_service
+    from app.ingest.schemas import IngestRequest
+    from app.memories import service as memories
+    from app.memories.schemas import MemoryType, RememberRequest
+    from app.recall import service as recall_service
+    from app.recall.schemas import RecallRequest
+    from app.sessions import service as sessions
+    from app.summary import service as summary_service
+    from app.summary.schemas import SummaryOut
+
+    tools = McpTools(app)
+    # The SDK calls logging.basicConfig, which would install its own root handler where none exists yet
+    # (a test, `agent-memory openapi`); a placeholder keeps logging ours.
+    root = logging.getLogger()
+    placeholder = logging.NullHandler()
+    root.addHandler(placeholder)
+    try:
+        server: MCPServer = MCPServer(
+            "agent-memory",
+            title="agent-memory",
+            description="Self-hosted long-term memory for AI agents.",
+            instructions=INSTRUCTIONS,
+            version=__version__,
+            log_level="WARNING",
+        )
+    finally:
+        root.removeHandler(placeholder)
+    read_only = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=False)
+
+    @server.tool(
+        description="Store one durable statement (a fact, preference, instruction or task) as a memory, "
+        "at once. Write it as a short, self-contained sentence, e.g. 'Prefers answers in French.' "
+        "Storing the same statement again returns the existing memory (created=false).",
+        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True),
+    )
+    async def remember(
+        ctx: Context,
+        content: Annotated[str, Field(min_length=1, description="The statement to remember (≤ 32 KiB).")],
+        session_id: SessionArg = None,
+        namespace: NamespaceArg = None,
+        profile: ProfileArg = None,
+    ) -> CallToolResult:
+        body = parse(RememberRequest, {"content": content, "sessionId": session_id})
+        if isinstance(body, CallToolResult):
+            return body
+
+        async def act(db: AsyncSession, row: Profile) -> dict[str, Any]:
+            assert isinstance(body, RememberRequest)
+            memory, created = await memories.remember(db, row, body.content, body.session_id)
+            return {**memory.model_dump(mode="json", by_alias=True), "created": created}
+
+        return await tools.run(ctx, namespace, profile, act, write=True)
+
+    @server.tool(
+        description="Answer a question from memory: ranks the stored memories for the question and returns "
+        "an `answer` plus the `candidates` it drew on (id, type, summary, score). Ask in plain words, "
+        "e.g. 'Where does the user live?'. An empty answer means nothing relevant is stored.",
+        annotations=read_only,
+    )
+    async def recall(
+        ctx: Context,
+        query: Annotated[str, Field(min_length=1, description="The question (≤ 1 KiB).")],
+        thinking_level: Annotated[
+            Literal["low", "medium", "high"],
+            Field(description="How widely to search: low (fast, default), medium, high."),
+        ] = "low",
+        response_length: Annotated[
+            Literal["short", "medium", "long"], Field(description="Answer size (default medium).")
+        ] = "medium",
+        reference_date: Annotated[
+            str | None,
+            Field(description="'Today' for relative dates in the question (YYYY-MM-DD or RFC 3339)."),
+        ] = None,
+        limit: Annotated[int, Field(ge=1, le=100, description="Candidates to return (1–100).")] = 10,
+        namespace: NamespaceArg = None,
+        profile: ProfileArg = None,
+    ) -> CallToolResult:
+        body = parse(
+            RecallRequest,
+            {
+                "query": query,
+                "thinkingLevel": thinking_level,
+                "responseLength": response_length,
+                "referenceDate": reference_date,
+                "limit": limit,
+            },
+        )
+        if isinstance(body, CallToolResult):
+            return body
+
+        async def act(db: AsyncSession, row: Profile) -> BaseModel:
+            assert isinstance(body, RecallRequest)
+            return await recall_service.recall(db, row, body, app.state.llm)
+
+        return await tools.run(ctx, namespace, profile, act)
+
+    @server.tool(
+        description="Store a conversation (1–500 messages) and extract memories from it in the background. "
+        "Messages already stored for the session are skipped, so re-sending a conversation is safe. "
+        "Returns sessionId, jobId (null when nothing was new), messagesReceived, messagesNew.",
+        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True),
+    )
+    async def ingest(
+        ctx: Context,
+        messages: Annotated[
+            list[ToolMessage], Field(min_length=1, max_length=500, description="The conversation, in order.")
+        ],
+        session_id: Annotated[
+            str | None,
+            Field(max_length=64, description="Conversation id; absent → derived from the first message."),
+        ] = None,
+        namespace: NamespaceArg = None,
+        profile: ProfileArg = None,
+    ) -> CallToolResult:
+        body = parse(
+            IngestRequest,
+            {"messages": [m.model_dump(exclude_none=True) for m in messages], "sessionId": session_id},
+        )
+        if isinstance(body, CallToolResult):
+            return body
+
+        async def act(db: AsyncSession, row: Profile) -> BaseModel:
+            assert isinstance(body, IngestRequest)
+            return await ingest_service.ingest(db, row, body)
+
+        return await tools.run(ctx, namespace, profile, act, write=True)
+
+    @server.tool(
+        description="List stored memories, newest first, without their full content (use get_memory). "
+        "Pass the returned `cursor` to get the next page; no cursor means the last page.",
+        annotations=read_only,
+    )
+    async def list_memories(
+        ctx: Context,
+        limit: Annotated[int, Field(ge=1, le=500, description="Page size (1–500).")] = 20,
+        cursor: Annotated[str | None, Field(description="From the previous page.")] = None,
+        session_id: Annotated[
+            str | None, Field(max_length=64, description="Only this conversation's.")
+        ] = None,
+        type: Annotated[
+            Literal["fact", "event", "instruction", "task"] | None, Field(description="Only this type.")
+        ] = None,
+        namespace: NamespaceArg = None,
+        profile: ProfileArg = None,
+    ) -> CallToolResult:
+        async def act(db: AsyncSession, row: Profile) -> BaseModel:
+            memory_type: str | None = TypeAdapter(MemoryType | None).validate_python(type)
+            return await memories.list_memories(
+                db, row, limit=limit, cursor=cursor, session_id=session_id, memory_type=memory_type
+            )
+
+        return await tools.run(ctx, namespace, profile, act)
+
+    @server.tool(
+        description="One memory by id, with its full content and the conversation messages it came from.",
+        annotations=read_only,
+    )
+    async def get_memory(
+        ctx: Context,
+        memory_id: Annotated[str, Field(min_length=1, description="The memory's id (a ULID).")],
+        namespace: NamespaceArg = None,
+        profile: ProfileArg = None,
+    ) -> CallToolResult:
+        async def act(db: AsyncSession, row: Profile) -> BaseModel:
+            return await memories.get_memory(db, row, memory_id)
+
+        return await tools.run(ctx, namespace, profile, act)
+
+    @server.tool(
+        description="Delete a memory that is wrong or unwanted, together with the messages it was extracted "
+        "from. Returns the deleted memory; an unknown id is the error memory_not_found.",
+        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False),
+    )
+    async def delete_memory(
+        ctx: Context,
+        memory_id: Annotated[str, Field(min_length=1, description="The memory's id (a ULID).")],
+        namespace: NamespaceArg = None,
+        profile: ProfileArg = None,
+    ) -> CallToolResult:
+        async def act(db: AsyncSession, row: Profile) -> BaseModel:
+            return await memories.delete_memory(db, row, memory_id)
+
+        return await tools.run(ctx, namespace, profile, act)
+
+    @server.tool(
+        description="A Markdown digest of everything known about the profile (key facts, recent events, "
+        "open tasks, the last conversation, instructions), about 2,000 tokens: good context at the "
+        "start of a task.",
+        annotations=read_only,
+    )
+    async def get_summary(
+        ctx: Context,
+        session_id: Annotated[
+            str | None, Field(max_length=64, description="Whose 'last conversation' to show.")
+        ] = None,
+        namespace: NamespaceArg = None,
+        profile: ProfileArg = None,
+    ) -> CallToolResult:
+        async def act(db: AsyncSession, row: Profile) -> BaseModel:
+            return SummaryOut(summary=await summary_service.build_summary(db, row, session_id))
+
+        return await tools.run(ctx, namespace, profile, act)
+
+    @server.tool(
+        description="Full-text search (English stemming) over the stored conversation messages of the "
+        "profile, or of one session; best match first.",
+        annotations=read_only,
+    )
+    async def search_sessions(
+        ctx: Context,
+        query: Annotated[str, Field(min_length=1, max_length=1024, description="Words to find.")],
+        session_id: Annotated[
+            str | None, Field(max_length=64, description="Search only this session.")
+        ] = None,
+        limit: Annotated[int, Field(ge=1, le=100, description="Most results (1–100).")] = 20,
+        namespace: NamespaceArg = None,
+        profile: ProfileArg = None,
+    ) -> CallToolResult:
+        async def act(db: AsyncSession, row: Profile) -> BaseModel:
+            return await sessions.search(db, row, session_id, query, limit)
+
+        return await tools.run(ctx, namespace, profile, act)
+
+    @server.tool(
+        description="A conversation's messages from the root to its latest message (or to `leaf_id`), "
+        "with compaction summaries in place of compacted ranges unless raw=true.",
+        annotations=read_only,
+    )
+    async def get_history(
+        ctx: Context,
+        session_id: Annotated[str, Field(min_length=1, max_length=64, description="The session's id.")],
+        leaf_id: Annotated[
+            str | None, Field(max_length=128, description="End at this message (default: latest).")
+        ] = None,
+        raw: Annotated[bool, Field(description="Without compaction overlays.")] = False,
+        namespace: NamespaceArg = None,
+        profile: ProfileArg = None,
+    ) -> CallToolResult:
+        async def act(db: AsyncSession, row: Profile) -> BaseModel:
+            return await sessions.history(db, row, session_id, leaf_id, raw)
+
+        return await tools.run(ctx, namespace, profile, act)
+
+    return server
+
+
+class McpEndpoint:
+    """The `/mcp` ASGI endpoint: refuses a request without an acceptable key with 401 problem+json (as
+    REST does), then hands it to the SDK's Streamable HTTP session manager."""
+
+    def __init__(self, app: FastAPI, server: MCPServer) -> None:
+        self.app = app
+        self.server = server
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers") or []}
+        state = self.app.state
+        try:
+            async with state.sessionmaker() as db:
+                await authenticate(state, db, _bearer(headers))
+        except AppError as exc:
+            response = problem_response(exc.status, exc.code, exc.detail, exc.title)
+            response.headers["www-authenticate"] = "Bearer"
+            await response(scope, receive, send)
+            return
+        await self.server.session_manager.handle_request(scope, receive, send)
+
+
+def _security(app: FastAPI) -> TransportSecuritySettings:
+    settings = app.state.settings
+    if not settings.binds_loopback():
+        # Reached from other hosts by name: the key is the protection, as on the REST routes.
+        return TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*", "127.0.0.1", "localhost", "[::1]"],
+        allowed_origins=[
+            "http://127.0.0.1:*",
+            "http://localhost:*",
+            "http://[::1]:*",
+            *settings.cors_origin_list,
+        ],
+    )
+
+
+def install_mcp(app: FastAPI) -> None:
+    """Mount `/mcp` on the app; `mcp_lifespan(app)` must wrap the app's running time."""
+    server = build_server(app)
+    server.streamable_http_app(
+        stateless_http=True,
+        json_response=True,
+        transport_security=_security(app),
+        max_request_body_size=21 << 20,
+    )
+    app.state.mcp = server
+    app.router.routes.append(
+        Route("/mcp", endpoint=McpEndpoint(app, server), methods=["GET", "POST", "DELETE"])
+    )
+
+
+@asynccontextmanager
+async def mcp_lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """Run the SDK's session manager while the app runs. Its task group lives in a task of its own, so
+    the host may enter and leave this context from different tasks (as test fixtures do)."""
+    started, stop = asyncio.Event(), asyncio.Event()
+
+    async def keep_running() -> None:
+        async with app.state.mcp.session_manager.run():
+            started.set()
+            await stop.wait()
+
+    task = asyncio.create_task(keep_running(), name="mcp-session-manager")
+    waiter = asyncio.create_task(started.wait())
+    await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+    if task.done():
+        waiter.cancel()
+        task.result()  # it failed to start: raise why
+    try:
+        yield
+    finally:
+        stop.set()
+        await task

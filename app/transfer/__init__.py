@@ -1,0 +1,1 @@
+"""Export and import: a namespace or one profile as NDJSON, streamed both ways, imported all-or-nothing."""

@@ -1,0 +1,87 @@
+"""Open mode on loopback: any bearer token accepted, scoped keys still scoped; the first admin key (made
+with the CLI, as an operator would while the server runs) ends it without a restart; `keys list` and
+`keys revoke` from the CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+from fastapi import FastAPI
+
+from app.main import create_app
+from tests.conftest import fresh_database, make_settings
+
+
+@pytest.fixture
+async def open_db() -> AsyncIterator[str]:
+    async with fresh_database("am_open") as url:
+        yield url
+
+
+def cli(url: str, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AGENT_MEMORY_")}
+    env["AGENT_MEMORY_DATABASE_URL"] = url
+    return subprocess.run(
+        [sys.executable, "-m", "app", "keys", *args], env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+async def test_open_mode_ends_when_the_cli_creates_an_admin_key(open_db: str) -> None:
+    app: FastAPI = create_app(make_settings(open_db, admin_key=None), run_worker=False)
+    async with app.router.lifespan_context(app):
+        app.state.open_mode.ttl = 0.0  # re-check on every request instead of every few seconds
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as http:
+            assert (await http.post("/v1/namespaces", json={"name": "open"})).status_code == 201
+            # Generated SDK clients always send a token: in open mode any token is accepted.
+            dummy = {"authorization": "Bearer anything"}
+            assert (await http.get("/v1/namespaces", headers=dummy)).status_code == 200
+            scoped = (await http.post("/v1/namespaces/open/keys", json={"name": "a"})).json()["key"]
+            other = await http.post("/v1/namespaces", json={"name": "other"})
+            assert other.status_code == 201
+            # A live scoped key keeps its scope in open mode.
+            outside = await http.get("/v1/namespaces/other", headers={"authorization": f"Bearer {scoped}"})
+            assert outside.status_code == 404
+
+            created = cli(open_db, "create", "--admin", "--env")
+            assert created.returncode == 0, created.stderr
+            name, _, admin_key = created.stdout.strip().partition("=")
+            assert name == "AGENT_MEMORY_ADMIN_KEY" and admin_key.startswith("amk_")
+
+            refused = await http.get("/v1/namespaces")
+            assert refused.status_code == 401 and refused.json()["code"] == "unauthorized"
+            assert (await http.get("/v1/namespaces", headers=dummy)).status_code == 401
+            ok = await http.get("/v1/namespaces", headers={"authorization": f"Bearer {admin_key}"})
+            assert ok.status_code == 200
+            assert (
+                await http.get("/v1/namespaces/open", headers={"authorization": f"Bearer {scoped}"})
+            ).status_code == 200
+
+            listed = cli(open_db, "list", "--json")
+            assert listed.returncode == 0, listed.stderr
+            keys = [json.loads(line) for line in listed.stdout.splitlines()]
+            admin_id = admin_key.split("_")[1]
+            assert [k["namespace"] for k in keys] == [None, "open"]
+            assert keys[0]["id"] == admin_id and keys[0]["revokedAt"] is None
+
+            revoked = cli(open_db, "revoke", admin_key)
+            assert revoked.returncode == 0, revoked.stderr
+            app.state.key_cache.forget()  # another process revoked it: this one forgets by the cache's expiry
+            after = await http.get("/v1/namespaces", headers={"authorization": f"Bearer {admin_key}"})
+            assert after.status_code == 401
+            # Open mode does not come back by itself once ended.
+            assert (await http.get("/v1/namespaces")).status_code == 401
+            assert cli(open_db, "revoke", "nosuchkey").returncode == 1
+
+
+def test_keys_create_table_output(open_db: str) -> None:
+    created = cli(open_db, "create", "--admin", "--name", "ops")
+    assert created.returncode == 0 and created.stdout.startswith("amk_")
+    table = cli(open_db, "list")
+    assert table.returncode == 0 and "ops" in table.stdout and "(admin)" in table.stdout

@@ -1,0 +1,188 @@
+"""The semantic channel end to end, on the local PostgreSQL (no pgvector: the portable store), through HTTP
+and the worker's real loop, with the fake embeddings server giving controlled vectors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+from fastapi import FastAPI
+from sqlalchemy import text
+
+from app.worker.runner import Worker
+from tests.embeddings.fake_embeddings import FakeEmbeddings, Reply, error
+
+PARTY = [
+    ("user", "Did you bake anything for Sam's birthday party on Saturday?", "2024-06-02T18:00:00Z"),
+    ("assistant", "Mostly quennets, they took me all afternoon.", "2024-06-02T18:00:20Z"),
+    ("user", "I booked seats for the opera in Vienna next month.", "2024-06-02T18:01:00Z"),
+]
+# Shares no word (nor stem, nor category) with the quennets' turn: only the vectors connect the two.
+QUESTION = "Any zorblings?"
+
+
+async def _ingest(client: httpx.AsyncClient, url: str, turns: list[tuple[str, str, str]], sid: str) -> None:
+    messages = [{"role": r, "content": c, "timestamp": t} for r, c, t in turns]
+    response = await client.post(f"{url}/ingest", json={"sessionId": sid, "messages": messages})
+    assert response.status_code == 202, response.text
+
+
+async def _recall(client: httpx.AsyncClient, url: str, query: str) -> dict[str, Any]:
+    response = await client.post(f"{url}/recall", json={"query": query})
+    assert response.status_code == 200, response.text
+    result: dict[str, Any] = response.json()
+    return result
+
+
+async def _embedded_ids(app: FastAPI, url: str) -> set[str]:
+    ns, profile = url.split("/")[3], url.split("/")[5]
+    async with app.state.sessionmaker() as db:
+        rows = await db.execute(
+            text(
+                "SELECT e.memory_id FROM memory_embeddings e JOIN profiles p ON p.id = e.profile_id "
+                "JOIN namespaces n ON n.id = p.namespace_id WHERE n.name = :ns AND p.name = :profile"
+            ),
+            {"ns": ns, "profile": profile},
+        )
+        return {r.memory_id for r in rows}
+
+
+async def test_extraction_queues_embedding_and_recall_finds_a_memory_sharing_no_word(
+    sem_app: FastAPI,
+    sem_client: httpx.AsyncClient,
+    sem_ns: str,
+    sem_worker: Worker,
+    fake_embeddings: FakeEmbeddings,
+) -> None:
+    url = f"/v1/namespaces/{sem_ns}/profiles/alice"
+    await _ingest(sem_client, url, PARTY, "party")
+    assert not fake_embeddings.requests  # ingest answers without embedding anything
+    await sem_worker.drain()  # the extraction job, then the embed job it queued
+
+    memories = (await sem_client.get(f"{url}/memories", params={"limit": 100})).json()["memories"]
+    assert memories and await _embedded_ids(sem_app, url) == {m["id"] for m in memories}
+    assert all(r.body["model"] == "fake-embed" for r in fake_embeddings.requests)
+    assert all(len(r.body["input"]) <= 4 for r in fake_embeddings.requests)  # the batch size
+    profile = (await sem_client.get(url)).json()
+    assert profile["counts"]["pendingJobs"] == 0
+
+    # Without the semantic channel (the default path) the question finds nothing...
+    semantic, sem_app.state.semantic = sem_app.state.semantic, None
+    try:
+        assert (await _recall(sem_client, url, QUESTION))["count"] == 0
+    finally:
+        sem_app.state.semantic = semantic
+    # ...with it, the memory sharing no word with the question comes first.
+    fake_embeddings.reset()
+    result = await _recall(sem_client, url, QUESTION)
+    assert fake_embeddings.inputs() == [QUESTION]  # on the request path only the query is embedded
+    assert result["count"] >= 1
+    assert "quennets" in result["candidates"][0]["summary"].lower(), result["candidates"]
+
+    # Re-running the embed job stores nothing new and asks the server for nothing.
+    fake_embeddings.reset()
+    async with sem_app.state.sessionmaker() as db:
+        from app.embeddings.job import enqueue_embedding
+
+        profile_id = (
+            await db.execute(
+                text(
+                    "SELECT p.id FROM profiles p JOIN namespaces n ON n.id = p.namespace_id "
+                    "WHERE n.name = :ns AND p.name = 'alice'"
+                ),
+                {"ns": sem_ns},
+            )
+        ).scalar_one()
+        await enqueue_embedding(db, profile_id)
+        await db.commit()
+    await sem_worker.drain()
+    assert not fake_embeddings.requests
+
+
+async def test_semantic_results_stay_in_their_profile_and_leave_with_deletes(
+    sem_app: FastAPI,
+    sem_client: httpx.AsyncClient,
+    sem_ns: str,
+    sem_worker: Worker,
+    fake_embeddings: FakeEmbeddings,
+) -> None:
+    alice, bob = f"/v1/namespaces/{sem_ns}/profiles/alice", f"/v1/namespaces/{sem_ns}/profiles/bob"
+    await _ingest(sem_client, alice, PARTY, "party")
+    await _ingest(sem_client, bob, [("user", "I love jazz concerts.", "2024-06-01T10:00:00Z")], "b")
+    await sem_worker.drain()
+    # Bob's profile holds nothing of the kind: the semantic channel never reaches into Alice's.
+    assert (await _recall(sem_client, bob, QUESTION))["count"] == 0
+
+    found = await _recall(sem_client, alice, QUESTION)
+    tart = found["candidates"][0]
+    assert "quennets" in tart["summary"].lower()
+    assert (await sem_client.delete(f"{alice}/memories/{tart['id']}")).status_code == 200
+    again = await _recall(sem_client, alice, QUESTION)
+    assert tart["id"] not in {c["id"] for c in again["candidates"]}
+
+
+async def test_remember_queues_embedding_and_the_worker_embeds_it(
+    sem_client: httpx.AsyncClient, sem_ns: str, sem_worker: Worker, fake_embeddings: FakeEmbeddings
+) -> None:
+    url = f"/v1/namespaces/{sem_ns}/profiles/carol"
+    response = await sem_client.post(f"{url}/remember", json={"content": "My quennet is named Pixel."})
+    assert response.status_code == 201
+    assert not fake_embeddings.requests  # remember answers before any vector exists
+    assert (await sem_client.get(url)).json()["counts"]["pendingJobs"] == 1
+    # Remembering it again queues nothing more.
+    assert (
+        await sem_client.post(f"{url}/remember", json={"content": "My quennet is named Pixel."})
+    ).status_code == 200
+    assert (await sem_client.get(url)).json()["counts"]["pendingJobs"] == 1
+    await sem_worker.drain()
+    assert fake_embeddings.inputs() == ["My quennet is named Pixel."]
+    result = await _recall(sem_client, url, "Which zorbling do I have?")
+    assert result["count"] == 1 and "Pixel" in result["candidates"][0]["summary"]
+
+
+async def test_embedding_failures_retry_in_the_worker_and_never_fail_recall(
+    sem_client: httpx.AsyncClient, sem_ns: str, sem_worker: Worker, fake_embeddings: FakeEmbeddings
+) -> None:
+    url = f"/v1/namespaces/{sem_ns}/profiles/dave"
+    await sem_client.post(f"{url}/remember", json={"content": "I keep quennets in a jar."})
+    # First attempt fails (500, then 500 again after the client's own retry): the job is retried and succeeds.
+    fake_embeddings.script(error(500), error(500))
+    await sem_worker.drain()
+    assert len(fake_embeddings.requests) == 3
+    assert (await sem_client.get(url)).json()["counts"]["pendingJobs"] == 0
+
+    # The query cannot be embedded (error, then too slow): recall answers lexically, never an error.
+    for failure in (error(500), Reply(delay=3.0)):
+        fake_embeddings.script(failure)
+        lexical = await _recall(sem_client, url, "quennets")
+        assert lexical["count"] == 1
+        assert (await _recall(sem_client, url, "Which instrument?"))["count"] >= 0
+    fake_embeddings.reset()
+    semantic = await _recall(sem_client, url, "Any zorblings?")
+    assert semantic["count"] == 1 and "quennets" in semantic["candidates"][0]["summary"]
+
+
+async def test_readyz_names_the_provider_and_the_portable_store(sem_client: httpx.AsyncClient) -> None:
+    ready = (await sem_client.get("/readyz")).json()
+    # The machine's PostgreSQL has no pgvector: vectors live in real[] and are scanned exactly.
+    assert ready["embeddings"] == "openai" and ready["vectorStore"] == "portable"
+
+
+async def test_editing_a_memory_embeds_its_new_content(
+    sem_client: httpx.AsyncClient, sem_ns: str, sem_worker: Worker, fake_embeddings: FakeEmbeddings
+) -> None:
+    url = f"/v1/namespaces/{sem_ns}/profiles/erin"
+    memory = (await sem_client.post(f"{url}/remember", json={"content": "I adore quennets."})).json()
+    await sem_worker.drain()
+    assert (await _recall(sem_client, url, "Any zorblings?"))["count"] == 1
+    patched = await sem_client.patch(
+        f"{url}/memories/{memory['id']}", json={"content": "I collect snizzles."}
+    )
+    assert patched.status_code == 200
+    # The old vector is gone at once: the question about the old content no longer reaches the memory.
+    assert (await _recall(sem_client, url, "Any zorblings?"))["count"] == 0
+    fake_embeddings.reset()
+    await sem_worker.drain()
+    assert fake_embeddings.inputs() == ["I collect snizzles."]
+    found = await _recall(sem_client, url, "Any blorfs?")
+    assert found["count"] == 1 and found["candidates"][0]["id"] == memory["id"]
