@@ -35,7 +35,7 @@ class StartupRefused(RuntimeError):
 
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-    from app.namespaces.repository import has_admin_key
+    from app.core.keys import has_admin_key
     from app.worker.supervisor import WorkerSupervisor
 
     settings: Settings = app.state.settings

@@ -20,12 +20,11 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core import keys
 from app.core.db import DbSession
 from app.core.errors import Forbidden, Unauthorized
-from app.models import ApiKey, Namespace
 
 logger = logging.getLogger("agent_memory.auth")
 
@@ -116,8 +115,7 @@ class OpenMode:
     `ttl` seconds, when a request finds the last check stale and asks the database."""
 
     active: bool
-    # Whether an admin key exists: the keys' SQL lives with the keys (namespaces), which core may not
-    # import, so the app passes it in.
+    # Whether an admin key exists: `core.keys.has_admin_key`, the app passes it in.
     has_admin_key: Callable[[AsyncSession], Awaitable[bool]]
     ttl: float = KEY_CACHE_SECONDS
     checked_at: float = field(default_factory=time.monotonic)
@@ -179,14 +177,8 @@ async def _verify(state: Any, db: AsyncSession, token: str, admin_key: str | Non
         if not hmac.compare_digest(cached[0], hash_secret(secret)):
             raise Unauthorized("unknown or revoked API key")
         return Principal(key_id=key_id, namespace_id=cached[1])
-    row = (
-        await db.execute(
-            select(ApiKey.secret_sha256, ApiKey.namespace_id, ApiKey.revoked_at, Namespace.deleted_at)
-            .outerjoin(Namespace, Namespace.id == ApiKey.namespace_id)
-            .where(ApiKey.id == key_id)
-        )
-    ).one_or_none()
-    if row is None or row.revoked_at is not None or row.deleted_at is not None:
+    row = await keys.lookup(db, key_id)
+    if row is None or not row.live:
         raise Unauthorized("unknown or revoked API key")
     if not hmac.compare_digest(row.secret_sha256, hash_secret(secret)):
         raise Unauthorized("unknown or revoked API key")

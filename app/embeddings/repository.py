@@ -16,6 +16,8 @@ from typing import Literal
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
+from app.core.memory_types import EMBEDDED_TYPES, sql_list
+
 VectorStore = Literal["pgvector", "portable"]
 
 _STORE = text(
@@ -44,8 +46,9 @@ class PendingMemory:
     previous: str  # the message before its first source: what the memory's turn answers or follows
 
 
+# Only the types the policy table indexes for vectors (`embedded`).
 _MISSING = text(
-    """
+    f"""
     SELECT m.id, m.content,
            coalesce(src.texts, '') AS sources, coalesce(prev.text_content, '') AS previous
     FROM memories m
@@ -58,7 +61,7 @@ _MISSING = text(
         WHERE s.profile_id = :p AND s.memory_id = m.id) src ON true
     LEFT JOIN messages prev ON prev.profile_id = :p AND prev.session_id = m.session_id
                            AND prev.id = src.first_parent
-    WHERE m.profile_id = :p AND m.superseded_by IS NULL
+    WHERE m.profile_id = :p AND m.superseded_by IS NULL AND m.type IN {sql_list(EMBEDDED_TYPES)}
       AND NOT EXISTS (SELECT 1 FROM memory_embeddings e
                       WHERE e.profile_id = :p AND e.memory_id = m.id AND e.model = :model)
     ORDER BY m.id

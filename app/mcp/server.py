@@ -31,6 +31,7 @@ from starlette.types import Receive, Scope, Send
 from app import __version__
 from app.core.auth import authenticate
 from app.core.errors import AppError, ValidationFailed, problem_response
+from app.core.memory_types import MemoryType
 from app.models import Profile
 
 logger = logging.getLogger("agent_memory.mcp")
@@ -179,7 +180,7 @@ def build_server(app: FastAPI) -> MCPServer:
     from app.ingest import service as ingest_service
     from app.ingest.schemas import IngestRequest
     from app.memories import service as memories
-    from app.memories.schemas import MemoryType, RememberRequest
+    from app.memories.schemas import RememberRequest
     from app.recall import service as recall_service
     from app.recall.schemas import RecallRequest
     from app.sessions import service as sessions
@@ -315,9 +316,7 @@ def build_server(app: FastAPI) -> MCPServer:
         session_id: Annotated[
             str | None, Field(max_length=64, description="Only this conversation's.")
         ] = None,
-        type: Annotated[
-            Literal["fact", "event", "instruction", "task"] | None, Field(description="Only this type.")
-        ] = None,
+        type: Annotated[MemoryType | None, Field(description="Only this type.")] = None,
         namespace: NamespaceArg = None,
         profile: ProfileArg = None,
     ) -> CallToolResult:

@@ -7,10 +7,13 @@ one is CPU-bound): read the window in one short transaction, extract with no con
 from __future__ import annotations
 
 from datetime import UTC
+from typing import Any
 
 from app.embeddings.job import enqueue_embedding
 from app.extraction.types import Extractor, InputMessage
-from app.memories import repository, service
+from app.memories import service
+from app.profiles import repository as profiles_repository
+from app.sessions import repository as sessions_repository
 from app.worker.context import JobContext, JobInfo
 from app.worker.kinds import ExtractPayload, ExtractResult
 from app.worker.registry import registry
@@ -40,21 +43,19 @@ def extractor_for(ctx: JobContext) -> Extractor:
 async def run_extraction(ctx: JobContext, job: JobInfo, payload: ExtractPayload) -> ExtractResult:
     profile_id, session_id = job.require_session()
     async with ctx.transaction() as db:
-        if not await repository.profile_is_live(db, profile_id):
+        if await profiles_repository.get_live_by_id(db, profile_id) is None:
             return ExtractResult()  # deleted meanwhile: the purge job removes everything
-        rows, new_from = await repository.window_messages(
+        rows, new_from = await sessions_repository.window_messages(
             db, profile_id, session_id, payload.message_ids, CONTEXT_MESSAGES
         )
     if len(rows) <= new_from:
         return ExtractResult()  # every message was deleted before we got here
     inputs = [
-        InputMessage(
-            id=r["id"], role=r["role"], content=r["text_content"], timestamp=r["created_at"].astimezone(UTC)
-        )
+        InputMessage(id=r.id, role=r.role, content=r.text, timestamp=r.created_at.astimezone(UTC))
         for r in rows
     ]
     extracted = await extractor_for(ctx).extract(inputs, new_from=new_from)
-    metadata = {r["id"]: r["metadata"] for r in rows}
+    metadata: dict[str, dict[str, Any] | None] = {r.id: r.metadata for r in rows}
     async with ctx.transaction() as db:
         created = await service.store(db, profile_id, service.new_memories(extracted, session_id, metadata))
         if created and ctx.settings.embeddings != "none":

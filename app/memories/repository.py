@@ -4,7 +4,6 @@ an instant), edits and deletes that archive the state they end into `memory_vers
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -14,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.memory_types import SUPERSEDING_TYPES, sql_list
 from app.core.metadata import filter_sql
+from app.sessions import repository as sessions_repository
 
 _COLUMNS = (
     "id, type, summary, content, session_id, event_time, created_at, updated_at, metadata, superseded_by, "
@@ -440,34 +440,6 @@ async def history(db: AsyncSession, profile_id: int, memory_id: str) -> list[dic
     return [dict(r) for r in rows.mappings()]
 
 
-_RELINK_AND_DELETE = text(
-    """
-    WITH gone AS (
-        DELETE FROM messages WHERE profile_id = :p AND session_id = :s AND id = :id
-        RETURNING id, parent_id
-    ), relinked AS (
-        UPDATE messages c SET parent_id = gone.parent_id FROM gone
-        WHERE c.profile_id = :p AND c.session_id = :s AND c.parent_id = gone.id
-    )
-    SELECT id FROM gone
-    """
-)
-
-
-async def delete_messages_relinking(
-    db: AsyncSession, profile_id: int, session_id: str, message_ids: Sequence[str]
-) -> list[str]:
-    """Delete these messages of a session, re-linking each one's children to its parent, so what remains
-    stays one walkable path; returns the ids that existed. One at a time, so a deleted chain re-links to
-    the nearest ancestor that stays."""
-    deleted: list[str] = []
-    for message_id in dict.fromkeys(message_ids):
-        row = await db.execute(_RELINK_AND_DELETE, {"p": profile_id, "s": session_id, "id": message_id})
-        if row.scalar_one_or_none() is not None:
-            deleted.append(message_id)
-    return deleted
-
-
 async def source_keys(db: AsyncSession, profile_id: int, memory_id: str) -> list[tuple[str, str]]:
     """(session id, message id) of each message the memory was extracted from, sessions' rows locked first
     (every writer of a session takes its row before its messages, so deleting in that order never deadlocks)."""
@@ -499,54 +471,9 @@ async def delete_session(db: AsyncSession, profile_id: int, session_id: str) -> 
     """Everything of one session: its memories, queued jobs, messages (sources cascade) and the session row."""
     params = {"p": profile_id, "sid": session_id}
     # The session row first, as every writer of a session takes it: deleting in another order deadlocks.
-    await db.execute(text("SELECT 1 FROM sessions WHERE profile_id = :p AND id = :sid FOR UPDATE"), params)
+    await sessions_repository.lock_session(db, profile_id, session_id)
     await db.execute(text("DELETE FROM memories WHERE profile_id = :p AND session_id = :sid"), params)
     await db.execute(
         text("DELETE FROM jobs WHERE profile_id = :p AND session_id = :sid AND status = 'queued'"), params
     )
-    # The session row's foreign keys cascade to its messages (and their sources) and compactions.
-    await db.execute(text("DELETE FROM sessions WHERE profile_id = :p AND id = :sid"), params)
-
-
-async def window_messages(
-    db: AsyncSession, profile_id: int, session_id: str, message_ids: list[str], context: int
-) -> tuple[list[dict[str, Any]], int]:
-    """The given messages of a session in order, preceded by up to `context` earlier ones.
-
-    Returns (messages, index of the first new one).
-    """
-    new_rows = [
-        dict(r)
-        for r in (
-            await db.execute(
-                text(
-                    "SELECT id, role, text_content, created_at, seq, metadata FROM messages "
-                    "WHERE profile_id = :p AND session_id = :sid AND id = ANY(CAST(:ids AS text[])) ORDER BY seq"
-                ),
-                {"p": profile_id, "sid": session_id, "ids": message_ids},
-            )
-        ).mappings()
-    ]
-    if not new_rows:
-        return [], 0
-    before = [
-        dict(r)
-        for r in (
-            await db.execute(
-                text(
-                    "SELECT id, role, text_content, created_at, seq, metadata FROM messages "
-                    "WHERE profile_id = :p AND session_id = :sid AND seq < :seq ORDER BY seq DESC LIMIT :n"
-                ),
-                {"p": profile_id, "sid": session_id, "seq": new_rows[0]["seq"], "n": context},
-            )
-        ).mappings()
-    ]
-    before.reverse()
-    return before + new_rows, len(before)
-
-
-async def profile_is_live(db: AsyncSession, profile_id: int) -> bool:
-    row = await db.execute(
-        text("SELECT 1 FROM profiles WHERE id = :p AND deleted_at IS NULL"), {"p": profile_id}
-    )
-    return row.scalar_one_or_none() is not None
+    await sessions_repository.delete_session(db, profile_id, session_id)

@@ -27,6 +27,7 @@ from app.memories.schemas import (
     MemoryVersion,
 )
 from app.models import Profile
+from app.sessions import repository as sessions_repository
 
 
 class MemoryNotFound(NotFound):
@@ -280,7 +281,7 @@ async def delete_memory(db: AsyncSession, profile: Profile, memory_id: str) -> M
     for session_id, message_id in await repository.source_keys(db, profile.id, memory_id):
         by_session.setdefault(session_id, []).append(message_id)
     for session_id, message_ids in by_session.items():
-        await repository.delete_messages_relinking(db, profile.id, session_id, message_ids)
+        await sessions_repository.delete_messages(db, profile.id, session_id, message_ids)
     await repository.delete_memory(db, profile.id, memory_id)
     return MemoryOut.model_validate(row)
 

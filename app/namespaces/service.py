@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core import keys
 from app.core.auth import Principal, mint_key
 from app.core.errors import Conflict, NotFound
 from app.core.pagination import decode_cursor, encode_cursor
@@ -68,24 +69,24 @@ def _key_out(key: ApiKey, namespace: str | None) -> KeyOut:
 async def create_key(db: AsyncSession, principal: Principal, name: str, key_name: str) -> KeyCreated:
     namespace = await resolve(db, principal, name)
     minted = mint_key()
-    key = await repository.insert_key(db, minted.key_id, key_name, namespace.id, minted.secret_sha256)
+    key = await keys.insert_key(db, minted.key_id, key_name, namespace.id, minted.secret_sha256)
     return KeyCreated(**_key_out(key, namespace.name).model_dump(), key=minted.token)
 
 
 async def list_keys(db: AsyncSession, principal: Principal, name: str) -> list[KeyOut]:
     namespace = await resolve(db, principal, name)
-    return [_key_out(k, namespace.name) for k in await repository.list_keys(db, namespace.id)]
+    return [_key_out(k, namespace.name) for k in await keys.list_keys(db, namespace.id)]
 
 
 async def revoke_key(db: AsyncSession, principal: Principal, name: str, key_id: str) -> None:
     namespace = await resolve(db, principal, name)
-    if not await repository.revoke_key(db, namespace.id, key_id):
+    if not await keys.revoke_key(db, namespace.id, key_id):
         raise KeyNotFound(f"key '{key_id}' not found in namespace '{name}'")
 
 
 async def create_admin_key(db: AsyncSession, key_name: str) -> str:
     minted = mint_key()
-    await repository.insert_key(db, minted.key_id, key_name, None, minted.secret_sha256)
+    await keys.insert_key(db, minted.key_id, key_name, None, minted.secret_sha256)
     return minted.token
 
 
@@ -94,7 +95,7 @@ async def create_scoped_key(db: AsyncSession, namespace_name: str, key_name: str
     if namespace is None:
         raise NamespaceNotFound(f"namespace '{namespace_name}' not found")
     minted = mint_key()
-    await repository.insert_key(db, minted.key_id, key_name, namespace.id, minted.secret_sha256)
+    await keys.insert_key(db, minted.key_id, key_name, namespace.id, minted.secret_sha256)
     return minted.token
 
 
@@ -106,12 +107,12 @@ async def list_all_keys(db: AsyncSession, namespace_name: str | None = None) -> 
         if namespace is None:
             raise NamespaceNotFound(f"namespace '{namespace_name}' not found")
         namespace_id = namespace.id
-    return [_key_out(key, name) for key, name in await repository.list_all_keys(db, namespace_id)]
+    return [_key_out(key, name) for key, name in await keys.list_all_keys(db, namespace_id)]
 
 
 async def revoke_any_key(db: AsyncSession, key_id: str) -> KeyOut:
     """Revoke any key by id (the operator's CLI); idempotent, 404-style error for an unknown id."""
-    key = await repository.revoke_any_key(db, key_id)
+    key = await keys.revoke_any_key(db, key_id)
     if key is None:
         raise KeyNotFound(f"key '{key_id}' not found")
     return _key_out(key, None)

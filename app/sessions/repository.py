@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -11,7 +12,6 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.db import indexed_text_fits
-from app.memories import repository as memories_repository
 from app.models import Compaction, Message, Session
 from app.sessions.fulltext import ALL_TERMS_QUERY, split_query
 
@@ -188,12 +188,32 @@ async def update_message(
         return (await db.execute(stmt)).scalar_one()
 
 
+_RELINK_AND_DELETE = text(
+    """
+    WITH gone AS (
+        DELETE FROM messages WHERE profile_id = :p AND session_id = :s AND id = :id
+        RETURNING id, parent_id
+    ), relinked AS (
+        UPDATE messages c SET parent_id = gone.parent_id FROM gone
+        WHERE c.profile_id = :p AND c.session_id = :s AND c.parent_id = gone.id
+    )
+    SELECT id FROM gone
+    """
+)
+
+
 async def delete_messages(
     db: AsyncSession, profile_id: int, session_id: str, message_ids: Sequence[str]
 ) -> list[str]:
-    """Delete these messages of a session, re-linking each one's children to its parent; returns the ids
-    that existed. The SQL is the memories repository's, which deletes a memory's source messages the same way."""
-    return await memories_repository.delete_messages_relinking(db, profile_id, session_id, message_ids)
+    """Delete these messages of a session, re-linking each one's children to its parent, so what remains
+    stays one walkable path; returns the ids that existed. One at a time, so a deleted chain re-links to
+    the nearest ancestor that stays. Deleting a memory deletes its source messages through this too."""
+    deleted: list[str] = []
+    for message_id in dict.fromkeys(message_ids):
+        row = await db.execute(_RELINK_AND_DELETE, {"p": profile_id, "s": session_id, "id": message_id})
+        if row.scalar_one_or_none() is not None:
+            deleted.append(message_id)
+    return deleted
 
 
 async def clear_messages(db: AsyncSession, profile_id: int, session_id: str) -> None:
@@ -263,6 +283,73 @@ async def session_message_ids(db: AsyncSession, profile_id: int, session_id: str
         .order_by(Message.seq)
     )
     return list((await db.execute(stmt)).scalars())
+
+
+@dataclass(frozen=True)
+class MessageText:
+    """A message as extraction reads it: its text (parts flattened), time, order and metadata."""
+
+    id: str
+    role: str
+    text: str
+    created_at: datetime
+    seq: int
+    metadata: dict[str, Any] | None
+
+
+# Plain columns only: extraction reads thousands of messages a second and needs none of the parts JSON.
+_MESSAGE_TEXT_COLUMNS = "id, role, text_content, created_at, seq, metadata"
+_MESSAGES_BY_ID = text(
+    f"SELECT {_MESSAGE_TEXT_COLUMNS} FROM messages "
+    "WHERE profile_id = :p AND session_id = :sid AND id = ANY(CAST(:ids AS text[])) ORDER BY seq"
+)
+_MESSAGES_BEFORE = text(
+    f"SELECT {_MESSAGE_TEXT_COLUMNS} FROM messages "
+    "WHERE profile_id = :p AND session_id = :sid AND seq < :seq ORDER BY seq DESC LIMIT :n"
+)
+
+
+def _message_texts(rows: Any) -> list[MessageText]:
+    return [
+        MessageText(
+            id=r.id,
+            role=r.role,
+            text=r.text_content,
+            created_at=r.created_at,
+            seq=r.seq,
+            metadata=r.metadata,
+        )
+        for r in rows
+    ]
+
+
+async def window_messages(
+    db: AsyncSession, profile_id: int, session_id: str, message_ids: list[str], context: int
+) -> tuple[list[MessageText], int]:
+    """The given messages of a session in order, preceded by up to `context` earlier ones.
+
+    Returns (messages, index of the first new one).
+    """
+    params = {"p": profile_id, "sid": session_id, "ids": message_ids}
+    new_rows = _message_texts(await db.execute(_MESSAGES_BY_ID, params))
+    if not new_rows:
+        return [], 0
+    params = {"p": profile_id, "sid": session_id, "seq": new_rows[0].seq, "n": context}
+    before = _message_texts(await db.execute(_MESSAGES_BEFORE, params))
+    before.reverse()
+    return before + new_rows, len(before)
+
+
+async def lock_session(db: AsyncSession, profile_id: int, session_id: str) -> None:
+    """Take the session row's lock (if the row exists), as every writer of a session does first."""
+    await db.execute(
+        select(Session.id).where(Session.profile_id == profile_id, Session.id == session_id).with_for_update()
+    )
+
+
+async def delete_session(db: AsyncSession, profile_id: int, session_id: str) -> None:
+    """The session row; its foreign keys cascade to its messages (and their sources) and compactions."""
+    await db.execute(delete(Session).where(Session.profile_id == profile_id, Session.id == session_id))
 
 
 async def count_sessions(db: AsyncSession, profile_id: int) -> int:

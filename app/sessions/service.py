@@ -524,7 +524,7 @@ async def split(
 
     old = await require_session(db, profile, session_id, lock=True)
     ids = await repository.session_message_ids(db, profile.id, session_id)
-    if ids:
+    if ids and old.extract_memories:
         # The old conversation leaves the context window: make sure what it taught reaches memory.
         await enqueue_extraction(db, profile.id, session_id, ids)
     await repository.update_session(db, profile.id, session_id, end_reason="compaction")
@@ -537,6 +537,7 @@ async def split(
         parent_session_id=session_id,
         model=old.model,
         source=old.source,
+        extract_memories=old.extract_memories,
     )
     assert created is not None
     parts: list[dict[str, Any]] = [{"type": "text", "text": SPLIT_PREFIX + summary}]

@@ -174,3 +174,29 @@ async def test_history_block_and_session_search(client: httpx.AsyncClient, profi
     assert await result(client, url, "session_search", {"query": "zebra"}) == "No results found."
     refused = await client.put(f"{profile_url}/context/history", json={"kind": "history", "content": "x"})
     assert refused.status_code == 422
+
+
+async def test_session_context_routes_refuse_cleanly(client: httpx.AsyncClient, profile_url: str) -> None:
+    await define(client, profile_url, "memory", kind="writable")
+    await define(client, profile_url, "kb", kind="search")
+    sid = await new_session(client, profile_url)
+    url = f"{profile_url}/sessions/{sid}"
+    for response, status, code in [
+        (await client.get(f"{profile_url}/sessions/ghost/context/memory"), 404, "session_not_found"),
+        (await client.get(f"{url}/context/ghost"), 404, "block_not_found"),
+        (await client.put(f"{url}/context/kb/content", json={"content": "x"}), 409, "wrong_block_kind"),
+        (await client.get(f"{url}/context/memory/entries"), 409, "wrong_block_kind"),
+        (await client.get(f"{url}/context/kb/entries/ghost"), 404, "entry_not_found"),
+        (await client.delete(f"{url}/context/kb/entries/ghost"), 404, "entry_not_found"),
+        (
+            await client.put(f"{url}/context/memory/content", json={"content": "x", "action": "x"}),
+            422,
+            "validation_failed",
+        ),
+        (
+            await client.get(f"{url}/history", params={"truncate": "true", "keepRecent": -1}),
+            422,
+            "validation_failed",
+        ),
+    ]:
+        assert (response.status_code, response.json()["code"]) == (status, code), response.text

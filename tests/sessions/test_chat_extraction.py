@@ -74,8 +74,15 @@ async def test_a_session_can_opt_out(client: httpx.AsyncClient, profile_url: str
     compacted = await client.post(f"{url}/compact", json={"protectHead": 1, "tailTokenBudget": 0})
     assert compacted.status_code == 200 and compacted.json() is not None
     assert await pending_jobs(client, profile_url) == 0
+    split = await client.post(f"{url}/split", json={"summary": "Bicycles in Berlin.", "name": "next"})
+    assert split.status_code == 201 and split.json()["extractMemories"] is False
+    assert await pending_jobs(client, profile_url) == 0
 
     # Switching it back on makes later appends extracted.
+    await append(
+        client, f"{profile_url}/sessions/{split.json()['id']}", text_message("n1", "user", "I sold my car.")
+    )
+    assert await pending_jobs(client, profile_url) == 0
     switched = await client.patch(url, json={"extractMemories": True})
     assert switched.status_code == 200 and switched.json()["extractMemories"] is True
     await append(client, url, text_message("p2", "user", "I adopted a dog named Rex."))
