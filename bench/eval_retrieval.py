@@ -408,10 +408,13 @@ async def run_agent_memory(
                     ],
                 )
 
-            for level in args.levels:
-                by_level[level].extend(
-                    await asyncio.gather(*(ask(qa, level) for qa in sample.scored_questions()))
-                )
+            async def ask_levels(qa: QA, ask: Any = ask) -> list[QuestionResult]:
+                # One question at every level in a row: the levels' latencies see the same load.
+                return [await ask(qa, level) for level in args.levels]
+
+            for answers in await asyncio.gather(*(ask_levels(qa) for qa in sample.scored_questions())):
+                for level, result in zip(args.levels, answers, strict=True):
+                    by_level[level].append(result)
             _progress(
                 f"  recalled {len(sample.scored_questions())} question(s) x {len(args.levels)} for {profile}"
             )
