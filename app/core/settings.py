@@ -58,6 +58,15 @@ class Settings(BaseSettings):
     llm_max_concurrency: int = Field(
         default=4, ge=1, le=256, description="LLM requests in flight per process."
     )
+    worker_metrics_port: int | None = Field(
+        default=None,
+        ge=0,
+        le=65535,
+        description="`agent-memory worker` serves /healthz and /metrics on this port (0: any free port).",
+    )
+    worker_metrics_host: str = Field(
+        default="127.0.0.1", description="Bind address of the worker's health and metrics port."
+    )
     embeddings: Literal["none", "openai", "local"] = Field(
         default="none",
         description="Where memory vectors come from: none (lexical recall only), an OpenAI-compatible "
@@ -81,7 +90,7 @@ class Settings(BaseSettings):
         default=1, ge=1, le=64, description="CPU threads of the local model's matrix products."
     )
     embeddings_input: Literal["memory", "source", "context"] = Field(
-        default="memory",
+        default="source",
         description="What is embedded per memory: its statement, its source turns, or those turns after the "
         "message they answer.",
     )
@@ -92,7 +101,7 @@ class Settings(BaseSettings):
         description="Cosine similarity below which the semantic channel ignores a memory.",
     )
     recall_semantic_weight: float = Field(
-        default=0.5, ge=0, le=10, description="Weight of the semantic channel in recall's fusion."
+        default=1.0, ge=0, le=10, description="Weight of the semantic channel in recall's fusion."
     )
     cors_origins: str = Field(
         default="",

@@ -21,6 +21,8 @@ from app.llm.client import LlmClient, LlmError
 
 # The spec's answer sizes for short / medium / long, for the LLM's answer and the extractive one alike.
 ANSWER_TOKENS = {"short": 60, "medium": 150, "long": 400}
+# What the model reads: recall's best 30 (a long answer's evidence rarely sits lower), each statement cut
+# at 800 characters, so the prompt stays a few thousand tokens whatever was stored.
 MAX_MEMORIES = 30
 MEMORY_CONTENT_CHARS = 800
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from sqlalchemy import func, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -76,6 +78,19 @@ async def soft_delete(db: AsyncSession, profile_id: int) -> None:
     await db.execute(update(Profile).where(Profile.id == profile_id).values(deleted_at=func.now()))
 
 
+@dataclass(frozen=True)
+class ProfileTotals:
+    """A profile's counts: active memories per type (types without any left out), messages, sessions, and
+    jobs queued or running."""
+
+    memories_by_type: dict[str, int]
+    messages: int
+    sessions: int
+    pending_jobs: int
+
+
+# One statement over the four tables (a profile page is one round trip); each count is narrowed to the
+# profile by its leading `profile_id` index column.
 _COUNTS = text(
     """
     SELECT
@@ -89,9 +104,14 @@ _COUNTS = text(
 )
 
 
-async def counts(db: AsyncSession, profile_id: int) -> dict[str, object]:
-    row = (await db.execute(_COUNTS, {"p": profile_id})).mappings().one()
-    return dict(row)
+async def counts(db: AsyncSession, profile_id: int) -> ProfileTotals:
+    row = (await db.execute(_COUNTS, {"p": profile_id})).one()
+    return ProfileTotals(
+        memories_by_type={str(k): int(v) for k, v in dict(row.memories).items()},
+        messages=int(row.messages),
+        sessions=int(row.sessions),
+        pending_jobs=int(row.pending_jobs),
+    )
 
 
 PURGE_BATCH = 5000

@@ -49,14 +49,12 @@ def to_out(profile: Profile, namespace: str) -> ProfileOut:
 
 
 async def detail(db: AsyncSession, profile: Profile, namespace: str) -> ProfileDetail:
-    raw = await repository.counts(db, profile.id)
-    memories = raw["memories"]
-    assert isinstance(memories, dict)
+    totals = await repository.counts(db, profile.id)
     counts = ProfileCounts(
-        memories=MemoryCounts(**memories),
-        messages=int(str(raw["messages"])),
-        sessions=int(str(raw["sessions"])),
-        pending_jobs=int(str(raw["pending_jobs"])),
+        memories=MemoryCounts(**totals.memories_by_type),
+        messages=totals.messages,
+        sessions=totals.sessions,
+        pending_jobs=totals.pending_jobs,
     )
     return ProfileDetail(**to_out(profile, namespace).model_dump(), counts=counts)
 
@@ -73,6 +71,8 @@ async def list_profiles(
 
 
 async def delete(db: AsyncSession, principal: Principal, namespace: str, name: str) -> None:
-    profile = await for_read(db, principal, namespace, name)
+    _, profile = await _find(db, principal, namespace, name)
+    if profile is None:
+        return  # deleted already (or never there): deletes are idempotent, a repeat answers as the first
     await repository.soft_delete(db, profile.id)
     await queue.enqueue_purge_profile(db, profile.id)

@@ -42,6 +42,8 @@ SHARES: dict[str, float] = {p.summary_section: p.summary_share for p in POLICIES
 RECENT_DAYS = 30
 # The cheapest possible bullet ("- x") is 3 tokens, so no section can ever show more lines than this.
 MAX_LINES = SUMMARY_TOKENS // 3 + 1
+# A last session without memories is shown as its last messages: a dozen lines of at most one summary's
+# length fit well inside the section's 15 % share and still say where the conversation stood.
 DIGEST_MESSAGES = 12
 DIGEST_CHARS = 200
 
