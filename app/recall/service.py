@@ -198,7 +198,7 @@ def compose_answer(rows: list[dict[str, Any]], length: str, scores: list[float] 
         if parts and used + cost > budget:
             break
         seen.add(key)
-        parts.append(sentence if sentence.endswith((".", "!", "?", ")")) else sentence + ".")
+        parts.append(sentence if sentence.endswith((".", "!", "?")) else sentence + ".")
         used += cost
     return " ".join(parts)
 
