@@ -26,7 +26,8 @@ USER agent
 ENV AGENT_MEMORY_HOST=0.0.0.0 \
     AGENT_MEMORY_PORT=8080 \
     AGENT_MEMORY_DATA_DIR=/data
-EXPOSE 8080
+# 8080: the API (and /mcp); 9091: `agent-memory worker --metrics-port 9091` (health and metrics).
+EXPOSE 8080 9091
 HEALTHCHECK --interval=10s --timeout=3s --retries=5 \
     CMD python -c "import urllib.request,sys; sys.exit(urllib.request.urlopen('http://127.0.0.1:8080/healthz').status != 200)"
 CMD ["agent-memory", "serve"]

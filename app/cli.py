@@ -99,13 +99,29 @@ def worker_command(
     parent_pid: Annotated[
         int | None, typer.Option(hidden=True, help="Stop when this process (serve) is gone.")
     ] = None,
+    metrics_port: Annotated[
+        int | None,
+        typer.Option(help="Serve /healthz and /metrics on this port (AGENT_MEMORY_WORKER_METRICS_PORT)."),
+    ] = None,
+    metrics_host: Annotated[
+        str | None, typer.Option(help="Bind address of that port (AGENT_MEMORY_WORKER_METRICS_HOST).")
+    ] = None,
 ) -> None:
     """Run a worker process (run several to scale out). Stops cleanly on SIGTERM/SIGINT."""
-    settings = load_settings()
+    settings = load_settings(worker_metrics_port=metrics_port, worker_metrics_host=metrics_host)
     _configure(settings)
+    from app.core import tracing
     from app.worker.process import run_worker_process
 
-    _run(lambda: run_worker_process(settings, parent_pid=parent_pid))
+    tracing.setup("agent-memory-worker")
+    try:
+        _run(
+            lambda: run_worker_process(
+                settings, parent_pid=parent_pid, metrics_port=settings.worker_metrics_port
+            )
+        )
+    finally:
+        tracing.shutdown()
 
 
 @cli.command()

@@ -19,6 +19,7 @@ from app.core.embedded import EmbeddedPostgres
 from app.core.errors import install_error_handlers
 from app.core.middleware import BodyGuardMiddleware, RequestContextMiddleware, install_cors
 from app.core.migrations import upgrade_to_head
+from app.core.openapi_shape import shape_for_sdks
 from app.core.settings import Settings, get_settings
 from app.embeddings import repository
 from app.embeddings.service import Semantic
@@ -143,5 +144,6 @@ def build_openapi(app: FastAPI) -> dict[str, object]:
         for operation in item.values():
             if path in ("/healthz", "/readyz", "/metrics"):
                 operation["security"] = []
+    shape_for_sdks(schema)
     app.openapi_schema = schema
     return schema

@@ -63,7 +63,8 @@ async def get_context_block(label: LabelPath, profile: ExistingProfile, db: DbSe
 
 @router.delete("/context/{label}", status_code=204)
 async def delete_context_block(label: LabelPath, profile: ExistingProfile, db: DbSession) -> Response:
-    """Remove a block and its entries; frozen prompts keep it until refreshed."""
+    """Remove a block and its entries; frozen prompts keep it until refreshed. Idempotent: 204 when it is
+    already gone."""
     await service.delete_block(db, profile, label)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
@@ -111,7 +112,7 @@ async def get_context_entry(
 async def delete_context_entry(
     label: LabelPath, key: KeyPath, profile: ExistingProfile, db: DbSession
 ) -> Response:
-    """Remove one entry."""
+    """Remove one entry. Idempotent: 204 when it is already gone (the block must exist)."""
     await service.delete_entry(db, profile, label, key)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 

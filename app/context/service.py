@@ -221,8 +221,8 @@ async def list_blocks(db: AsyncSession, profile: Profile, session_id: str | None
 
 
 async def delete_block(db: AsyncSession, profile: Profile, label: str) -> None:
-    if not await repository.delete_block(db, profile.id, label):
-        raise BlockNotFound(f'context block "{label}" not found')
+    # Idempotent: deleting a block that is gone answers as deleting it did.
+    await repository.delete_block(db, profile.id, label)
 
 
 def appended(existing: str, content: str) -> str:
@@ -323,8 +323,8 @@ async def delete_entry(
 ) -> None:
     block = await require_keyed(db, profile, label)
     target = await writer(db, profile, block, session_id)
-    if not await repository.delete_entry(db, profile.id, label, key, target):
-        raise EntryNotFound(f'entry "{key}" not found in block "{label}"')
+    # Idempotent: deleting an entry that is gone answers as deleting it did (the block must exist).
+    await repository.delete_entry(db, profile.id, label, key, target)
 
 
 async def search_entries(

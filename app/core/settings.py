@@ -58,6 +58,15 @@ class Settings(BaseSettings):
     llm_max_concurrency: int = Field(
         default=4, ge=1, le=256, description="LLM requests in flight per process."
     )
+    worker_metrics_port: int | None = Field(
+        default=None,
+        ge=0,
+        le=65535,
+        description="`agent-memory worker` serves /healthz and /metrics on this port (0: any free port).",
+    )
+    worker_metrics_host: str = Field(
+        default="127.0.0.1", description="Bind address of the worker's health and metrics port."
+    )
     embeddings: Literal["none", "openai", "local"] = Field(
         default="none",
         description="Where memory vectors come from: none (lexical recall only), an OpenAI-compatible "

@@ -269,7 +269,12 @@ def build_server(app: FastAPI) -> MCPServer:
 
         async def act(db: AsyncSession, row: Profile) -> BaseModel:
             assert isinstance(body, RecallRequest)
-            return await recall_service.recall(db, row, body, app.state.llm)
+            ranked = await recall_service.recall(db, row, body)
+            llm = app.state.llm
+            if llm is None:
+                return ranked.result
+            await db.commit()  # the reads are done: no connection waits on the LLM
+            return await recall_service.answer_with_llm(llm, body, ranked)
 
         return await tools.run(ctx, namespace, profile, act)
 

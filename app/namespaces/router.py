@@ -46,7 +46,9 @@ async def get_namespace(namespace: NamespacePath, db: DbSession, principal: Curr
 async def delete_namespace(
     namespace: NamespacePath, db: DbSession, principal: CurrentPrincipal, request: Request
 ) -> Response:
-    """Soft-delete a namespace (admin): invisible at once, its name free again, its data purged in the background."""
+    """Soft-delete a namespace (admin): invisible at once, its name free again, its data purged in the background.
+
+    Idempotent: deleting a namespace that is already deleted (or was never there) answers 204 as well."""
     await service.delete(db, principal, namespace)
     request.app.state.key_cache.forget()  # its keys die with it
     return Response(status_code=status.HTTP_204_NO_CONTENT)
@@ -70,7 +72,8 @@ async def list_keys(namespace: NamespacePath, db: DbSession, principal: CurrentP
 async def revoke_key(
     namespace: NamespacePath, key_id: str, db: DbSession, principal: CurrentPrincipal, request: Request
 ) -> Response:
-    """Revoke a key: it is refused from the next request on."""
+    """Revoke a key: it is refused from the next request on. Idempotent: 204 for a key already revoked
+    (or unknown)."""
     await service.revoke_key(db, principal, namespace, key_id)
     request.app.state.key_cache.forget(key_id)
     return Response(status_code=status.HTTP_204_NO_CONTENT)

@@ -53,8 +53,12 @@ async def list_all(db: AsyncSession, principal: Principal, limit: int, cursor: s
 
 async def delete(db: AsyncSession, principal: Principal, name: str) -> None:
     # Resolve first: another namespace's key gets the 404 every other route gives it, not a 403.
-    namespace = await resolve(db, principal, name)
-    principal.require_admin()
+    if not principal.is_admin:
+        await resolve(db, principal, name)
+        principal.require_admin()
+    namespace = await repository.get_live(db, name)
+    if namespace is None:
+        return  # deleted already (or never there): deletes are idempotent, a repeat answers as the first
     profile_ids = await repository.soft_delete(db, namespace.id)
     for profile_id in profile_ids:
         await queue.enqueue_purge_profile(db, profile_id)
@@ -80,8 +84,8 @@ async def list_keys(db: AsyncSession, principal: Principal, name: str) -> list[K
 
 async def revoke_key(db: AsyncSession, principal: Principal, name: str, key_id: str) -> None:
     namespace = await resolve(db, principal, name)
-    if not await keys.revoke_key(db, namespace.id, key_id):
-        raise KeyNotFound(f"key '{key_id}' not found in namespace '{name}'")
+    # Idempotent: revoking a revoked (or unknown) key answers as revoking it did.
+    await keys.revoke_key(db, namespace.id, key_id)
 
 
 async def create_admin_key(db: AsyncSession, key_name: str) -> str:

@@ -56,6 +56,8 @@ async def get_profile(
 async def delete_profile(
     namespace: NamespacePath, profile: ProfilePath, db: DbSession, principal: CurrentPrincipal
 ) -> Response:
-    """deleteProfile: invisible at once, name reusable at once, everything purged by the worker."""
+    """deleteProfile: invisible at once, name reusable at once, everything purged by the worker.
+
+    Idempotent: deleting a profile that is already deleted (or was never there) answers 202 as well."""
     await service.delete(db, principal, namespace, profile)
     return Response(status_code=202)

@@ -71,6 +71,8 @@ async def list_profiles(
 
 
 async def delete(db: AsyncSession, principal: Principal, namespace: str, name: str) -> None:
-    profile = await for_read(db, principal, namespace, name)
+    _, profile = await _find(db, principal, namespace, name)
+    if profile is None:
+        return  # deleted already (or never there): deletes are idempotent, a repeat answers as the first
     await repository.soft_delete(db, profile.id)
     await queue.enqueue_purge_profile(db, profile.id)

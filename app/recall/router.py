@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from app.core.db import DbSession
+from app.core.db import DbSession, ReleaseDb
 from app.core.errors import error_responses
 from app.embeddings.service import ConfiguredSemantic
 from app.llm.client import ConfiguredLlm
@@ -24,8 +24,13 @@ async def recall(
     body: RecallRequest,
     profile: ExistingProfile,
     db: DbSession,
+    release_db: ReleaseDb,
     llm: ConfiguredLlm,
     semantic: ConfiguredSemantic,
 ) -> RecallResult:
     """Find the memories that answer a question and synthesise an answer ("" when nothing matches)."""
-    return await service.recall(db, profile, body, llm, semantic=semantic)
+    ranked = await service.recall(db, profile, body, semantic=semantic)
+    if llm is None:
+        return ranked.result
+    await release_db()  # the reads are done: no connection waits on the LLM
+    return await service.answer_with_llm(llm, body, ranked)

@@ -205,15 +205,19 @@ def compose_answer(rows: list[dict[str, Any]], length: str, scores: list[float] 
     return " ".join(parts)
 
 
+@dataclass(frozen=True)
+class Ranked:
+    """Recall's database work, done: the result with its extractive answer, and what an LLM answer needs."""
+
+    result: RecallResult
+    best: list[dict[str, Any]]
+    reference: datetime
+
+
 async def recall(
-    db: AsyncSession,
-    profile: Profile,
-    request: RecallRequest,
-    llm: LlmClient | None = None,
-    *,
-    semantic: Semantic | None = None,
-) -> RecallResult:
-    """Rank the profile's memories for the question; the answer is written by `llm` when one is given.
+    db: AsyncSession, profile: Profile, request: RecallRequest, *, semantic: Semantic | None = None
+) -> Ranked:
+    """Rank the profile's memories for the question and answer extractively (all the database work).
     `semantic` (embeddings configured) adds the semantic channel."""
     reference = _reference(request.reference_date)
     level = LEVELS[request.thinking_level]
@@ -246,7 +250,7 @@ async def recall(
     if semantic is not None:
         channels.append(Channel("semantic", semantic.weight, [memory_id for memory_id, _ in similar]))
     if not any(channel.ranked for channel in channels):
-        return RecallResult(count=0, answer="", candidates=[])
+        return Ranked(RecallResult(count=0, answer="", candidates=[]), [], reference)
 
     fused, hits = _fuse(channels)
     if level.rerank:
@@ -257,7 +261,7 @@ async def recall(
     rows = await repository.details(db, profile.id, list(fused), list(query_terms), visible)
     fused = {m: s for m, s in fused.items() if m in rows}  # deleted or superseded meanwhile
     if not fused:
-        return RecallResult(count=0, answer="", candidates=[])
+        return Ranked(RecallResult(count=0, answer="", candidates=[]), [], reference)
     latest = next(iter(rows.values()))["latest_session"]
     for rank, memory_id in enumerate(_prior_order(rows, latest), start=1):
         fused[memory_id] += W_PRIOR / (RRF_K + rank)
@@ -282,14 +286,22 @@ async def recall(
     ]
     best = [rows[m] for m in ranked]
     answer = compose_answer(best, request.response_length, [c.score for c in candidates])
-    if llm is not None:
-        # Every read is done: end the read-only transaction so no connection waits on the LLM.
-        await db.close()
-        try:
-            answer = await write_answer(llm, request.query, best, request.response_length, reference)
-        except LlmError as exc:
-            logger.warning("LLM answer failed, answering extractively: %s", exc)
-    return RecallResult(count=len(candidates), answer=answer, candidates=candidates)
+    return Ranked(RecallResult(count=len(candidates), answer=answer, candidates=candidates), best, reference)
+
+
+async def answer_with_llm(llm: LlmClient, request: RecallRequest, ranked: Ranked) -> RecallResult:
+    """The result with its answer written by the LLM (the extractive one if it fails). Call it with no
+    database connection held: it waits on the LLM."""
+    if not ranked.best:
+        return ranked.result
+    try:
+        answer = await write_answer(
+            llm, request.query, ranked.best, request.response_length, ranked.reference
+        )
+    except LlmError as exc:
+        logger.warning("LLM answer failed, answering extractively: %s", exc)
+        return ranked.result
+    return ranked.result.model_copy(update={"answer": answer})
 
 
 async def recall_answer(db: AsyncSession, profile: Profile, query: str) -> str:
@@ -298,5 +310,5 @@ async def recall_answer(db: AsyncSession, profile: Profile, query: str) -> str:
     query = query.encode("utf-8")[:1024].decode("utf-8", errors="ignore").strip()
     if not query:
         return ""
-    result = await recall(db, profile, RecallRequest(query=query))
-    return result.answer
+    ranked = await recall(db, profile, RecallRequest(query=query))
+    return ranked.result.answer

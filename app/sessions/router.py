@@ -158,7 +158,8 @@ async def get_session_message(
 async def delete_session_message(
     session_id: SessionPath, message_id: MessagePath, profile: ExistingProfile, db: DbSession
 ) -> Response:
-    """Delete one message; its children are re-linked to its parent, so the rest stays one walkable path."""
+    """Delete one message; its children are re-linked to its parent, so the rest stays one walkable path.
+    Idempotent: 204 when it is already gone (the session must exist)."""
     await service.delete_message(db, profile, session_id, message_id)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 

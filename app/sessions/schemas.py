@@ -12,6 +12,7 @@ from app.core.metadata import Metadata
 from app.core.names import MessageId, SessionId
 from app.core.schemas import ApiModel, PageModel, RequestModel
 from app.core.timestamps import Timestamp
+from app.sessions.parts import TypedPart
 
 SessionName = Annotated[str, StringConstraints(max_length=200)]
 Role = Literal["user", "assistant", "system"]
@@ -43,8 +44,9 @@ class SessionMessage(ApiModel):
 
     id: MessageId
     role: Role
-    parts: list[dict[str, Any]] = Field(
-        description="UIMessage parts (`{type: 'text', text}`, `{type: 'tool-<name>', toolCallId, state, …}`, …).",
+    parts: list[Annotated[dict[str, Any], TypedPart()]] = Field(
+        description="UIMessage parts (`{type: 'text', text}`, `{type: 'tool-<name>', toolCallId, state, …}`, …); "
+        "any other part type is kept as sent.",
         max_length=10_000,
     )
     created_at: datetime | None = None

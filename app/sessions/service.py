@@ -306,9 +306,9 @@ async def get_message(db: AsyncSession, profile: Profile, session_id: str, messa
 async def delete_message(db: AsyncSession, profile: Profile, session_id: str, message_id: str) -> None:
     """Delete one message; its children are re-linked to its parent."""
     await require_session(db, profile, session_id, lock=True)
-    if not await repository.delete_messages(db, profile.id, session_id, [message_id]):
-        raise MessageNotFound(f"message '{message_id}' not found in session '{session_id}'")
-    await repository.touch(db, profile.id, session_id)
+    # Idempotent: deleting a message that is gone answers as deleting it did (the session must exist).
+    if await repository.delete_messages(db, profile.id, session_id, [message_id]):
+        await repository.touch(db, profile.id, session_id)
 
 
 async def delete_messages(

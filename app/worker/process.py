@@ -11,10 +11,12 @@ import logging
 import os
 import signal
 
+from app.core import tracing
 from app.core.db import create_engine, create_sessionmaker
 from app.core.embedded import EmbeddedPostgres
 from app.core.migrations import upgrade_to_head
 from app.core.settings import Settings
+from app.worker.health import HealthServer
 from app.worker.registry import Registry, registry
 from app.worker.runner import Worker
 
@@ -38,14 +40,22 @@ async def _watch_parent(parent_pid: int, stop: asyncio.Event) -> None:
 
 
 async def run_worker_process(
-    settings: Settings, *, jobs: Registry = registry, name: str = "worker", parent_pid: int | None = None
+    settings: Settings,
+    *,
+    jobs: Registry = registry,
+    name: str = "worker",
+    parent_pid: int | None = None,
+    metrics_port: int | None = None,
 ) -> None:
+    """`metrics_port`: serve /healthz and /metrics there (app.worker.health) while the worker runs."""
     embedded: EmbeddedPostgres | None = None
     url = settings.async_database_url
     if url is None:
         embedded = EmbeddedPostgres(settings.data_dir)
         url = await asyncio.to_thread(embedded.start)
     engine = create_engine(url, settings)
+    tracing.instrument_engine(engine)  # no-op unless OTEL_EXPORTER_OTLP_ENDPOINT is set
+    health: HealthServer | None = None
     try:
         for attempt in range(1, START_ATTEMPTS + 1):
             try:
@@ -64,11 +74,18 @@ async def run_worker_process(
         watcher = asyncio.create_task(_watch_parent(parent_pid, stop)) if parent_pid else None
         await worker.start()
         logger.info("worker %s running", worker.id, extra={"worker_id": worker.id})
+        if metrics_port is not None:
+            health = HealthServer(
+                settings.worker_metrics_host, metrics_port, lambda: worker.running, worker.id
+            )
+            await health.start()
         await stop.wait()
         await worker.stop()
         if watcher is not None:
             watcher.cancel()
     finally:
+        if health is not None:
+            await health.stop()
         await engine.dispose()
         if embedded is not None:
             await asyncio.to_thread(embedded.stop)

@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Callable
 import asyncpg
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.core import tracing
 from app.core.db import database_unavailable
 from app.core.metrics import JOB_SECONDS, JOBS, JOBS_FINISHED
 from app.core.settings import Settings, to_plain_url
@@ -75,6 +76,11 @@ class Worker:
 
     async def start(self) -> None:
         self._loop_task = asyncio.create_task(self._run(), name=f"worker-loop {self.id}")
+
+    @property
+    def running(self) -> bool:
+        """The loop runs and no stop was asked (what the worker's /healthz reports)."""
+        return self._loop_task is not None and not self._loop_task.done() and not self._stopping.is_set()
 
     async def stop(self, grace_seconds: float = 10.0) -> None:
         """Stop claiming; give in-flight jobs `grace_seconds` to finish, then release them to the queue."""
@@ -192,7 +198,8 @@ class Worker:
                 raise PermanentJobError(f"unknown job kind {job.kind!r}")
             if job.attempts > self.retry_policy.attempts_allowed(job.max_attempts):
                 raise PermanentJobError("lease expired on every attempt (worker crashed or stalled)")
-            result = await registered.handler(self.context, info, registered.parse(job.payload))
+            with tracing.job_span(job.kind, job.id, job.profile_id, job.attempts):
+                result = await registered.handler(self.context, info, registered.parse(job.payload))
         except asyncio.CancelledError:
             raise  # stop(): the job is released there
         except Exception as exc:

@@ -194,7 +194,7 @@ async def test_block_rules_and_not_found(client: httpx.AsyncClient, profile_url:
     assert (await client.get(f"{ctx}/nope")).json()["code"] == "block_not_found"
     assert (await client.put(f"{ctx}/nope/content", json={"content": "x"})).status_code == 404
     assert (await client.get(f"{ctx}/nope/entries")).status_code == 404
-    assert (await client.delete(f"{ctx}/nope")).status_code == 404
+    assert (await client.delete(f"{ctx}/nope")).status_code == 204  # idempotent
 
     entries_on_inline = await client.put(f"{ctx}/rules/entries/k", json={"content": "x"})
     assert entries_on_inline.status_code == 409 and entries_on_inline.json()["code"] == "wrong_block_kind"
@@ -210,7 +210,7 @@ async def test_block_rules_and_not_found(client: httpx.AsyncClient, profile_url:
     assert (await client.get(f"{ctx}/kb/entries/a")).json()["content"] == "alpha two"
     assert [e["key"] for e in (await client.get(f"{ctx}/kb/entries")).json()["entries"]] == ["a"]
     assert (await client.delete(f"{ctx}/kb/entries/a")).status_code == 204
-    assert (await client.delete(f"{ctx}/kb/entries/a")).status_code == 404
+    assert (await client.delete(f"{ctx}/kb/entries/a")).status_code == 204  # idempotent
 
     redefined = await client.put(f"{ctx}/rules", json={"kind": "readonly", "description": "House rules"})
     assert redefined.status_code == 200 and redefined.json()["content"] == "Be kind."

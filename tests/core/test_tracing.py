@@ -1,14 +1,16 @@
 """Tracing: with OTEL_EXPORTER_OTLP_ENDPOINT set, a real `agent-memory serve` sends OTLP/HTTP spans to a
 loopback receiver (recorded here): the request's server span continues the incoming `traceparent`, SQL
-statements have their own spans. Unset, OpenTelemetry is not even imported."""
+statements and jobs (in the worker process `serve` supervises) have their own spans. Unset, OpenTelemetry is not even imported."""
 
 from __future__ import annotations
 
 import os
+import secrets
 import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -61,6 +63,8 @@ def test_spans_for_requests_and_sql_continue_the_incoming_trace(
     receiver: Receiver, database_url: str
 ) -> None:
     port = _free_port()
+    namespace = "trace-" + secrets.token_hex(4)
+    job_id = ""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("AGENT_MEMORY_", "OTEL_"))}
     env.update(
         AGENT_MEMORY_DATABASE_URL=database_url,
@@ -71,7 +75,7 @@ def test_spans_for_requests_and_sql_continue_the_incoming_trace(
         OTEL_SERVICE_NAME="agent-memory-test",
     )
     proc = subprocess.Popen(
-        [sys.executable, "-m", "app", "serve", "--port", str(port), "--no-worker"],
+        [sys.executable, "-m", "app", "serve", "--port", str(port)],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -85,6 +89,16 @@ def test_spans_for_requests_and_sql_continue_the_incoming_trace(
             timeout=10,
         )
         assert answer.status_code == 200
+        # A job, run by the worker process `serve` supervises: it has its own span.
+        profile = f"{base}/v1/namespaces/{namespace}/profiles/p"
+        admin = {"authorization": f"Bearer {ADMIN_KEY}"}
+        assert httpx.post(f"{base}/v1/namespaces", json={"name": namespace}, headers=admin).status_code == 201
+        message = {"role": "user", "content": "I work as a nurse in Lisbon."}
+        job_id = httpx.post(f"{profile}/ingest", json={"messages": [message]}, headers=admin).json()["jobId"]
+        deadline = time.monotonic() + 60
+        while httpx.get(f"{profile}/jobs/{job_id}", headers=admin).json()["status"] != "done":
+            assert time.monotonic() < deadline, "the job did not finish"
+            time.sleep(0.2)
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=30)  # the exporter flushes at shutdown
@@ -95,6 +109,11 @@ def test_spans_for_requests_and_sql_continue_the_incoming_trace(
     assert "/v1/namespaces" in server_spans[0].name
     sql = [s for s in ours if any(a.key == "db.system" or a.key == "db.system.name" for a in s.attributes)]
     assert sql, [(s.name, s.trace_id.hex()[:6]) for s in receiver.spans]
+    jobs = [s for s in receiver.spans if s.name.startswith("job ")]
+    assert jobs, [s.name for s in receiver.spans]
+    # The worker may run other tests' queued jobs too: ours is among them.
+    job_ids = {a.value.string_value for s in jobs for a in s.attributes if a.key == "agent_memory.job.id"}
+    assert job_id in job_ids
 
 
 def test_tracing_is_not_imported_when_off() -> None:

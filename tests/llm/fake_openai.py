@@ -5,10 +5,13 @@ Tests queue replies (`server.script(...)`): a JSON object or text as the assista
 (by default an error, so an unexpected call shows up). Every request is recorded with its headers and body.
 `reject_json_mode` makes the server answer 400 to any request with `response_format`, as servers without
 JSON mode do. It runs in a thread (`http.server`), so it answers while the test's event loop waits on it.
+`watch(database_url)` makes it count, on each request, the application's connections that are inside a
+transaction or running a statement (`pg_stat_activity`): the proof that no LLM call holds one.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 import time
@@ -17,6 +20,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+import asyncpg
 import pytest
 
 
@@ -52,6 +56,9 @@ class Request:
     path: str
     headers: dict[str, str]
     body: dict[str, Any]
+    # With `watch(database_url)`: the application's connections to that database that were in a
+    # transaction or running a statement while this request was being answered.
+    busy_connections: list[str] | None = None
 
     @property
     def system(self) -> str:
@@ -68,6 +75,7 @@ class FakeOpenAI:
         self.queue: list[Reply] = []
         self.default: Callable[[Request], Reply] = lambda _r: error(500, "no scripted reply left")
         self.reject_json_mode = False
+        self.database_url: str | None = None
         self._lock = threading.Lock()
         fake = self
 
@@ -81,6 +89,8 @@ class FakeOpenAI:
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length)
                 request = Request(self.path, {k.lower(): v for k, v in self.headers.items()}, json.loads(raw))
+                if fake.database_url is not None:
+                    request.busy_connections = asyncio.run(busy_connections(fake.database_url))
                 reply = fake._next(request)
                 if reply.delay:
                     time.sleep(reply.delay)
@@ -132,6 +142,10 @@ class FakeOpenAI:
         self._server.shutdown()
         self._server.server_close()
 
+    def watch(self, database_url: str) -> None:
+        """On every request, record the application's busy connections to this database."""
+        self.database_url = database_url
+
     def script(self, *replies: Reply) -> None:
         with self._lock:
             self.queue.extend(replies)
@@ -141,6 +155,7 @@ class FakeOpenAI:
             self.queue.clear()
             self.requests.clear()
             self.reject_json_mode = False
+            self.database_url = None
             self.default = lambda _r: error(500, "no scripted reply left")
 
     def _next(self, request: Request) -> Reply:
@@ -153,6 +168,24 @@ class FakeOpenAI:
             if self.queue:
                 return self.queue.pop(0)
         return self.default(request)
+
+
+# Connections of the application (not this query's own) holding a transaction open or running a statement.
+# A worker's lease renewal is its own short transaction, not one held across the call: left out.
+_BUSY = """
+    SELECT state || ': ' || left(query, 200) FROM pg_stat_activity
+    WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'
+      AND state IN ('active', 'idle in transaction', 'idle in transaction (aborted)')
+      AND query NOT LIKE 'UPDATE jobs SET locked_until%'
+"""
+
+
+async def busy_connections(database_url: str) -> list[str]:
+    conn = await asyncpg.connect(database_url)
+    try:
+        return [str(row[0]) for row in await conn.fetch(_BUSY)]
+    finally:
+        await conn.close()
 
 
 @pytest.fixture(scope="module")

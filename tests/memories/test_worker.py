@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import signal
 import subprocess
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import httpx
+import pytest
 from sqlalchemy import text
 
 from app.core.settings import Settings
@@ -201,3 +203,40 @@ async def test_job_max_attempts_setting_applies_to_jobs_without_their_own(
             await db.execute(text("SELECT status FROM jobs WHERE id = :id"), {"id": job_id})
         ).scalar_one()
     assert status == "failed"
+
+
+class LosesConnectionPayload(JobPayload):
+    kind: ClassVar[str] = "test_loses_connection"
+
+
+@registry.job(LosesConnectionPayload)
+async def loses_connection(ctx: JobContext, job: JobInfo, payload: LosesConnectionPayload) -> JobResult:
+    """First attempt: the handler's own connection is terminated under it, mid-transaction."""
+    async with ctx.transaction() as db:
+        await db.execute(text("SELECT 1"))
+        if job.attempts == 1:
+            await db.execute(text("SELECT pg_terminate_backend(pg_backend_pid())"))
+    return JobResult(memories_created=job.attempts)
+
+
+async def test_job_whose_connection_drops_is_released_at_once(
+    app: Any, settings: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with app.state.sessionmaker() as db:
+        job_id = await enqueue(db, LosesConnectionPayload(), profile_id=None)
+        await db.commit()
+    # A lease that never expires in this test: were the job left `running`, drain would time out.
+    long_lease = make_settings(settings.database_url or "", job_lease_seconds=3600.0)
+    w = Worker(long_lease, app.state.sessionmaker, settings.database_url or "", name="lost")
+    with caplog.at_level(logging.INFO, logger="agent_memory.worker"):
+        await w.drain(timeout=30)
+    await w.stop()
+    async with app.state.sessionmaker() as db:
+        row = (
+            await db.execute(
+                text("SELECT status, attempts, result, last_error FROM jobs WHERE id = :id"), {"id": job_id}
+            )
+        ).one()
+    assert row.status == "done" and row.attempts == 2 and row.result == {"memoriesCreated": 2}
+    assert any("lost its database connection" in r.getMessage() for r in caplog.records)
+    assert not any("never retrieved" in r.getMessage() for r in caplog.records)

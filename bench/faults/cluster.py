@@ -1,0 +1,67 @@
+"""A throw-away PostgreSQL cluster under a temporary directory, for faults the shared server must not see.
+
+Built with the machine's binaries (`/usr/lib/postgresql/<v>/bin`, or AGENT_MEMORY_PG_BIN); run as the
+`postgres` user through `runuser` when this process is root (PostgreSQL refuses to run as root). It listens
+on 127.0.0.1 only, on a free port, and is stopped and deleted at the end.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from bench.common import free_port
+
+
+def _bin_dir() -> Path:
+    given = os.environ.get("AGENT_MEMORY_PG_BIN")
+    if given:
+        return Path(given)
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    if not found:
+        raise RuntimeError("no PostgreSQL binaries: set AGENT_MEMORY_PG_BIN")
+    return Path(found[-1]).parent
+
+
+class Cluster:
+    def __init__(self) -> None:
+        self.bin = _bin_dir()
+        self.root = Path(tempfile.mkdtemp(prefix="am-faults-"))
+        self.data = self.root / "data"
+        self.port = free_port()
+        self.as_root = os.geteuid() == 0
+
+    @property
+    def url(self) -> str:
+        return self.database_url("postgres")
+
+    def database_url(self, database: str) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
+
+    def _run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[bytes]:
+        command = [str(self.bin / args[0]), *args[1:]]
+        if self.as_root:
+            command = ["runuser", "-u", "postgres", "--", *command]
+        return subprocess.run(command, check=check, capture_output=True, timeout=120)
+
+    def start(self) -> None:
+        if self.as_root:
+            shutil.chown(self.root, "postgres", "postgres")
+        self._run("initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "--no-sync")
+        self.pg_ctl("start", "-w")
+
+    def pg_ctl(self, action: str, *extra: str) -> None:
+        options = f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.root} -c max_connections=200"
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.root / "log"), "-o", options, action, *extra)
+
+    def restart(self, mode: str) -> None:
+        """`pg_ctl restart -m fast|immediate`: fast rolls back and disconnects, immediate is a crash."""
+        self.pg_ctl("restart", "-m", mode, "-w")
+
+    def stop(self) -> None:
+        self._run("pg_ctl", "-D", str(self.data), "stop", "-m", "immediate", check=False)
+        shutil.rmtree(self.root, ignore_errors=True)

@@ -1,0 +1,426 @@
+"""The fault suite: crash and restart the pieces of a running service under load, and count what clients saw.
+
+Run: .venv/bin/python -m bench.faults.run [--only worker-kill,api-kill,pg-fast,pg-immediate,pool,healthz]
+     [--seconds 12] [--concurrency 16]
+
+Everything runs on loopback against a throw-away PostgreSQL cluster (bench/faults/cluster.py) and real
+`agent-memory serve` processes (their supervised worker child included). Every loop is bounded in time.
+
+Scenarios:
+- worker-kill: SIGKILL serve's worker process in the middle of extraction jobs (it is restarted).
+- api-kill: SIGKILL the API process under load, start it again.
+- pg-fast / pg-immediate: `pg_ctl restart -m fast|immediate` under load.
+- pool: every pooled connection busy (a lock held on `memories`), 120 concurrent recalls: they must shed
+  with 503 within the pool's bounded wait, not queue for half a minute.
+- healthz: `/healthz` latency while serve extracts 4 × 300 messages of ~11 KB.
+
+For each: requests, status codes overall and during the fault, acknowledged writes (201'd memories and
+202'd messages), lost (acknowledged but not in the database afterwards), duplicated memories, how long
+clients were disturbed, and for extraction whether every job finished.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import signal
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import asyncpg
+import httpx
+import psutil
+
+from bench.common import ADMIN_KEY, Server, percentile, print_table
+from bench.faults.cluster import Cluster
+
+TIMEOUT = 10.0
+
+
+@dataclass
+class Run:
+    name: str
+    statuses: Counter[str] = field(default_factory=Counter)
+    during: Counter[str] = field(default_factory=Counter)
+    memories: dict[str, str] = field(default_factory=dict)  # acknowledged id → content
+    messages: list[str] = field(default_factory=list)  # acknowledged message contents
+    fault_start: float | None = None
+    fault_end: float | None = None
+    last_bad: float | None = None  # when the last non-2xx answer (or no answer) came back
+    latencies: list[float] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def record(self, status: str, started: float, ended: float) -> None:
+        self.statuses[status] += 1
+        self.latencies.append(ended - started)
+        # During: answered after the fault began, sent before it was over (plus a settling margin).
+        in_fault = self.fault_start is not None and ended >= self.fault_start
+        in_fault = in_fault and (self.fault_end is None or started <= self.fault_end + 2.0)
+        if in_fault:
+            self.during[status] += 1
+        if not status.startswith("2") and self.fault_start is not None and ended >= self.fault_start:
+            self.last_bad = ended if self.last_bad is None else max(self.last_bad, ended)
+
+
+async def _call(
+    run: Run, client: httpx.AsyncClient, method: str, url: str, body: Any
+) -> httpx.Response | None:
+    started = time.monotonic()
+    try:
+        response = await client.request(method, url, json=body)
+    except httpx.HTTPError:
+        run.record("no answer", started, time.monotonic())
+        return None
+    run.record(str(response.status_code), started, time.monotonic())
+    return response
+
+
+async def load(run: Run, base: str, ns: str, seconds: float, concurrency: int) -> None:
+    """Writers: remember and ingest unique statements for `seconds`, keeping what was acknowledged."""
+    deadline = time.monotonic() + seconds
+    headers = {"Authorization": f"Bearer {ADMIN_KEY}"}
+
+    async def writer(w: int) -> None:
+        profile = f"/v1/namespaces/{ns}/profiles/p{w % 4}"
+        i = 0
+        async with httpx.AsyncClient(base_url=base, headers=headers, timeout=TIMEOUT) as client:
+            while time.monotonic() < deadline:
+                i += 1
+                text = f"In {run.name} round {w}-{i} I planted {i} tomato seedlings in pot number {w}."
+                if i % 2:
+                    r = await _call(run, client, "POST", f"{profile}/remember", {"content": text})
+                    if r is not None and r.status_code == 201:
+                        run.memories[r.json()["id"]] = text
+                else:
+                    body = {"sessionId": f"s{w}", "messages": [{"role": "user", "content": text}]}
+                    r = await _call(run, client, "POST", f"{profile}/ingest", body)
+                    if r is not None and r.status_code == 202:
+                        run.messages.append(text)
+                if r is None:
+                    await asyncio.sleep(0.05)  # the API is down: do not spin
+
+    await asyncio.gather(*(writer(w) for w in range(concurrency)))
+
+
+async def _connect(url: str) -> asyncpg.Connection:
+    for _ in range(100):
+        with contextlib.suppress(OSError, asyncpg.PostgresError):
+            return await asyncpg.connect(url, timeout=2)
+        await asyncio.sleep(0.2)
+    raise RuntimeError("database not reachable")
+
+
+async def drain(url: str, seconds: float = 180.0) -> tuple[int, int]:
+    """Wait for the queue to empty; (jobs still pending, jobs failed)."""
+    deadline = time.monotonic() + seconds
+    conn = await _connect(url)
+    try:
+        while True:
+            pending = await conn.fetchval("SELECT count(*) FROM jobs WHERE status IN ('queued', 'running')")
+            if not pending or time.monotonic() > deadline:
+                failed = await conn.fetchval("SELECT count(*) FROM jobs WHERE status = 'failed'")
+                return int(pending), int(failed)
+            await asyncio.sleep(0.5)
+    finally:
+        await conn.close()
+
+
+async def verify(run: Run, url: str, ns: str) -> dict[str, int]:
+    conn = await _connect(url)
+    try:
+        found = await conn.fetch("SELECT id FROM memories WHERE id = ANY($1::text[])", list(run.memories))
+        stored = await conn.fetch(
+            "SELECT DISTINCT text_content FROM messages WHERE text_content = ANY($1::text[])", run.messages
+        )
+        duplicated = await conn.fetchval(
+            """
+            SELECT coalesce(sum(n - 1), 0) FROM (
+                SELECT count(*) AS n FROM memories m JOIN profiles p ON p.id = m.profile_id
+                JOIN namespaces s ON s.id = p.namespace_id
+                WHERE s.name = $1 AND m.superseded_by IS NULL GROUP BY m.profile_id, m.content_hash) t
+            """,
+            ns,
+        )
+    finally:
+        await conn.close()
+    return {
+        "acked": len(run.memories) + len(run.messages),
+        "lost": len(run.memories) - len(found) + len(set(run.messages)) - len(stored),
+        "duplicated": int(duplicated),
+    }
+
+
+async def namespace(base: str, name: str) -> None:
+    async with httpx.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {ADMIN_KEY}"}) as client:
+        response = await client.post("/v1/namespaces", json={"name": name})
+        assert response.status_code in (201, 409), response.text
+
+
+def worker_pid(server: Server) -> int | None:
+    assert server.process is not None
+    children = psutil.Process(server.process.pid).children()
+    return next((c.pid for c in children if "worker" in " ".join(c.cmdline())), None)
+
+
+# -- scenarios --------------------------------------------------------------------------------------
+
+
+async def under_load(
+    run: Run, server: Server, cluster: Cluster, args: argparse.Namespace, fault: Any
+) -> dict[str, Any]:
+    ns = run.name
+    await namespace(server.base_url, ns)
+    task = asyncio.create_task(load(run, server.base_url, ns, args.seconds, args.concurrency))
+    await asyncio.sleep(args.seconds / 3)
+    run.fault_start = time.monotonic()
+    await fault()
+    run.fault_end = time.monotonic()
+    await task
+    db = cluster.database_url("agent_memory")
+    pending, failed = await drain(db)
+    result = await verify(run, db, ns)
+    disturbed = (run.last_bad - run.fault_start) if run.last_bad and run.fault_start else 0.0
+    return {**result, "pending": pending, "failed": failed, "disturbed_s": disturbed}
+
+
+async def scenario_worker_kill(
+    server: Server, cluster: Cluster, args: argparse.Namespace
+) -> tuple[Run, dict[str, Any]]:
+    run = Run("worker-kill")
+
+    async def fault() -> None:
+        for _ in range(3):  # kill it, let the supervisor restart it, kill the new one too
+            pid = worker_pid(server)
+            if pid is not None:
+                os.kill(pid, signal.SIGKILL)
+            await asyncio.sleep(args.seconds / 8)
+        restarted = worker_pid(server)
+        run.notes.append(f"worker restarted as pid {restarted}")
+
+    return run, await under_load(run, server, cluster, args, fault)
+
+
+async def scenario_api_kill(
+    server: Server, cluster: Cluster, args: argparse.Namespace
+) -> tuple[Run, dict[str, Any]]:
+    run = Run("api-kill")
+
+    async def fault() -> None:
+        assert server.process is not None
+        server.process.send_signal(signal.SIGKILL)
+        server.process.wait()
+        killed = time.monotonic()
+        server.spawn()
+        ready = await server.wait_ready()
+        run.notes.append(f"API back in {ready - killed:.1f}s")
+
+    return run, await under_load(run, server, cluster, args, fault)
+
+
+def scenario_pg(mode: str) -> Any:
+    async def scenario(
+        server: Server, cluster: Cluster, args: argparse.Namespace
+    ) -> tuple[Run, dict[str, Any]]:
+        run = Run(f"pg-{mode}")
+
+        async def fault() -> None:
+            started = time.monotonic()
+            await asyncio.to_thread(cluster.restart, mode)
+            run.notes.append(f"PostgreSQL down and back in {time.monotonic() - started:.1f}s")
+
+        return run, await under_load(run, server, cluster, args, fault)
+
+    return scenario
+
+
+async def scenario_pool(cluster: Cluster, args: argparse.Namespace) -> tuple[Run, dict[str, Any]]:
+    """A small pool, every connection stuck behind a lock: excess recalls must get 503 within the bound."""
+    run = Run("pool")
+    db = cluster.database_url("agent_memory")
+    env = {
+        "AGENT_MEMORY_DATABASE_URL": db,
+        "AGENT_MEMORY_DB_POOL_SIZE": "4",
+        "AGENT_MEMORY_DB_MAX_OVERFLOW": "0",
+        "AGENT_MEMORY_DB_POOL_TIMEOUT_SECONDS": "2",
+    }
+    server = Server(env=env, worker=False)
+    server.spawn()
+    await server.wait_ready()
+    try:
+        await namespace(server.base_url, "pool")
+        headers = {"Authorization": f"Bearer {ADMIN_KEY}"}
+        profile = "/v1/namespaces/pool/profiles/p"
+        async with httpx.AsyncClient(base_url=server.base_url, headers=headers, timeout=60) as client:
+            await client.post(f"{profile}/remember", json={"content": "I keep bees on the roof."})
+            locker = await _connect(db)
+            tx = locker.transaction()
+            await tx.start()
+            await locker.execute("LOCK TABLE memories IN ACCESS EXCLUSIVE MODE")
+            run.fault_start = time.monotonic()
+            release = asyncio.get_running_loop().call_later(8.0, lambda: asyncio.ensure_future(tx.rollback()))
+            body = {"query": "Where are the bees?"}
+            await asyncio.gather(*(_call(run, client, "POST", f"{profile}/recall", body) for _ in range(120)))
+            run.fault_end = time.monotonic()
+            release.cancel()
+            with contextlib.suppress(Exception):
+                await tx.rollback()
+            await locker.close()
+        shed = [lat for lat in run.latencies]
+        return run, {
+            "acked": 0,
+            "lost": 0,
+            "duplicated": 0,
+            "pending": 0,
+            "failed": 0,
+            "disturbed_s": max(shed) if shed else 0.0,
+        }
+    finally:
+        server.stop()
+
+
+async def scenario_healthz(cluster: Cluster, args: argparse.Namespace) -> tuple[Run, dict[str, Any]]:
+    """/healthz latency while serve extracts 4 × 300 messages of ~11 KB."""
+    run = Run("healthz")
+    db = cluster.database_url("agent_memory")
+    server = Server(env={"AGENT_MEMORY_DATABASE_URL": db})
+    server.spawn()
+    await server.wait_ready()
+    sentence = (
+        "Yesterday I walked along the river with my sister Anna and we talked about moving to Lisbon next "
+        "spring, the new job at the clinic, and the garden we want to plant with tomatoes and basil. "
+    )
+    content = (sentence * (11_000 // len(sentence) + 1))[:11_000]
+    try:
+        await namespace(server.base_url, "healthz")
+        headers = {"Authorization": f"Bearer {ADMIN_KEY}"}
+        async with httpx.AsyncClient(base_url=server.base_url, headers=headers, timeout=60) as client:
+            started = time.monotonic()
+            for s in range(4):
+                body = {
+                    "sessionId": f"big{s}",
+                    "messages": [{"role": "user", "content": f"{i}: {content}"} for i in range(300)],
+                }
+                r = await client.post("/v1/namespaces/healthz/profiles/p/ingest", json=body)
+                assert r.status_code == 202, r.text
+            run.fault_start = time.monotonic()
+            done_at: float | None = None
+            conn = await _connect(db)
+            try:
+                deadline = time.monotonic() + args.healthz_seconds
+                checked = 0.0
+                while time.monotonic() < deadline:
+                    await _call(run, client, "GET", "/healthz", None)
+                    if time.monotonic() - checked > 1.0:
+                        checked = time.monotonic()
+                        pending = await conn.fetchval(
+                            "SELECT count(*) FROM jobs WHERE status IN ('queued', 'running')"
+                        )
+                        if not pending:
+                            done_at = time.monotonic()
+                            break
+                    await asyncio.sleep(0.05)
+            finally:
+                await conn.close()
+        run.fault_end = time.monotonic()
+        extraction = f"{(done_at - started):.0f}s" if done_at else f"not done in {args.healthz_seconds:.0f}s"
+        run.notes.append(
+            f"healthz p50 {percentile(run.latencies, 50) * 1000:.1f} ms, p99 "
+            f"{percentile(run.latencies, 99) * 1000:.1f} ms, max {max(run.latencies) * 1000:.1f} ms over "
+            f"{len(run.latencies)} probes; 1,200 × 11 KB extracted in {extraction}"
+        )
+        return run, {
+            "acked": 1200,
+            "lost": 0,
+            "duplicated": 0,
+            "pending": 0 if done_at else -1,
+            "failed": 0,
+            "disturbed_s": max(run.latencies),
+        }
+    finally:
+        server.stop()
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--only", default="worker-kill,api-kill,pg-fast,pg-immediate,pool,healthz")
+    parser.add_argument("--seconds", type=float, default=12.0, help="load duration per scenario")
+    parser.add_argument("--concurrency", type=int, default=16)
+    parser.add_argument("--healthz-seconds", type=float, default=300.0)
+    args = parser.parse_args()
+    chosen = args.only.split(",")
+    cluster = Cluster()
+    cluster.start()
+    print(f"throw-away cluster on 127.0.0.1:{cluster.port} ({cluster.root})")
+    results: list[tuple[Run, dict[str, Any]]] = []
+    try:
+        admin = await _connect(cluster.url)
+        await admin.execute("CREATE DATABASE agent_memory")
+        await admin.close()
+        db = cluster.database_url("agent_memory")
+        server = Server(env={"AGENT_MEMORY_DATABASE_URL": db, "AGENT_MEMORY_JOB_LEASE_SECONDS": "10"})
+        server.spawn()
+        await server.wait_ready()
+        try:
+            scenarios = {
+                "worker-kill": scenario_worker_kill,
+                "api-kill": scenario_api_kill,
+                "pg-fast": scenario_pg("fast"),
+                "pg-immediate": scenario_pg("immediate"),
+            }
+            for name, scenario in scenarios.items():
+                if name in chosen:
+                    results.append(await scenario(server, cluster, args))
+                    print(f"{name} done", flush=True)
+        finally:
+            server.stop()
+        if "pool" in chosen:
+            results.append(await scenario_pool(cluster, args))
+        if "healthz" in chosen:
+            results.append(await scenario_healthz(cluster, args))
+    finally:
+        cluster.stop()
+
+    def codes(c: Counter[str]) -> str:
+        return " ".join(f"{k}:{v}" for k, v in sorted(c.items()))
+
+    rows = [
+        [
+            run.name,
+            sum(run.statuses.values()),
+            codes(run.statuses),
+            codes(run.during),
+            r["acked"],
+            r["lost"],
+            r["duplicated"],
+            r["pending"],
+            round(r["disturbed_s"], 2),
+        ]
+        for run, r in results
+    ]
+    print_table(
+        "Fault suite",
+        [
+            "scenario",
+            "requests",
+            "status codes",
+            "during the fault",
+            "acked",
+            "lost",
+            "dup",
+            "jobs left",
+            "disturbed s",
+        ],
+        rows,
+    )
+    for run, _ in results:
+        for note in run.notes:
+            print(f"  {run.name}: {note}")
+    print("load average:", " ".join(f"{x:.2f}" for x in os.getloadavg()))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
