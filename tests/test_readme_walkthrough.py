@@ -80,9 +80,12 @@ def _split_comment(line: str) -> tuple[str, str]:
     return line.rstrip(), ""
 
 
-def parse(readme: str) -> tuple[list[str], list[Line]]:
-    """(variable assignments, curl lines in order)."""
-    assignments: list[str] = []
+def parse(readme: str) -> tuple[list[tuple[int, str]], list[Line]]:
+    """(variable assignments, each with the number of the first curl line after it; curl lines in order).
+
+    An assignment runs before every line from its place on: `M=$(curl … /memories …)` reads data the lines
+    above it created, so before them it would fail."""
+    assignments: list[tuple[int, str]] = []
     lines: list[Line] = []
     for block in walkthrough_blocks(readme):
         pending = ""
@@ -106,7 +109,7 @@ def parse(readme: str) -> tuple[list[str], list[Line]]:
             if not command:
                 continue
             if re.match(r"^[A-Z_]+=", command):
-                assignments.append(command)
+                assignments.append((len(lines) + 1, command))
             elif command.startswith("curl "):
                 lines.append(Line(len(lines) + 1, command, _statuses(comment)))
     return assignments, lines
@@ -182,17 +185,22 @@ class Walkthrough:
 
     def run(self, line: Line) -> Answer:
         out = self.workdir / f"answer-{line.index}"
+        # The status goes to stderr, so a line that redirects the body to a file (`> alice.ndjson`) keeps
+        # its body there; other lines' bodies go to `out`. Files the README writes land in the workdir.
+        body_to = "" if re.search(r"\s>\s", line.command) else f"-o '{out}' "
         script = "\n".join(
             [
                 "set -e",
-                *(a.replace("http://127.0.0.1:8080", self.base) for a in ASSIGNMENTS),
-                f"curl() {{ command curl -o '{out}' -w '%{{http_code}}' \"$@\"; }}",
+                *(a.replace("http://127.0.0.1:8080", self.base) for at, a in ASSIGNMENTS if at <= line.index),
+                f"curl() {{ command curl {body_to}-w '%{{stderr}}%{{http_code}}' \"$@\"; }}",
                 self._substitute(line.command),
             ]
         )
-        result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60)
+        result = subprocess.run(
+            ["bash", "-c", script], capture_output=True, text=True, timeout=60, cwd=self.workdir
+        )
         assert result.returncode == 0, f"{line.command}\n{result.stderr}"
-        status = int(result.stdout.strip()[-3:])
+        status = int(result.stderr.strip()[-3:])
         text = out.read_text() if out.exists() else ""
         try:
             body: Any = json.loads(text) if text else None
@@ -225,7 +233,9 @@ class Walkthrough:
             time.sleep(0.25)
 
     def _shell_value(self, word: str) -> str:
-        assignments = "\n".join(a.replace("http://127.0.0.1:8080", self.base) for a in ASSIGNMENTS)
+        # Only the plain ones (B=…, P=…): a word of an expected answer never needs a command's output.
+        plain = [a for _, a in ASSIGNMENTS if "$(" not in a]
+        assignments = "\n".join(a.replace("http://127.0.0.1:8080", self.base) for a in plain)
         result = subprocess.run(
             ["bash", "-c", f'{assignments}\necho "{word}"'], capture_output=True, text=True
         )
