@@ -10,6 +10,7 @@ import asyncio
 import json
 import os
 import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -80,12 +81,9 @@ def _split_comment(line: str) -> tuple[str, str]:
     return line.rstrip(), ""
 
 
-def parse(readme: str) -> tuple[list[tuple[int, str]], list[Line]]:
-    """(variable assignments, each with the number of the first curl line after it; curl lines in order).
-
-    An assignment runs before every line from its place on: `M=$(curl … /memories …)` reads data the lines
-    above it created, so before them it would fail."""
-    assignments: list[tuple[int, str]] = []
+def parse(readme: str) -> tuple[list[str | Line], list[Line]]:
+    """(the steps in order: variable assignments and curl lines; the curl lines)."""
+    steps: list[str | Line] = []
     lines: list[Line] = []
     for block in walkthrough_blocks(readme):
         pending = ""
@@ -109,18 +107,28 @@ def parse(readme: str) -> tuple[list[tuple[int, str]], list[Line]]:
             if not command:
                 continue
             if re.match(r"^[A-Z_]+=", command):
-                assignments.append((len(lines) + 1, command))
+                steps.append(command)
             elif command.startswith("curl "):
                 lines.append(Line(len(lines) + 1, command, _statuses(comment)))
-    return assignments, lines
+                steps.append(lines[-1])
+    return steps, lines
 
 
-ASSIGNMENTS, LINES = parse(README)
+STEPS, LINES = parse(README)
 
 
 def _expected_pairs(expected: str) -> list[tuple[str, Any]]:
+    """The top-level `"key": scalar` pairs of a `→ {…}` line (nested objects are only illustrated)."""
+    text = expected.strip()
+    end = text.rfind("}")
+    text = text[1:end] if text.startswith("{") and end > 0 else text
+    while True:
+        flat = re.sub(r"\{[^{}]*\}", "{}", text)
+        if flat == text:
+            break
+        text = flat
     pairs = []
-    for key, value in re.findall(r'"(\w+)":\s*("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?|true|false|null)', expected):
+    for key, value in re.findall(r'"(\w+)":\s*("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?|true|false|null)', text):
         pairs.append((key, json.loads(value)))
     return pairs
 
@@ -175,6 +183,19 @@ class Walkthrough:
         self.workdir = workdir
         self.ids: dict[str, str] = {}
         self.answers: dict[int, Answer] = {}
+        self.assignments: list[str] = []  # the README's variables so far, as literal values
+
+    def assign(self, assignment: str) -> None:
+        """A README variable: a command substitution (`M=$(curl …)`) runs once, where the README has it."""
+        assignment = assignment.replace("http://127.0.0.1:8080", self.base)
+        name = assignment.split("=", 1)[0]
+        if "$(" not in assignment:
+            self.assignments.append(assignment)
+            return
+        script = "\n".join(["set -e", *self.assignments, assignment, f'printf %s "${name}"'])
+        result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60)
+        assert result.returncode == 0, f"{assignment}\n{result.stderr}"
+        self.assignments.append(f"{name}={shlex.quote(result.stdout)}")
 
     def _substitute(self, command: str) -> str:
         if "jobs/01J…" in command:
@@ -184,15 +205,12 @@ class Walkthrough:
         return command.replace("amk_…", self.ids.get("key", "amk_…"))
 
     def run(self, line: Line) -> Answer:
-        out = self.workdir / f"answer-{line.index}"
-        # The status goes to stderr, so a line that redirects the body to a file (`> alice.ndjson`) keeps
-        # its body there; other lines' bodies go to `out`. Files the README writes land in the workdir.
-        body_to = "" if re.search(r"\s>\s", line.command) else f"-o '{out}' "
+        # The body goes where the README sends it (stdout, or a file it redirects to); the status to stderr.
         script = "\n".join(
             [
                 "set -e",
-                *(a.replace("http://127.0.0.1:8080", self.base) for at, a in ASSIGNMENTS if at <= line.index),
-                f"curl() {{ command curl {body_to}-w '%{{stderr}}%{{http_code}}' \"$@\"; }}",
+                *self.assignments,
+                "curl() { command curl -w '%{stderr}\\n__status__%{http_code}' \"$@\"; }",
                 self._substitute(line.command),
             ]
         )
@@ -200,10 +218,12 @@ class Walkthrough:
             ["bash", "-c", script], capture_output=True, text=True, timeout=60, cwd=self.workdir
         )
         assert result.returncode == 0, f"{line.command}\n{result.stderr}"
-        status = int(result.stderr.strip()[-3:])
-        text = out.read_text() if out.exists() else ""
+        statuses = re.findall(r"__status__(\d{3})", result.stderr)
+        assert statuses, f"{line.command}\n{result.stderr}"
+        status = int(statuses[-1])
+        text = result.stdout
         try:
-            body: Any = json.loads(text) if text else None
+            body: Any = json.loads(text) if text.strip() else None
         except ValueError:
             body = text
         answer = Answer(status, body, check(line, status, body))
@@ -233,9 +253,7 @@ class Walkthrough:
             time.sleep(0.25)
 
     def _shell_value(self, word: str) -> str:
-        # Only the plain ones (B=…, P=…): a word of an expected answer never needs a command's output.
-        plain = [a for _, a in ASSIGNMENTS if "$(" not in a]
-        assignments = "\n".join(a.replace("http://127.0.0.1:8080", self.base) for a in plain)
+        assignments = "\n".join(self.assignments)
         result = subprocess.run(
             ["bash", "-c", f'{assignments}\necho "{word}"'], capture_output=True, text=True
         )
@@ -264,8 +282,11 @@ def walkthrough(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Walkthroug
     try:
         _wait_ready(proc, base)
         runner = Walkthrough(base, tmp_path_factory.mktemp("readme"))
-        for line in LINES:
-            runner.run(line)
+        for step in STEPS:
+            if isinstance(step, Line):
+                runner.run(step)
+            else:
+                runner.assign(step)
         yield runner
     finally:
         proc.send_signal(signal.SIGTERM)
