@@ -287,14 +287,19 @@ def _path(profile: int) -> str:
     return f"/v1/namespaces/{NAMESPACE}/profiles/user-{profile}/recall"
 
 
-async def one_client(port: int, key: str, questions: list[tuple[int, str]], warmup: int) -> dict[str, float]:
+async def one_client(
+    port: int, key: str, questions: list[tuple[int, str]], warmup: int, level: str | None = None
+) -> dict[str, float]:
     client = LeanClient(port, key)
     latencies: list[float] = []
     empty = 0
     try:
         for n, (profile, question) in enumerate(questions):
+            body_in: dict[str, Any] = {"query": question}
+            if level is not None:
+                body_in["thinkingLevel"] = level
             t0 = time.perf_counter()
-            status, body = await client.request("POST", _path(profile), {"query": question})
+            status, body = await client.request("POST", _path(profile), body_in)
             elapsed = time.perf_counter() - t0
             if status != 200:
                 raise RuntimeError(f"recall answered {status}: {body[:300]!r}")
@@ -407,10 +412,22 @@ async def measure(database_url: str, key: str, args: argparse.Namespace) -> None
         single = await one_client(server.port, key, questions[: args.warmup + args.queries], args.warmup)
         print_table(
             f"recall, one client: {int(single['n'])} questions over random profiles after {args.warmup} "
-            "warm-up (target p50 ≤ 10 ms, p99 ≤ 40 ms)",
+            "warm-up, default thinkingLevel (target p50 ≤ 15 ms, p99 ≤ 40 ms)",
             ["p50 ms", "p90 ms", "p99 ms", "mean ms", "answers with 0 candidates"],
             [[single["p50"], single["p90"], single["p99"], single["mean"], f"{single['empty']:.0%}"]],
         )
+        per_level: list[list[Any]] = []
+        for level in [x for x in args.levels.split(",") if x]:
+            one = await one_client(
+                server.port, key, questions[: args.warmup + args.queries], args.warmup, level
+            )
+            per_level.append([level, one["p50"], one["p90"], one["p99"], one["mean"]])
+        if per_level:
+            print_table(
+                "recall, one client, per thinkingLevel (same questions)",
+                ["level", "p50 ms", "p90 ms", "p99 ms", "mean ms"],
+                per_level,
+            )
         rows: list[list[Any]] = []
         for run in range(args.runs):
             offset = (run + 1) * 5000 % len(questions)
@@ -472,6 +489,11 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--connections", type=int, default=32, help="connections for the saturated run")
     parser.add_argument("--seconds", type=float, default=15, help="seconds per saturated run")
     parser.add_argument("--runs", type=int, default=3, help="saturated runs (median reported)")
+    parser.add_argument(
+        "--levels",
+        default="low,medium,high",
+        help="thinkingLevels for the per-level one-client run ('' skips it)",
+    )
     parser.add_argument("--seed", type=int, default=7, help="random seed of the generated data")
     parser.add_argument("--keep", action="store_true", help="keep the loaded database for --reuse-db")
     parser.add_argument("--reuse-db", metavar="NAME", help="measure an already loaded (kept) database")

@@ -216,13 +216,26 @@ class AgentMemoryClient:
     async def close(self) -> None:
         await self.http.aclose()
 
-    async def request(self, method: str, path: str, *, ok: tuple[int, ...] = (200,), **kw: Any) -> Any:
+    async def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        ok: tuple[int, ...] = (200,),
+        timings: list[float] | None = None,
+        **kw: Any,
+    ) -> Any:
+        """`timings` gets the seconds the request itself took: measured inside the concurrency limit, so
+        time spent queueing for a free slot is not counted as the server's."""
         import httpx
 
         for attempt in range(5):
             try:
                 async with self.sem:
+                    t = time.perf_counter()
                     r = await self.http.request(method, path, **kw)
+                    if timings is not None:
+                        timings.append(time.perf_counter() - t)
             except httpx.TransportError as exc:
                 if attempt == 4:
                     raise ApiError(f"{method} {path}: {exc!r}") from exc
@@ -374,9 +387,7 @@ async def run_agent_memory(
                     "limit": K,
                     "referenceDate": _iso(sample.last_date),
                 }
-                t = time.perf_counter()
-                r = await client.request("POST", f"{base}/recall", json=body)
-                latencies[level].append(time.perf_counter() - t)
+                r = await client.request("POST", f"{base}/recall", json=body, timings=latencies[level])
                 cands = r.get("candidates") or []
                 turn_lists = [await memory_turns(c["id"]) for c in cands]
                 ranked = ranked_turns(turn_lists, K)
@@ -397,10 +408,13 @@ async def run_agent_memory(
                     ],
                 )
 
-            for level in args.levels:
-                by_level[level].extend(
-                    await asyncio.gather(*(ask(qa, level) for qa in sample.scored_questions()))
-                )
+            async def ask_levels(qa: QA, ask: Any = ask) -> list[QuestionResult]:
+                # One question at every level in a row: the levels' latencies see the same load.
+                return [await ask(qa, level) for level in args.levels]
+
+            for answers in await asyncio.gather(*(ask_levels(qa) for qa in sample.scored_questions())):
+                for level, result in zip(args.levels, answers, strict=True):
+                    by_level[level].append(result)
             _progress(
                 f"  recalled {len(sample.scored_questions())} question(s) x {len(args.levels)} for {profile}"
             )

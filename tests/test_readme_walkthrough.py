@@ -10,6 +10,7 @@ import asyncio
 import json
 import os
 import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -80,9 +81,9 @@ def _split_comment(line: str) -> tuple[str, str]:
     return line.rstrip(), ""
 
 
-def parse(readme: str) -> tuple[list[str], list[Line]]:
-    """(variable assignments, curl lines in order)."""
-    assignments: list[str] = []
+def parse(readme: str) -> tuple[list[str | Line], list[Line]]:
+    """(the steps in order: variable assignments and curl lines; the curl lines)."""
+    steps: list[str | Line] = []
     lines: list[Line] = []
     for block in walkthrough_blocks(readme):
         pending = ""
@@ -106,18 +107,28 @@ def parse(readme: str) -> tuple[list[str], list[Line]]:
             if not command:
                 continue
             if re.match(r"^[A-Z_]+=", command):
-                assignments.append(command)
+                steps.append(command)
             elif command.startswith("curl "):
                 lines.append(Line(len(lines) + 1, command, _statuses(comment)))
-    return assignments, lines
+                steps.append(lines[-1])
+    return steps, lines
 
 
-ASSIGNMENTS, LINES = parse(README)
+STEPS, LINES = parse(README)
 
 
 def _expected_pairs(expected: str) -> list[tuple[str, Any]]:
+    """The top-level `"key": scalar` pairs of a `→ {…}` line (nested objects are only illustrated)."""
+    text = expected.strip()
+    end = text.rfind("}")
+    text = text[1:end] if text.startswith("{") and end > 0 else text
+    while True:
+        flat = re.sub(r"\{[^{}]*\}", "{}", text)
+        if flat == text:
+            break
+        text = flat
     pairs = []
-    for key, value in re.findall(r'"(\w+)":\s*("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?|true|false|null)', expected):
+    for key, value in re.findall(r'"(\w+)":\s*("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?|true|false|null)', text):
         pairs.append((key, json.loads(value)))
     return pairs
 
@@ -172,6 +183,19 @@ class Walkthrough:
         self.workdir = workdir
         self.ids: dict[str, str] = {}
         self.answers: dict[int, Answer] = {}
+        self.assignments: list[str] = []  # the README's variables so far, as literal values
+
+    def assign(self, assignment: str) -> None:
+        """A README variable: a command substitution (`M=$(curl …)`) runs once, where the README has it."""
+        assignment = assignment.replace("http://127.0.0.1:8080", self.base)
+        name = assignment.split("=", 1)[0]
+        if "$(" not in assignment:
+            self.assignments.append(assignment)
+            return
+        script = "\n".join(["set -e", *self.assignments, assignment, f'printf %s "${name}"'])
+        result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60)
+        assert result.returncode == 0, f"{assignment}\n{result.stderr}"
+        self.assignments.append(f"{name}={shlex.quote(result.stdout)}")
 
     def _substitute(self, command: str) -> str:
         if "jobs/01J…" in command:
@@ -181,21 +205,25 @@ class Walkthrough:
         return command.replace("amk_…", self.ids.get("key", "amk_…"))
 
     def run(self, line: Line) -> Answer:
-        out = self.workdir / f"answer-{line.index}"
+        # The body goes where the README sends it (stdout, or a file it redirects to); the status to stderr.
         script = "\n".join(
             [
                 "set -e",
-                *(a.replace("http://127.0.0.1:8080", self.base) for a in ASSIGNMENTS),
-                f"curl() {{ command curl -o '{out}' -w '%{{http_code}}' \"$@\"; }}",
+                *self.assignments,
+                "curl() { command curl -w '%{stderr}\\n__status__%{http_code}' \"$@\"; }",
                 self._substitute(line.command),
             ]
         )
-        result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60)
+        result = subprocess.run(
+            ["bash", "-c", script], capture_output=True, text=True, timeout=60, cwd=self.workdir
+        )
         assert result.returncode == 0, f"{line.command}\n{result.stderr}"
-        status = int(result.stdout.strip()[-3:])
-        text = out.read_text() if out.exists() else ""
+        statuses = re.findall(r"__status__(\d{3})", result.stderr)
+        assert statuses, f"{line.command}\n{result.stderr}"
+        status = int(statuses[-1])
+        text = result.stdout
         try:
-            body: Any = json.loads(text) if text else None
+            body: Any = json.loads(text) if text.strip() else None
         except ValueError:
             body = text
         answer = Answer(status, body, check(line, status, body))
@@ -225,7 +253,7 @@ class Walkthrough:
             time.sleep(0.25)
 
     def _shell_value(self, word: str) -> str:
-        assignments = "\n".join(a.replace("http://127.0.0.1:8080", self.base) for a in ASSIGNMENTS)
+        assignments = "\n".join(self.assignments)
         result = subprocess.run(
             ["bash", "-c", f'{assignments}\necho "{word}"'], capture_output=True, text=True
         )
@@ -254,8 +282,11 @@ def walkthrough(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Walkthroug
     try:
         _wait_ready(proc, base)
         runner = Walkthrough(base, tmp_path_factory.mktemp("readme"))
-        for line in LINES:
-            runner.run(line)
+        for step in STEPS:
+            if isinstance(step, Line):
+                runner.run(step)
+            else:
+                runner.assign(step)
         yield runner
     finally:
         proc.send_signal(signal.SIGTERM)

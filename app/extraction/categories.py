@@ -109,10 +109,17 @@ def _index() -> dict[str, tuple[str, ...]]:
         for instance in instances.split():
             if instance != category:
                 out.setdefault(instance, []).append(category)
-    return {k: tuple(dict.fromkeys(v)) for k, v in out.items()}
+    index = {k: tuple(dict.fromkeys(v)) for k, v in out.items()}
+    # Plurals resolve in the same single lookup ("tarts" → tart's categories).
+    for k, v in list(index.items()):
+        index.setdefault(k + "s", v)
+    return index
 
 
 _CATEGORIES_OF: dict[str, tuple[str, ...]] = _index()
+# First halves of hyphenated instances ("half" of "half-marathon"): only after one of them is the next
+# word worth joining, so a text is scanned once.
+_JOIN_FIRST = frozenset(k.split("-")[0] for k in _CATEGORIES_OF if "-" in k)
 
 
 def _singular(word: str) -> str | None:
@@ -134,10 +141,14 @@ def categories_of(text: str) -> list[str]:
     """The categories of the instances a text names ("half marathon" → race, sport…), each once."""
     words = _WORD_RE.findall(text.lower())
     found: dict[str, None] = {}
-    # Hyphenated instances ("half-marathon") also match their spaced form ("half marathon").
-    joined = [f"{a}-{b}" for a, b in zip(words, words[1:], strict=False)]
-    for word in words + joined:
-        singular = _singular(word)
-        for category in _CATEGORIES_OF.get(word) or (_CATEGORIES_OF.get(singular, ()) if singular else ()):
-            found[category] = None
+    index = _CATEGORIES_OF
+    for i, word in enumerate(words):
+        hit = index.get(word)
+        if hit:
+            found.update(dict.fromkeys(hit))
+        # Hyphenated instances ("half-marathon") also match their spaced form ("half marathon").
+        if word in _JOIN_FIRST and i + 1 < len(words):
+            hit = index.get(f"{word}-{words[i + 1]}")
+            if hit:
+                found.update(dict.fromkeys(hit))
     return list(found)

@@ -391,9 +391,19 @@ def _without_relative_time(text: str, mention: TimeMention | None, anchor: datet
     if _DATE_PREPOSITION_RE.search(before) and found.granularity == "day":
         # "at 3pm on Tuesday" → "at 3pm on 9 May 2023": the date takes the relative word's place.
         return text[:start] + found.label + text[end:]
-    rest = (before + " " + text[end:].lstrip(" ,")).strip()
+    after = text[end:]
+    # "Back to reality tomorrow, sprint planning at nine" keeps its comma: "Back to reality, sprint…".
+    joint = ", " if before and after.lstrip().startswith(",") else " "
+    rest = (before + joint + after.lstrip(" ,")).strip()
     rest = re.sub(r"\s+([,.!?;])", r"\1", rest)
     return rest[:1].upper() + rest[1:] if rest else text
+
+
+def _needs_its_question(group: _Group) -> bool:
+    """A bare yes / no or a reply of a few words; a reply with its own content ("Procurement. They only
+    approve hotels on the list.") stands alone, its question stays in the searchable context only."""
+    said = " ".join(group.sentences)
+    return bool(_YES_NO_RE.match(said)) or len(_tokens(said)) <= 3
 
 
 def _summarise(group: _Group, speech: _Speech, kind: MemoryType, mention: TimeMention | None) -> str:
@@ -408,8 +418,8 @@ def _summarise(group: _Group, speech: _Speech, kind: MemoryType, mention: TimeMe
         text = f"{speech.name} shared {_photo_phrase(group.captions)}"
     elif group.question:
         text = f"{speech.name} asked: {text}"
-    elif group.context:
-        # A short reply means nothing without its question: say what it answered.
+    elif group.context and _needs_its_question(group):
+        # "Yes, twice!" means nothing without its question: say what it answered.
         question = truncate(strip_emoji(group.context.translate(_APOSTROPHES)), 90)
         text = f'{speech.name} answered "{question}": {text}'
     elif speech.named and speech.name.lower() not in text.lower() and kind != MemoryType.INSTRUCTION:

@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import FastAPI
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
@@ -122,6 +123,26 @@ def _bearer(headers: Mapping[str, str] | None) -> str | None:
     return token.strip() or None if scheme.lower() == "bearer" else None
 
 
+class CodedToolErrors:
+    """Server middleware: a tool error the SDK makes itself (arguments that fail the tool's JSON Schema,
+    such as a string for `limit`) carries a code too, `validation_failed`, like the tools' own errors."""
+
+    async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+        result = await call_next(ctx)
+        # The result arrives in its wire form (camelCase keys).
+        if ctx.method != "tools/call" or not isinstance(result, dict):
+            return result
+        if not result.get("isError") or result.get("structuredContent") is not None:
+            return result
+        texts = [c.get("text", "") for c in result.get("content", []) if isinstance(c, dict)]
+        detail = " ".join(t for t in texts if t).strip() or "invalid tool arguments"
+        return {
+            **result,
+            "content": [{"type": "text", "text": f"validation_failed: {detail}"}],
+            "structuredContent": {"code": "validation_failed", "status": 422, "detail": detail},
+        }
+
+
 class McpTools:
     """The tools, bound to the FastAPI app whose state (sessionmaker, keys, LLM) they use."""
 
@@ -204,6 +225,7 @@ def build_server(app: FastAPI) -> MCPServer:
         )
     finally:
         root.removeHandler(placeholder)
+    server.middleware.append(CodedToolErrors())
     read_only = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=False)
 
     @server.tool(

@@ -18,39 +18,6 @@ QUESTION_NOISE = frozenset(
      "anyth", "realli", "actual", "tell", "rememb", "know", "recal", "mention", "said", "say", "talk"}
 )  # fmt: skip
 
-# Expansions for thinkingLevel=high, keyed and valued by English stems.
-EXPANSIONS: dict[str, tuple[str, ...]] = {
-    "job": ("work", "career", "employ", "profess"),
-    "work": ("job", "career", "employ"),
-    "career": ("job", "work", "profess"),
-    "live": ("home", "move", "citi", "resid"),
-    "home": ("live", "hous", "move"),
-    "pet": ("dog", "cat", "puppi", "kitten"),
-    "partner": ("wife", "husband", "girlfriend", "boyfriend", "spous"),
-    "kid": ("son", "daughter", "child", "children"),
-    "children": ("son", "daughter", "kid"),
-    "famili": ("mom", "dad", "mother", "father", "sister", "brother", "parent"),
-    "hobbi": ("enjoy", "love", "paint", "play", "read"),
-    "like": ("love", "enjoy", "favourit", "favorit", "prefer"),
-    "favorit": ("favourit", "love", "prefer"),
-    "favourit": ("favorit", "love", "prefer"),
-    "trip": ("travel", "visit", "vacat", "holiday"),
-    "travel": ("trip", "visit", "vacat", "holiday"),
-    "vacat": ("trip", "holiday", "travel"),
-    "sick": ("ill", "hospit", "doctor"),
-    "health": ("doctor", "hospit", "ill", "sick"),
-    "studi": ("school", "class", "degre", "cours", "univers"),
-    "school": ("studi", "class", "univers", "colleg"),
-    "car": ("drive", "vehicl"),
-    "food": ("eat", "cook", "dish", "restaur"),
-    "eat": ("food", "cook", "dish"),
-    "sport": ("play", "team", "game", "run"),
-    "book": ("read", "novel", "author"),
-    "read": ("book", "novel"),
-    "music": ("song", "band", "concert", "play"),
-    "movi": ("film", "watch", "cinema"),
-}
-
 
 @dataclass
 class ParsedQuery:
@@ -72,18 +39,13 @@ def words_of(query: str) -> set[str]:
     return words | {aliases[w] for w in words if w in aliases}
 
 
-def build(
-    lexemes: list[str], phrases: list[str], query: str, *, related: list[str], expand: bool
-) -> ParsedQuery:
-    """`related`: lexemes of the question's related words (always used, lightly); `expand` (thinkingLevel
-    high) adds the wider stem expansions too."""
+def build(lexemes: list[str], phrases: list[str], query: str, *, related: list[str]) -> ParsedQuery:
+    """`related`: lexemes of the question's related words (category instances, base forms), used lightly."""
     kept: list[str] = []
     for lexeme in lexemes:
         if lexeme not in QUESTION_NOISE and lexeme not in kept:
             kept.append(lexeme)
     extras = list(related)
-    if expand:
-        extras += [extra for lexeme in kept for extra in EXPANSIONS.get(lexeme, ())]
     expanded: list[str] = []
     for extra in extras:
         if extra not in kept and extra not in expanded:

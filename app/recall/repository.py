@@ -36,11 +36,13 @@ _ANALYSE = text(
 # BM25 constants: no length normalisation (b = 0): chat statements are short, and normalising hurt ranking.
 K1 = 1.2
 B = 0.0
-# Weight of each occurrence by tsvector label: memories weigh summary (A) above content (B); messages carry
-# no labels and count every occurrence fully.
+# Weight of each occurrence by tsvector label: memories weigh summary (A) above content (B, mostly the same
+# words again); the context (D: the turn a memory answers, its referents, generated keywords) above content,
+# since a reply rarely repeats the words of the question it answers (weights chosen on the development sets).
+# Messages carry no labels and count every occurrence fully.
 _MEMORY_TF = (
     "1.0 * cardinality(array_positions(u.weights, 'A')) + 0.2 * cardinality(array_positions(u.weights, 'B'))"
-    " + 0.3 * cardinality(array_positions(u.weights, 'C')) + 0.2 * cardinality(array_positions(u.weights, 'D'))"
+    " + 0.3 * cardinality(array_positions(u.weights, 'C')) + 0.5 * cardinality(array_positions(u.weights, 'D'))"
 )
 _MESSAGE_TF = "cardinality(u.positions)"
 # Message ids are unique per session, so a message is "session/id" here (session ids hold no '/').

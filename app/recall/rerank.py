@@ -24,10 +24,10 @@ from typing import Any
 
 # Feature weights, chosen on the development sets (bench/eval_retrieval.py).
 W_FIRST = 1.0
-W_SPECIFIC = 0.6
+W_SPECIFIC = 1.0
 W_AGREE = 0.15
-W_NEAR = 0.25
-OFF_SPEAKER = 0.6  # factor for a memory that is not about the person the question names
+W_NEAR = 0.5
+OFF_SPEAKER = 0.4  # factor for a memory that is not about the person the question names
 NEAR_TOP = 5  # strong candidates whose neighbours get the proximity feature
 NEAR_SCALE = 2.0  # turns of distance at which proximity falls to 1/e
 

@@ -23,7 +23,7 @@ class RecallRequest(RequestModel):
         default="medium",
         description=(
             "low: first stage only, each channel 20 deep; medium: 50 deep and the fused top 50 reranked by "
-            "a second stage; high: 100 deep, a widened query, top 100 reranked."
+            "a second stage; high: 100 deep, top 100 reranked."
         ),
     )
     response_length: ResponseLength = Field(

@@ -149,10 +149,12 @@ async def test_validation_and_missing_profile_are_tool_errors(app: FastAPI, ns: 
         no_profile = await mcp.call_tool("recall", {"query": "anything", "namespace": ns})
         too_long = await mcp.call_tool("recall", {"query": "x" * 2000, "namespace": ns, "profile": "p"})
         unknown = await mcp.call_tool("get_summary", {"namespace": ns, "profile": "nobody"})
+        wrong_type = await mcp.call_tool("list_memories", {"limit": "many", "namespace": ns, "profile": "p"})
     for result, code in (
         (no_profile, "validation_failed"),
         (too_long, "validation_failed"),
         (unknown, "profile_not_found"),
+        (wrong_type, "validation_failed"),
     ):
         assert result.is_error and result.structured_content is not None
         assert result.structured_content["code"] == code

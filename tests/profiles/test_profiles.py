@@ -7,6 +7,8 @@ import asyncio
 import httpx
 import pytest
 
+from app.core.memory_types import MemoryType
+
 
 async def test_get_or_create_then_get_with_counts(client: httpx.AsyncClient, ns: str) -> None:
     first = await client.put(f"/v1/namespaces/{ns}/profiles/alice")
@@ -15,7 +17,7 @@ async def test_get_or_create_then_get_with_counts(client: httpx.AsyncClient, ns:
     assert second.status_code == 200 and second.json() == first.json()
     detail = (await client.get(f"/v1/namespaces/{ns}/profiles/alice")).json()
     assert detail["counts"] == {
-        "memories": {"fact": 0, "event": 0, "instruction": 0, "task": 0},
+        "memories": {t.value: 0 for t in MemoryType},  # every type of the policy table, at zero
         "messages": 0,
         "sessions": 0,
         "pendingJobs": 0,

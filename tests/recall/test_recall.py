@@ -44,7 +44,7 @@ async def test_paraphrased_question_finds_the_fact(
     assert "veterinary" in result["answer"].lower()
     scores = [c["score"] for c in result["candidates"]]
     assert scores[0] == 1.0 and all(0 < s <= 1 for s in scores) and scores == sorted(scores, reverse=True)
-    # thinkingLevel=high expands the query: "work" also looks for "job"
+    # "work" finds "job": the memory's generated keywords name the category of what it says
     widened = await _recall(client, profile_url, "Where does the user work these days?", thinkingLevel="high")
     assert "veterinary" in widened["candidates"][0]["summary"].lower()
     pet = await _recall(client, profile_url, "What is the name of the user's cat?")
