@@ -1,4 +1,4 @@
-"""The `agent-memory` command: serve, worker, migrate, keys, openapi."""
+"""The `agent-memory` command: serve, worker, migrate, keys, openapi, export, import."""
 
 from __future__ import annotations
 
@@ -260,6 +260,73 @@ def openapi(
         typer.echo(f"wrote {OPENAPI_PATH}", err=True)
     else:
         sys.stdout.write(document)
+
+
+ServerUrl = Annotated[
+    str,
+    typer.Option("--url", envvar="AGENT_MEMORY_URL", help="Base URL of the agent-memory server."),
+]
+ApiKey = Annotated[
+    str | None,
+    typer.Option("--key", envvar="AGENT_MEMORY_API_KEY", help="API key (admin or scoped to the namespace)."),
+]
+
+
+@cli.command("export")
+def export_command(
+    namespace: Annotated[str, typer.Argument(help="The namespace to export.")],
+    output: Annotated[str, typer.Option("--output", "-o", help="File to write; - for stdout.")] = "-",
+    profile: Annotated[str | None, typer.Option("--profile", help="Export only this profile.")] = None,
+    url: ServerUrl = "http://127.0.0.1:8080",
+    key: ApiKey = None,
+) -> None:
+    """Export a namespace (or one profile) as NDJSON through the HTTP API, with a progress bar on stderr."""
+    from rich.console import Console
+
+    from app.transfer.client import TransferFailed, export_to
+
+    console = Console(stderr=True)
+    try:
+        if output == "-":
+            outcome = export_to(url, key, namespace, profile, sys.stdout.buffer, console)
+        else:
+            with open(output, "wb") as out:
+                outcome = export_to(url, key, namespace, profile, out, console)
+    except (TransferFailed, OSError) as exc:
+        console.print(f"agent-memory export: {exc}")
+        raise typer.Exit(1) from None
+    except Exception as exc:  # httpx's connection errors, among others
+        console.print(f"agent-memory export: {type(exc).__name__}: {exc}")
+        raise typer.Exit(1) from None
+    console.print(f"exported {outcome.records:,} records ({outcome.bytes:,} bytes)")
+
+
+@cli.command("import")
+def import_command(
+    namespace: Annotated[str, typer.Argument(help="The namespace to import into (it must exist).")],
+    input_path: Annotated[str, typer.Option("--input", "-i", help="File to read; - for stdin.")] = "-",
+    url: ServerUrl = "http://127.0.0.1:8080",
+    key: ApiKey = None,
+) -> None:
+    """Import an NDJSON export through the HTTP API: idempotent, all-or-nothing; progress on stderr."""
+    from rich.console import Console
+
+    from app.transfer.client import TransferFailed, file_size, import_from
+
+    console = Console(stderr=True)
+    try:
+        if input_path == "-":
+            outcome = import_from(url, key, namespace, sys.stdin.buffer, None, console)
+        else:
+            with open(input_path, "rb") as source:
+                outcome = import_from(url, key, namespace, source, file_size(source), console)
+    except (TransferFailed, OSError) as exc:
+        console.print(f"agent-memory import: {exc}")
+        raise typer.Exit(1) from None
+    except Exception as exc:  # httpx's connection errors, among others
+        console.print(f"agent-memory import: {type(exc).__name__}: {exc}")
+        raise typer.Exit(1) from None
+    console.print(f"imported {outcome.detail}")
 
 
 def main() -> None:

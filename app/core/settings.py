@@ -90,7 +90,7 @@ class Settings(BaseSettings):
         default=1, ge=1, le=64, description="CPU threads of the local model's matrix products."
     )
     embeddings_input: Literal["memory", "source", "context"] = Field(
-        default="memory",
+        default="source",
         description="What is embedded per memory: its statement, its source turns, or those turns after the "
         "message they answer.",
     )
@@ -101,7 +101,7 @@ class Settings(BaseSettings):
         description="Cosine similarity below which the semantic channel ignores a memory.",
     )
     recall_semantic_weight: float = Field(
-        default=0.5, ge=0, le=10, description="Weight of the semantic channel in recall's fusion."
+        default=1.0, ge=0, le=10, description="Weight of the semantic channel in recall's fusion."
     )
     cors_origins: str = Field(
         default="",

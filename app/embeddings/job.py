@@ -54,16 +54,14 @@ async def run_embedding(ctx: JobContext, job: JobInfo, _payload: EmbedPayload) -
             pending = await repository.missing(db, profile_id, semantic.model, per_round)
         if not pending:
             return EmbedResult(vectors_stored=stored)
+        texts = [text_of(m, semantic.input_mode) for m in pending]
+        # Memories split from one turn share their source text: each distinct text is embedded once.
+        unique = list(dict.fromkeys(texts))
         # No database connection is held while the texts are embedded (an HTTP call or CPU work).
-        vectors = await semantic.embedder.embed([text_of(m, semantic.input_mode) for m in pending])
+        by_text = dict(zip(unique, await semantic.embedder.embed(unique), strict=True))
+        vectors = {m.id: by_text[t] for m, t in zip(pending, texts, strict=True)}
         async with ctx.transaction() as db:
-            written = await repository.store_vectors(
-                db,
-                profile_id,
-                semantic.model,
-                {m.id: v for m, v in zip(pending, vectors, strict=True)},
-                store,
-            )
+            written = await repository.store_vectors(db, profile_id, semantic.model, vectors, store)
         stored += written
         if written == 0:
             return EmbedResult(vectors_stored=stored)  # all went meanwhile: the next read finds the same

@@ -44,12 +44,13 @@ class PendingMemory:
     content: str
     sources: str  # its source messages' text, in conversation order ("" for a remembered memory)
     previous: str  # the message before its first source: what the memory's turn answers or follows
+    edited: bool = False  # its content was corrected since extraction: the source turns no longer say it
 
 
 # Only the types the policy table indexes for vectors (`embedded`).
 _MISSING = text(
     f"""
-    SELECT m.id, m.content,
+    SELECT m.id, m.content, m.version > 1 AS edited,
            coalesce(src.texts, '') AS sources, coalesce(prev.text_content, '') AS previous
     FROM memories m
     LEFT JOIN LATERAL (
@@ -73,7 +74,7 @@ _MISSING = text(
 async def missing(db: AsyncSession, profile_id: int, model: str, limit: int) -> list[PendingMemory]:
     """Active memories of the profile that have no vector of `model` yet, oldest first."""
     rows = await db.execute(_MISSING, {"p": profile_id, "model": model, "n": limit})
-    return [PendingMemory(r.id, r.content, r.sources, r.previous) for r in rows]
+    return [PendingMemory(r.id, r.content, r.sources, r.previous, bool(r.edited)) for r in rows]
 
 
 def _clean(vector: Sequence[float]) -> list[float]:
@@ -91,7 +92,7 @@ def _column_type(store: VectorStore) -> str:
 
 
 async def store_vectors(
-    db: AsyncSession,
+    db: AsyncSession | AsyncConnection,
     profile_id: int,
     model: str,
     vectors: dict[str, list[float]],
@@ -161,7 +162,7 @@ _NEAREST_PORTABLE = text(
 
 
 async def nearest(
-    db: AsyncSession,
+    db: AsyncSession | AsyncConnection,
     profile_id: int,
     model: str,
     vector: Sequence[float],

@@ -51,8 +51,9 @@ def embedder_from_settings(settings: Settings) -> Embedder | None:
 
 def text_of(memory: PendingMemory, mode: str) -> str:
     """What is embedded for a memory: its own statement (`memory`), the raw turns it came from (`source`),
-    or those turns after the message they answer (`context`)."""
-    if mode == "memory" or not memory.sources:
+    or those turns after the message they answer (`context`). A remembered memory has no turns, and an
+    edited one no longer says what its turns said: both are embedded from their own statement."""
+    if mode == "memory" or not memory.sources or memory.edited:
         text = memory.content
     elif mode == "source":
         text = memory.sources

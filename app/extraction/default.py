@@ -714,6 +714,9 @@ def _split_compound(group: _Group) -> list[_Group]:
     if group.question or group.photo or group.captions or not group.sentences:
         return [group]
     main = group.sentences[0]
+    lowered = main.lower()
+    if ";" not in main and not any(f" {word} " in lowered for word in ("and", "but", "plus", "also")):
+        return [group]  # the common case, decided without running the clause regex over the text
     clauses = [c.strip(" ,;") for c in _CLAUSE_BREAK_RE.split(main)]
     clauses = [c for c in clauses if c]
     if len(clauses) < 2 or any(len(_tokens(c)) < 3 for c in clauses):

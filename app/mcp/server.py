@@ -269,7 +269,7 @@ def build_server(app: FastAPI) -> MCPServer:
 
         async def act(db: AsyncSession, row: Profile) -> BaseModel:
             assert isinstance(body, RecallRequest)
-            ranked = await recall_service.recall(db, row, body)
+            ranked = await recall_service.recall(db, row, body, semantic=getattr(app.state, "semantic", None))
             llm = app.state.llm
             if llm is None:
                 return ranked.result

@@ -184,8 +184,9 @@ async def export_lines(
 
 async def profile_for_import(
     db: AsyncSession, namespace_id: int, name: str, created_at: datetime | None
-) -> int:
-    """The live profile of that name in the namespace, created (with its original creation time) if absent."""
+) -> tuple[int, bool]:
+    """The live profile of that name in the namespace, created (with its original creation time) if absent;
+    and whether it was created."""
     found = (
         await db.execute(
             text("SELECT id FROM profiles WHERE namespace_id = :ns AND name = :name AND deleted_at IS NULL"),
@@ -193,7 +194,7 @@ async def profile_for_import(
         )
     ).scalar_one_or_none()
     if found is not None:
-        return int(found)
+        return int(found), False
     created = (
         await db.execute(
             text(
@@ -203,7 +204,7 @@ async def profile_for_import(
             {"ns": namespace_id, "name": name, "at": created_at},
         )
     ).scalar_one()
-    return int(created)
+    return int(created), True
 
 
 async def insert_rows(db: AsyncSession, table: Table, columns: list[str], rows: list[dict[str, Any]]) -> int:

@@ -261,7 +261,11 @@ class _Importer:
                 raise ImportLineInvalid(number, "created_at: must be an RFC 3339 timestamp") from None
             if at is not None and at.tzinfo is None:
                 raise ImportLineInvalid(number, "created_at: must be a timestamp with an offset")
-            self.profiles[name] = await repository.profile_for_import(self.db, self.namespace_id, name, at)
+            self.profiles[name], created = await repository.profile_for_import(
+                self.db, self.namespace_id, name, at
+            )
+            bucket = self.counts.inserted if created else self.counts.skipped
+            bucket["profile"] = bucket.get("profile", 0) + 1
             self.counts.records += 1
             return
         table = self.tables.get(kind) if isinstance(kind, str) else None

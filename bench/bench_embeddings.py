@@ -1,0 +1,173 @@
+"""What the semantic channel costs: the local embedder per memory (batched, as the embed job runs it) and per
+query (one text, as recall runs it), and the exact vector search per query for a profile of N memories in
+the portable store (`real[]`, the machine's PostgreSQL) and, when the embedded server is available, in
+pgvector. Prints medians of several runs with the load average beside them.
+
+    .venv/bin/python bench/bench_embeddings.py --database-url postgresql://postgres@127.0.0.1:5432/postgres
+    .venv/bin/python bench/bench_embeddings.py --sizes 1000,10000 --pgvector   # also the embedded server
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import secrets
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import asyncpg
+
+try:
+    from bench.locomo import load_samples
+except ModuleNotFoundError:  # run as a script
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from bench.locomo import load_samples
+
+DATA = Path(__file__).resolve().parent / "data" / "dev_locomo.json"
+
+
+def _load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load {one:.2f} {five:.2f} {fifteen:.2f}"
+
+
+def embedder_costs(texts: list[str], questions: list[str], batch: int, runs: int) -> None:
+    from app.embeddings.local import MiniLM
+
+    t = time.perf_counter()
+    model = MiniLM()
+    print(f"local model load: {1000 * (time.perf_counter() - t):.0f} ms ({_load()})")
+    model.encode(texts[:batch], batch)  # warm up
+    per_memory = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        model.encode(texts, batch)
+        per_memory.append((time.perf_counter() - t) / len(texts))
+    per_query = []
+    for question in questions[: 50 * runs]:
+        t = time.perf_counter()
+        model.encode([question], 1)
+        per_query.append(time.perf_counter() - t)
+    print(
+        f"local embedder: {1000 * statistics.median(per_memory):.1f} ms per memory "
+        f"({len(texts)} memory texts in batches of {batch}, median of {runs}); "
+        f"{1000 * statistics.median(per_query):.1f} ms per query (p50 of {len(per_query)}); {_load()}"
+    )
+
+
+async def search_costs(url: str, store: str, sizes: list[int], dims: int, runs: int) -> None:
+    """Vector search in one profile of `n` memories, through the repository's own SQL."""
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from app.core.migrations import upgrade_to_head
+    from app.core.settings import to_async_url
+    from app.embeddings import repository
+
+    engine = create_async_engine(to_async_url(url))
+    await upgrade_to_head(engine)
+    async with engine.connect() as conn:
+        found = await repository.vector_store(conn)
+    if found != store:
+        print(f"{store}: the schema has {found}; skipped")
+        await engine.dispose()
+        return
+    rng = random.Random(7)
+
+    def vector() -> list[float]:
+        v = [rng.gauss(0, 1) for _ in range(dims)]
+        n = sum(x * x for x in v) ** 0.5
+        return [x / n for x in v]
+
+    raw = await asyncpg.connect(url)
+    ns = await raw.fetchval(
+        "INSERT INTO namespaces (name) VALUES ($1) RETURNING id", "bench-" + secrets.token_hex(3)
+    )
+    for n in sizes:
+        pid = await raw.fetchval(
+            "INSERT INTO profiles (namespace_id, name) VALUES ($1, $2) RETURNING id", ns, f"p{n}"
+        )
+        ids = [f"{i:026d}" for i in range(n)]
+        await raw.executemany(
+            "INSERT INTO memories (profile_id, id, type, summary, content, content_hash) "
+            "VALUES ($1, $2, 'fact', 's', 'c', $2)",
+            [(pid, i) for i in ids],
+        )
+        async with engine.begin() as conn:
+            for start in range(0, n, 1000):
+                chunk = ids[start : start + 1000]
+                await repository.store_vectors(conn, pid, "bench", {i: vector() for i in chunk}, store)
+        await raw.execute("ANALYZE memory_embeddings")
+        timings = []
+        async with engine.connect() as conn:
+            for _ in range(runs):
+                q = vector()
+                t = time.perf_counter()
+                await repository.nearest(conn, pid, "bench", q, store, limit=50, floor=-1.0)
+                timings.append(time.perf_counter() - t)
+        print(
+            f"{store} search, one profile of {n} vectors ({dims} dims), top 50: "
+            f"p50 {1000 * statistics.median(timings):.1f} ms over {runs} queries; {_load()}"
+        )
+    await raw.close()
+    await engine.dispose()
+
+
+async def main(args: argparse.Namespace) -> int:
+    samples = load_samples(args.data)
+    texts = [t.content for s in samples for t in s.turns][: args.memories]
+    questions = [qa.question for s in samples for qa in s.scored_questions()]
+    if not args.no_model:
+        embedder_costs(texts, questions, args.batch, args.runs)
+    sizes = [int(x) for x in args.sizes.split(",") if x]
+    base = args.database_url.rpartition("/")[0]
+    name = f"bench_emb_{secrets.token_hex(3)}"
+    admin = await asyncpg.connect(f"{base}/postgres")
+    await admin.execute(f'CREATE DATABASE "{name}"')
+    await admin.close()
+    try:
+        await search_costs(f"{base}/{name}", "portable", sizes, 384, args.runs * 10)
+    finally:
+        admin = await asyncpg.connect(f"{base}/postgres")
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.close()
+    if args.pgvector:
+        from app.core.embedded import EmbeddedPostgres
+
+        with tempfile.TemporaryDirectory() as folder:
+            server = EmbeddedPostgres(Path(folder))
+            url = await asyncio.to_thread(server.start)
+            try:
+                await search_costs(
+                    url.replace("postgresql+asyncpg://", "postgresql://"),
+                    "pgvector",
+                    sizes,
+                    384,
+                    args.runs * 10,
+                )
+            finally:
+                await asyncio.to_thread(server.stop)
+    print(json.dumps({"load": os.getloadavg()}))
+    return 0
+
+
+def parse_args() -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--data", default=str(DATA))
+    p.add_argument("--database-url", default="postgresql://postgres@127.0.0.1:5432/postgres")
+    p.add_argument("--memories", type=int, default=256, help="memory texts embedded per run")
+    p.add_argument("--batch", type=int, default=32)
+    p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--sizes", default="1000,10000", help="profile sizes for the search timing")
+    p.add_argument("--pgvector", action="store_true", help="also time pgvector on the embedded server")
+    p.add_argument("--no-model", action="store_true", help="skip the local model's timing")
+    return p.parse_args()
+
+
+if __name__ == "__main__":
+    raise SystemExit(asyncio.run(main(parse_args())))
