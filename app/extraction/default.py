@@ -11,6 +11,7 @@ every ingest and ``/remember`` can call it inline.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -637,7 +638,9 @@ class DefaultExtractor:
     """Rule-based extractor: no network, no model, same input → same output."""
 
     async def extract(self, messages: Sequence[InputMessage], *, new_from: int = 0) -> list[ExtractedMemory]:
-        return extract_memories(messages, new_from=new_from)
+        # CPU-bound: in a thread, so the caller's event loop keeps answering (the worker renews its
+        # leases and reads NOTIFY, the API serves requests) while a large batch is extracted.
+        return await asyncio.to_thread(extract_memories, messages, new_from=new_from)
 
 
 def extract_memories(messages: Sequence[InputMessage], *, new_from: int = 0) -> list[ExtractedMemory]:

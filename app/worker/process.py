@@ -27,6 +27,7 @@ logger = logging.getLogger("agent_memory.worker")
 START_RETRY_SECONDS = 1.0
 START_ATTEMPTS = 30
 PARENT_CHECK_SECONDS = 1.0
+SERVE_CHILD_NICENESS = 10
 
 
 async def _watch_parent(parent_pid: int, stop: asyncio.Event) -> None:
@@ -48,6 +49,10 @@ async def run_worker_process(
     metrics_port: int | None = None,
 ) -> None:
     """`metrics_port`: serve /healthz and /metrics there (app.worker.health) while the worker runs."""
+    if parent_pid is not None:
+        # `serve`'s child shares the machine with the API: extraction is CPU-bound and must not take
+        # the API's turn on the CPU (health checks stay prompt while large batches are extracted).
+        os.nice(SERVE_CHILD_NICENESS)
     embedded: EmbeddedPostgres | None = None
     url = settings.async_database_url
     if url is None:
