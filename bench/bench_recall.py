@@ -98,7 +98,7 @@ def _profile_rows(
             (profile_id, message_id, session, last_in_session.get(session), "user", parts, content, at)
         )
         last_in_session[session] = message_id
-        sources.append((profile_id, memory_id, message_id))
+        sources.append((profile_id, memory_id, message_id, session))
         if rng.random() < replies:
             name, place = rng.choice(NAMES), rng.choice(PLACES)
             reply = rng.choice(
@@ -230,7 +230,9 @@ async def load(database_url: str, args: argparse.Namespace, key_holder: dict[str
                 if msg:
                     await conn.copy_records_to_table("messages", records=msg, columns=MESSAGE_COLUMNS)
                     await conn.copy_records_to_table(
-                        "memory_sources", records=src, columns=["profile_id", "memory_id", "message_id"]
+                        "memory_sources",
+                        records=src,
+                        columns=["profile_id", "memory_id", "message_id", "session_id"],
                     )
                 counts["memories"] += len(mem)
                 counts["messages"] += len(msg)
