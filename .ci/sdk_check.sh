@@ -18,7 +18,7 @@ cleanup() {
         wait "$SERVER_PID" 2>/dev/null || true
     fi
     if [ -n "$DATABASE" ]; then
-        .venv/bin/python .ci/sdk/database.py drop "$DATABASE" || true
+        "$ROOT/.venv/bin/python" "$ROOT/.ci/sdk/database.py" drop "$DATABASE" || true
     fi
     rm -rf "$WORK"
 }
