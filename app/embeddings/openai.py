@@ -18,12 +18,10 @@ from typing import Any
 
 import httpx
 
+from app.core.outbound_http import RETRY_STATUSES, excerpt, retry_after
 from app.embeddings.types import EmbeddingError, unit
 
 logger = logging.getLogger("agent_memory.embeddings")
-
-_RETRY_STATUSES = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
-_MAX_RETRY_AFTER = 30.0
 
 
 class OpenAIEmbedder:
@@ -98,10 +96,10 @@ class OpenAIEmbedder:
             else:
                 if response.status_code == 200:
                     return self._vectors(response, len(texts))
-                problem = f"HTTP {response.status_code}: {_excerpt(response.text)}"
-                if response.status_code not in _RETRY_STATUSES:
+                problem = f"HTTP {response.status_code}: {excerpt(response.text)}"
+                if response.status_code not in RETRY_STATUSES:
                     raise EmbeddingError(f"embedding request failed, {problem}")
-                delay = _retry_after(response)
+                delay = retry_after(response)
             if attempt > retries:
                 raise EmbeddingError(f"embedding request failed after {attempt} attempt(s), last: {problem}")
             if delay is None:
@@ -116,7 +114,7 @@ class OpenAIEmbedder:
             ordered = sorted(enumerate(items), key=lambda pair: int(pair[1].get("index", pair[0])))
             vectors = [[float(x) for x in item["embedding"]] for _, item in ordered]
         except (ValueError, KeyError, TypeError, AttributeError):
-            raise EmbeddingError(f"not an embeddings answer: {_excerpt(response.text)}") from None
+            raise EmbeddingError(f"not an embeddings answer: {excerpt(response.text)}") from None
         if len(vectors) != expected:
             raise EmbeddingError(f"asked for {expected} embedding(s), got {len(vectors)}")
         lengths = {len(v) for v in vectors}
@@ -127,18 +125,3 @@ class OpenAIEmbedder:
         if not all(math.isfinite(x) for v in vectors for x in v):
             raise EmbeddingError("embeddings hold non-finite numbers")
         return [unit(v) for v in vectors]
-
-
-def _excerpt(text: str, limit: int = 300) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit] + "…"
-
-
-def _retry_after(response: httpx.Response) -> float | None:
-    value = response.headers.get("retry-after")
-    if value is None:
-        return None
-    try:
-        return min(max(float(value), 0.0), _MAX_RETRY_AFTER)
-    except ValueError:
-        return None

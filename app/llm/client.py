@@ -23,15 +23,14 @@ from typing import Annotated, Any
 import httpx
 from fastapi import Depends, Request
 
+from app.core.outbound_http import RETRY_STATUSES, excerpt, retry_after
 from app.core.settings import Settings
 
 logger = logging.getLogger("agent_memory.llm")
 
-_RETRY_STATUSES = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 # A server that does not know `response_format` answers one of these (400 from OpenAI-likes, 422 from
 # pydantic-validated servers, 501 from some proxies).
 _UNSUPPORTED_JSON_MODE = frozenset({400, 415, 422, 501})
-_MAX_RETRY_AFTER = 30.0
 _FENCE = re.compile(r"^\s*```(?:json|JSON)?\s*\n?(.*?)\n?```\s*$", re.DOTALL)
 
 
@@ -153,10 +152,10 @@ class LlmClient:
             else:
                 if response.status_code == 200:
                     return _reply_text(response)
-                problem = f"HTTP {response.status_code}: {_excerpt(response.text)}"
-                if response.status_code not in _RETRY_STATUSES:
+                problem = f"HTTP {response.status_code}: {excerpt(response.text)}"
+                if response.status_code not in RETRY_STATUSES:
                     raise _Rejected(response.status_code, f"LLM request failed, {problem}")
-                delay = _retry_after(response)
+                delay = retry_after(response)
             if attempt > retries:
                 raise LlmError(f"LLM request failed after {attempt} attempt(s), last: {problem}")
             if delay is None:
@@ -173,27 +172,12 @@ class _Rejected(Exception):
         self.status = status
 
 
-def _excerpt(text: str, limit: int = 300) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit] + "…"
-
-
-def _retry_after(response: httpx.Response) -> float | None:
-    value = response.headers.get("retry-after")
-    if value is None:
-        return None
-    try:
-        return min(max(float(value), 0.0), _MAX_RETRY_AFTER)
-    except ValueError:
-        return None  # an HTTP date: rare from LLM servers, fall back to our own backoff
-
-
 def _reply_text(response: httpx.Response) -> str:
     try:
         data = response.json()
         content = data["choices"][0]["message"]["content"]
     except (ValueError, KeyError, IndexError, TypeError):
-        raise LlmError(f"LLM answer is not a chat completion: {_excerpt(response.text)}") from None
+        raise LlmError(f"LLM answer is not a chat completion: {excerpt(response.text)}") from None
     if not isinstance(content, str):
         raise LlmError("LLM answer has no text content")
     return content
@@ -215,9 +199,9 @@ def parse_json_object(reply: str) -> dict[str, Any]:
         except json.JSONDecodeError:
             value = None
         if value is None:
-            raise LlmError(f"LLM answer is not valid JSON: {_excerpt(reply, 200)}") from None
+            raise LlmError(f"LLM answer is not valid JSON: {excerpt(reply, 200)}") from None
     if not isinstance(value, dict):
-        raise LlmError(f"LLM answer is JSON but not an object: {_excerpt(reply, 200)}")
+        raise LlmError(f"LLM answer is JSON but not an object: {excerpt(reply, 200)}")
     return value
 
 
