@@ -87,7 +87,7 @@ def _reference(value: datetime | date | None) -> datetime:
 def _terms(parsed: q.ParsedQuery, phrases: list[str]) -> repository.Terms:
     lexemes = [(lexeme, 1.0) for lexeme in parsed.lexemes]
     lexemes += [(lexeme, EXPANSION_WEIGHT) for lexeme in parsed.expanded]
-    return repository.Terms(lexemes=lexemes, prefixes=[], phrases=[(p, PHRASE_WEIGHT) for p in phrases])
+    return repository.Terms(lexemes=lexemes, phrases=[(p, PHRASE_WEIGHT) for p in phrases])
 
 
 def _topic_matches(rows: list[tuple[str, str]], words: set[str]) -> list[str]:
@@ -232,12 +232,14 @@ async def recall(
     words = q.words_of(text)
     # Irregular verbs in their base form too ("ran" → run): the stemmer leaves them apart.
     related = " ".join(filter(None, [related_words(words), " ".join(base_forms(text))]))
-    lexemes, phrase_queries, related_lexemes = await repository.analyse(db, text, phrases, related)
-    parsed = q.build(lexemes, phrase_queries, text, related=related_lexemes)
+    analysis = await repository.analyse(db, profile.id, text, phrases, related)
+    parsed = q.build(analysis.lexemes, analysis.phrases, text, related=analysis.related)
 
-    terms = _terms(parsed, phrase_queries)
+    terms = _terms(parsed, analysis.phrases)
     visible = repository.Visible(as_of=request.as_of, metadata=request.metadata)
-    found = await repository.channels(db, profile.id, terms, sorted(parsed.words), window, width, visible)
+    found = await repository.channels(
+        db, profile.id, terms, analysis, sorted(parsed.words), window, width, visible
+    )
     time_led = window is not None and len(parsed.lexemes) <= TIME_LED_TERMS
     channels = [
         Channel("memory", W_MEMORY, found.memory),
@@ -264,7 +266,7 @@ async def recall(
     for rank, memory_id in enumerate(_prior_order(rows, latest), start=1):
         fused[memory_id] += W_PRIOR / (RRF_K + rank)
     if level.rerank:
-        fused = rerank(fused, rows, hits, Query(query_terms, found.df, found.n), len(channels))
+        fused = rerank(fused, rows, hits, Query(query_terms, found.df, analysis.memories.rows), len(channels))
 
     # Ties go to the newer memory (ULIDs sort by time).
     ordered = sorted(fused, key=lambda m: (fused[m], m), reverse=True)
