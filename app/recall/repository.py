@@ -1,5 +1,5 @@
 """SQL of recall, in two round trips: `analyse` (the question's lexemes and the profile's statistics) and
-`channels` (every channel at once); `details` then reads the fused candidates.
+`channels` (every channel at once, with what the later stages read of every candidate).
 
 Full-text ranking is BM25 over PostgreSQL's own lexemes: each query term weighs
 `ln(1 + (N − df + ½)/(df + ½))` (its rarity in the profile) times a saturating count of its occurrences
@@ -90,26 +90,32 @@ _ANALYSE = text(
 # BM25 constants: no length normalisation (b = 0): chat statements are short, and normalising hurt ranking
 # (so the length of a row never enters the score).
 K1 = 1.2
-# A term's weight in a memory by the tsvector labels that hold it: the summary (A) above the content (B,
-# mostly the same words again); the context (D: the turn a memory answers, its referents, generated
-# keywords) above content, since a reply rarely repeats the words of the question it answers (weights chosen
-# on the development sets). Each label counts once, whatever its occurrences: the `@@` tests run in C on the
-# row's sorted lexemes, where unnesting every candidate's tsvector cost 25 times more, and statements are
-# short enough that a word repeated within one field is rare. Messages carry no labels: a match counts 1.
-_MEMORY_TF = "1.0 * (h.tsv @@ t.qa)::int + 0.2 * (h.tsv @@ t.qb)::int + 0.5 * (h.tsv @@ t.qd)::int"
-_MESSAGE_TF = "1.0"
+# A term's weight in a memory by the tsvector labels of its occurrences: the summary (A) above the content
+# (B, mostly the same words again); the context (D: the turn a memory answers, its referents, generated
+# keywords) above content, since a reply rarely repeats the words of the question it answers (weights
+# chosen on the development sets). Messages carry no labels and count every occurrence fully.
+# In an exact profile every occurrence counts: the candidates' tsvectors are unnested (≈ 25 µs a row).
+# In a large one each label counts once, tested with `@@` in C on the row's sorted lexemes (≈ 1 µs a row):
+# an approximation that cost 1 point of any@10 on the development set, for a 25-fold cheaper candidate.
+_MEMORY_TF = (
+    "1.0 * cardinality(array_positions(u.weights, 'A')) + 0.2 * cardinality(array_positions(u.weights, 'B'))"
+    " + 0.5 * cardinality(array_positions(u.weights, 'D'))"
+)
+_MEMORY_LABELS_TF = "1.0 * (h.tsv @@ t.qa)::int + 0.2 * (h.tsv @@ t.qb)::int + 0.5 * (h.tsv @@ t.qd)::int"
+_MESSAGE_TF = "cardinality(u.positions)"
+_MESSAGE_LABELS_TF = "1.0"
 _LIVE_MEMORIES = "SELECT id, tsv FROM memories WHERE profile_id = :p AND {live}"
 # Message ids are unique per session, so a message is "session/id" here (session ids hold no '/').
 _MESSAGE_ROWS = "SELECT session_id || '/' || id AS id, tsv FROM messages WHERE profile_id = :p"
 
 
-def _ranked(name: str, rows: str, newest: str, tf: str) -> str:
+def _ranked(name: str, rows: str, newest: str, tf: str, labels_tf: str) -> str:
     """CTEs `{name}_…` ending in `{name}` (id, score): BM25 over the candidates of `rows` (id, tsv, filtered
     by its own WHERE clause), best first.
 
     Candidates: the rows the profile-keyed index finds for `:{name}_gin` (every term in an exact profile,
     the rare ones in a large one), and the newest `:{name}_walk` rows (0 in an exact profile) that match any
-    term. Only the candidates are weighed, each against the query's terms only.
+    term. Only the candidates are weighed, against the query's terms only (see `_MEMORY_TF`).
     df is counted among the candidates (exact for every term looked up in the index), unless the term's
     estimate is given (`:{name}_est`: a common term of a large profile); N is `:{name}_n`."""
     return f"""
@@ -120,7 +126,13 @@ def _ranked(name: str, rows: str, newest: str, tf: str) -> str:
         SELECT id, tsv FROM ({rows} ORDER BY {newest} DESC LIMIT :{name}_walk) w
         WHERE tsv @@ CAST(:anyq AS tsquery)),
     {name}_matches AS MATERIALIZED (
-        SELECT h.id, t.lexeme, t.w, {tf} AS wtf FROM {name}_hits h JOIN terms t ON h.tsv @@ t.q
+        SELECT h.id, t.lexeme, t.w, {tf} AS wtf
+        FROM {name}_hits h CROSS JOIN LATERAL unnest(h.tsv) AS u(lexeme, positions, weights)
+        JOIN terms t ON t.lexeme = u.lexeme
+        WHERE :{name}_exact
+        UNION ALL
+        SELECT h.id, t.lexeme, t.w, {labels_tf} FROM {name}_hits h JOIN terms t ON h.tsv @@ t.q
+        WHERE NOT :{name}_exact
         UNION ALL
         SELECT h.id, p.lexeme, p.w, 1.0 FROM {name}_hits h JOIN phrases p ON h.tsv @@ p.q),
     {name}_df AS (
@@ -139,6 +151,33 @@ def _ranked(name: str, rows: str, newest: str, tf: str) -> str:
         LIMIT :width)"""
 
 
+# What the fusion, the second stage and the answer need of every candidate (each channel's hits and the
+# semantic channel's `:extra_ids`): its text, its source messages, and where they sit in their session
+# (seq) and in time; which query terms the memory's own text (summary, content, context) holds, and which
+# its source messages hold.
+_DETAILS = """
+    details AS MATERIALIZED (
+        SELECT m.id AS memory_id, m.type, m.summary, m.content, m.session_id, m.event_time, m.created_at,
+               coalesce(src.sources, '{}') AS sources, src.seq, src.told_at,
+               ARRAY(SELECT t.lexeme FROM terms t WHERE m.tsv @@ t.q) AS memory_terms,
+               ARRAY(SELECT t.lexeme FROM terms t WHERE EXISTS (
+                   SELECT 1 FROM memory_sources s2
+                   JOIN messages g2 ON g2.profile_id = :p AND g2.session_id = s2.session_id
+                                    AND g2.id = s2.message_id
+                   WHERE s2.profile_id = :p AND s2.memory_id = m.id AND g2.tsv @@ t.q)) AS message_terms
+        FROM memories m
+        LEFT JOIN LATERAL (
+            SELECT array_agg(s.session_id || '/' || s.message_id) AS sources, min(g.seq) AS seq,
+                   max(g.created_at) AS told_at
+            FROM memory_sources s
+            JOIN messages g ON g.profile_id = :p AND g.session_id = s.session_id AND g.id = s.message_id
+            WHERE s.profile_id = :p AND s.memory_id = m.id) src ON true
+        WHERE m.profile_id = :p AND {live_m}
+          AND m.id IN (SELECT id FROM found UNION SELECT unnest(CAST(:extra_ids AS text[]))))
+"""
+_NO_DETAILS = ", ".join(["NULL"] * 12)  # as many as the columns of details
+
+
 # All channels in one round trip: memory full text, raw-message full text mapped to the memories those
 # messages sourced, topic keys sharing a word with the question, events inside the time window and,
 # after them, memories told inside it (their source messages' time: "what did I do yesterday?" is
@@ -155,8 +194,8 @@ _CHANNELS_SQL = f"""
     phrases AS (
         SELECT CAST(t.q AS tsquery) AS q, t.q AS lexeme, t.w
         FROM unnest(CAST(:phrases AS text[]), CAST(:phrase_weights AS float8[])) AS t(q, w)),
-    {_ranked("mem", _LIVE_MEMORIES, "id", _MEMORY_TF)},
-    {_ranked("msg", _MESSAGE_ROWS, "created_at", _MESSAGE_TF)},
+    {_ranked("mem", _LIVE_MEMORIES, "id", _MEMORY_TF, _MEMORY_LABELS_TF)},
+    {_ranked("msg", _MESSAGE_ROWS, "created_at", _MESSAGE_TF, _MESSAGE_LABELS_TF)},
     msg_memories AS (
         SELECT s.memory_id AS id, max(r.score) AS score
         FROM msg r
@@ -165,31 +204,41 @@ _CHANNELS_SQL = f"""
         JOIN memories m ON m.profile_id = :p AND m.id = s.memory_id AND {{live_m}}
         GROUP BY s.memory_id
         ORDER BY score DESC, s.memory_id DESC
-        LIMIT :width)
-    SELECT 'memory' AS channel, id, score, NULL AS topic_key FROM mem
+        LIMIT :width),
+    found AS (
+        SELECT 'memory' AS channel, id, score, NULL AS topic_key FROM mem
+        UNION ALL
+        SELECT 'message', id, score, NULL FROM msg_memories
+        UNION ALL
+        (SELECT 'topic', id, 0, topic_key FROM memories
+         WHERE profile_id = :p AND {{live}} AND topic_key IS NOT NULL
+           AND regexp_split_to_array(topic_key, '[._]') && CAST(:words AS text[])
+         ORDER BY id DESC LIMIT 500)
+        UNION ALL
+        (SELECT 'window', id, extract(epoch FROM event_time), NULL FROM memories
+         WHERE :has_window AND profile_id = :p AND {{live}}
+           AND event_time >= :start AND event_time < :end
+         ORDER BY event_time DESC, id DESC LIMIT :width)
+        UNION ALL
+        (SELECT 'told', s.memory_id, extract(epoch FROM max(g.created_at)), NULL
+         FROM (SELECT session_id, id, created_at FROM messages
+               WHERE :has_window AND profile_id = :p AND created_at >= :start AND created_at < :end
+               ORDER BY created_at DESC LIMIT :told_cap) g
+         JOIN memory_sources s ON s.profile_id = :p AND s.session_id = g.session_id AND s.message_id = g.id
+         JOIN memories m ON m.profile_id = :p AND m.id = s.memory_id AND {{live_m}}
+         GROUP BY s.memory_id
+         ORDER BY 3 DESC, 2 DESC LIMIT :width)),
+    {_DETAILS}
+    SELECT f.channel, f.id, f.score, f.topic_key, NULL AS latest_session, d.*
+    FROM found f LEFT JOIN details d ON d.memory_id = f.id
     UNION ALL
-    SELECT 'message', id, score, NULL FROM msg_memories
+    SELECT 'extra', d.memory_id, 0, NULL, NULL, d.* FROM details d
+    WHERE d.memory_id = ANY(CAST(:extra_ids AS text[])) AND d.memory_id NOT IN (SELECT id FROM found)
     UNION ALL
-    (SELECT 'topic', id, 0, topic_key FROM memories
-     WHERE profile_id = :p AND {{live}} AND topic_key IS NOT NULL
-       AND regexp_split_to_array(topic_key, '[._]') && CAST(:words AS text[])
-     ORDER BY id DESC LIMIT 500)
+    SELECT 'df', lexeme, df, NULL, NULL, {_NO_DETAILS} FROM mem_df
     UNION ALL
-    (SELECT 'window', id, extract(epoch FROM event_time), NULL FROM memories
-     WHERE :has_window AND profile_id = :p AND {{live}}
-       AND event_time >= :start AND event_time < :end
-     ORDER BY event_time DESC, id DESC LIMIT :width)
-    UNION ALL
-    (SELECT 'told', s.memory_id, extract(epoch FROM max(g.created_at)), NULL
-     FROM (SELECT session_id, id, created_at FROM messages
-           WHERE :has_window AND profile_id = :p AND created_at >= :start AND created_at < :end
-           ORDER BY created_at DESC LIMIT :told_cap) g
-     JOIN memory_sources s ON s.profile_id = :p AND s.session_id = g.session_id AND s.message_id = g.id
-     JOIN memories m ON m.profile_id = :p AND m.id = s.memory_id AND {{live_m}}
-     GROUP BY s.memory_id
-     ORDER BY 3 DESC, 2 DESC LIMIT :width)
-    UNION ALL
-    SELECT 'df', lexeme, df, NULL FROM mem_df
+    (SELECT 'latest', '', 0, NULL, id, {_NO_DETAILS} FROM sessions WHERE profile_id = :p
+     ORDER BY updated_at DESC, id LIMIT 1)
     """
 
 
@@ -216,32 +265,6 @@ class Visible:
 
 def _with_visible(sql: str, visible: Visible, params: dict[str, Any]) -> str:
     return sql.replace("{live}", visible.sql("", params)).replace("{live_m}", visible.sql("m", params))
-
-
-# The fused candidates, with their source messages and the profile's newest session (for the task prior),
-# and for the second stage: which query terms the memory's own text (summary, content, context) holds,
-# which its source messages hold, and where its sources sit in their session (seq) and in time.
-_DETAILS_SQL = """
-    SELECT m.id, m.type, m.summary, m.content, m.session_id, m.event_time, m.created_at,
-           coalesce(src.sources, '{}') AS sources, src.seq, src.told_at,
-           ARRAY(SELECT l FROM unnest(tsvector_to_array(m.tsv)) l
-                 WHERE l = ANY(CAST(:terms AS text[]))) AS memory_terms,
-           ARRAY(SELECT DISTINCT u.lexeme FROM memory_sources s2
-                 JOIN messages g2 ON g2.profile_id = :p AND g2.session_id = s2.session_id
-                                  AND g2.id = s2.message_id
-                 CROSS JOIN LATERAL unnest(g2.tsv) AS u(lexeme, positions, weights)
-                 WHERE s2.profile_id = :p AND s2.memory_id = m.id
-                   AND u.lexeme = ANY(CAST(:terms AS text[]))) AS message_terms,
-           (SELECT id FROM sessions WHERE profile_id = :p ORDER BY updated_at DESC, id LIMIT 1) AS latest_session
-    FROM memories m
-    LEFT JOIN LATERAL (
-        SELECT array_agg(s.session_id || '/' || s.message_id) AS sources, min(g.seq) AS seq,
-               max(g.created_at) AS told_at
-        FROM memory_sources s
-        JOIN messages g ON g.profile_id = :p AND g.session_id = s.session_id AND g.id = s.message_id
-        WHERE s.profile_id = :p AND s.memory_id = m.id) src ON true
-    WHERE m.profile_id = :p AND m.id = ANY(CAST(:ids AS text[])) AND {live_m}
-    """
 
 
 @dataclass(frozen=True)
@@ -336,6 +359,7 @@ class Terms:
         return {
             f"{name}_use_gin": bool(looked_up),
             f"{name}_gin": in_profile(profile_id, looked_up) if looked_up else None,
+            f"{name}_exact": stats.exact,
             f"{name}_cap": EXACT_ROWS if stats.exact else HIT_CAP,
             f"{name}_walk": WALK_ROWS if common else 0,
             f"{name}_est": [common.get(x) for x, _ in self.lexemes],
@@ -347,9 +371,28 @@ def _or(parts: list[str]) -> str:
     return " | ".join(parts)
 
 
+@dataclass(frozen=True)
+class Candidate:
+    """A memory some channel found, with what the fusion, the second stage and the answer read of it."""
+
+    id: str
+    type: str
+    summary: str
+    content: str
+    session_id: str | None
+    event_time: datetime | None
+    created_at: datetime
+    sources: list[str]  # "session/message" ids
+    seq: int | None  # its first source's place in its session
+    told_at: datetime | None
+    memory_terms: list[str]  # query terms its own text holds
+    message_terms: list[str]  # query terms its source messages hold
+
+
 @dataclass
 class Channels:
-    """Each channel's memory ids, best first; topic hits come with their keys."""
+    """Each channel's memory ids, best first (topic hits with their keys), and every candidate's details
+    (semantic ones included)."""
 
     memory: list[str] = field(default_factory=list)
     message: list[str] = field(default_factory=list)
@@ -357,6 +400,8 @@ class Channels:
     window: list[str] = field(default_factory=list)
     told: list[str] = field(default_factory=list)
     df: dict[str, int] = field(default_factory=dict)  # memories of the profile holding each query term
+    candidates: dict[str, Candidate] = field(default_factory=dict)
+    latest_session: str | None = None  # the profile's most recently active session
 
 
 async def channels(
@@ -368,6 +413,7 @@ async def channels(
     window: tuple[datetime, datetime] | None,
     width: int,
     visible: Visible = Visible(),
+    extra_ids: list[str] | None = None,
 ) -> Channels:
     params: dict[str, Any] = {
         "p": profile_id,
@@ -382,6 +428,7 @@ async def channels(
         "start": window[0] if window else None,
         "end": window[1] if window else None,
         "width": width,
+        "extra_ids": extra_ids or [],
         # The newest memories told in the window come from about as many of its newest messages (one or
         # two memories per message, and a memory from one or two messages): four times covers it.
         "told_cap": 4 * width,
@@ -389,25 +436,31 @@ async def channels(
         **terms.scan("msg", profile_id, analysis.messages),
     }
     found = Channels()
+    lists = {"memory": found.memory, "message": found.message, "window": found.window, "told": found.told}
     for row in await db.execute(text(_with_visible(_CHANNELS_SQL, visible, params)), params):
-        if row.channel == "memory":
-            found.memory.append(row.id)
-        elif row.channel == "message":
-            found.message.append(row.id)
-        elif row.channel == "topic":
-            found.topic.append((row.id, row.topic_key))
-        elif row.channel == "window":
-            found.window.append(row.id)
-        elif row.channel == "told":
-            found.told.append(row.id)
-        else:
+        if row.channel == "df":
             found.df[row.id] = int(row.score)
+            continue
+        if row.channel == "latest":
+            found.latest_session = row.latest_session
+            continue
+        if row.channel == "topic":
+            found.topic.append((row.id, row.topic_key))
+        elif row.channel in lists:
+            lists[row.channel].append(row.id)
+        if row.memory_id is not None and row.memory_id not in found.candidates:
+            found.candidates[row.memory_id] = Candidate(
+                id=row.memory_id,
+                type=row.type,
+                summary=row.summary,
+                content=row.content,
+                session_id=row.session_id,
+                event_time=row.event_time,
+                created_at=row.created_at,
+                sources=list(row.sources),
+                seq=row.seq,
+                told_at=row.told_at,
+                memory_terms=list(row.memory_terms),
+                message_terms=list(row.message_terms),
+            )
     return found
-
-
-async def details(
-    db: AsyncSession, profile_id: int, ids: list[str], terms: list[str], visible: Visible = Visible()
-) -> dict[str, dict[str, Any]]:
-    params: dict[str, Any] = {"p": profile_id, "ids": ids, "terms": terms}
-    rows = await db.execute(text(_with_visible(_DETAILS_SQL, visible, params)), params)
-    return {r.id: dict(r._mapping) for r in rows}
