@@ -40,16 +40,13 @@ COMPACTION_PREFIX = "compaction_"
 SPLIT_PREFIX = "[Context from previous session]\n\n"
 
 
-class SessionNotFound(NotFound):
-    code = "session_not_found"
+class SessionNotFound(NotFound, code="session_not_found"): ...
 
 
-class MessageNotFound(NotFound):
-    code = "message_not_found"
+class MessageNotFound(NotFound, code="message_not_found"): ...
 
 
-class SessionExists(Conflict):
-    code = "session_exists"
+class SessionExists(Conflict, code="session_exists"): ...
 
 
 # ---------------------------------------------------------------- mapping
