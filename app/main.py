@@ -11,6 +11,7 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
 from app import __version__
+from app.context.schemas import BlockKind
 from app.core import tracing
 from app.core.auth import KeyCache, OpenMode
 from app.core.db import create_engine, create_sessionmaker
@@ -19,13 +20,16 @@ from app.core.embedded import EmbeddedPostgres
 from app.core.errors import install_error_handlers
 from app.core.middleware import BodyGuardMiddleware, RequestContextMiddleware, install_cors
 from app.core.migrations import upgrade_to_head
-from app.core.openapi_shape import shape_for_sdks
+from app.core.openapi_shape import named_literals, shape_for_sdks
 from app.core.settings import Settings, get_settings
 from app.embeddings import repository
 from app.embeddings.service import Semantic
 from app.llm.client import LlmClient
 from app.mcp.server import install_mcp, mcp_lifespan
+from app.recall.schemas import ResponseLength, ThinkingLevel
 from app.routers import ROUTERS
+from app.sessions.parts import ToolState
+from app.sessions.schemas import Role
 
 logger = logging.getLogger("agent_memory.app")
 
@@ -144,6 +148,15 @@ def build_openapi(app: FastAPI) -> dict[str, object]:
         for operation in item.values():
             if path in ("/healthz", "/readyz", "/metrics"):
                 operation["security"] = []
-    shape_for_sdks(schema)
+    shape_for_sdks(
+        schema,
+        named_literals(
+            ThinkingLevel=ThinkingLevel,
+            ResponseLength=ResponseLength,
+            MessageRole=Role,
+            ToolState=ToolState,
+            BlockKind=BlockKind,
+        ),
+    )
     app.openapi_schema = schema
     return schema

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Response, status
+from fastapi import Path, Response, status
 
 # Imported for its effect: it installs the renderer the session store freezes prompts with
 # (app.sessions.system_prompt), so the app renders prompts as soon as its routes are mounted.
@@ -28,15 +28,11 @@ from app.context.schemas import (
 from app.core.db import DbSession
 from app.core.errors import error_responses
 from app.core.names import SessionPath
-from app.profiles.access import ExistingProfile, ProfileForWrite
+from app.profiles.access import ExistingProfile, ProfileForWrite, profile_router
 from app.sessions import service as sessions
 from app.sessions import system_prompt
 
-router = APIRouter(
-    prefix="/v1/namespaces/{namespace}/profiles/{profile}",
-    tags=["context"],
-    responses=error_responses(401, 404, 422),
-)
+router = profile_router("context")
 
 CREATED: dict[int | str, dict[str, Any]] = {201: {"description": "Created"}}
 ToolName = Annotated[str, Path(min_length=1, max_length=64, description="Tool name, e.g. set_context.")]
