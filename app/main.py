@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -14,9 +13,9 @@ from app import __version__
 from app.context.schemas import BlockKind
 from app.core import tracing
 from app.core.auth import KeyCache, OpenMode
-from app.core.db import create_engine, create_sessionmaker
+from app.core.db import create_sessionmaker
 from app.core.docs import install_docs
-from app.core.embedded import EmbeddedPostgres
+from app.core.embedded import Database
 from app.core.errors import install_error_handlers
 from app.core.middleware import BodyGuardMiddleware, RequestContextMiddleware, install_cors
 from app.core.migrations import upgrade_to_head
@@ -44,13 +43,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     from app.worker.supervisor import WorkerSupervisor
 
     settings: Settings = app.state.settings
-    embedded: EmbeddedPostgres | None = None
-    url = settings.async_database_url
-    if url is None:
-        embedded = EmbeddedPostgres(settings.data_dir)
-        url = await asyncio.to_thread(embedded.start)
-    engine = create_engine(url, settings)
-    tracing.instrument_engine(engine)
+    database = await Database.open(settings)
+    engine, url = database.engine, database.url
     app.state.engine = engine
     app.state.database_url = url
     app.state.sessionmaker = create_sessionmaker(engine)
@@ -94,9 +88,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             await llm.aclose()
         if semantic is not None:
             await semantic.aclose()
-        await engine.dispose()
-        if embedded is not None:
-            await asyncio.to_thread(embedded.stop)
+        await database.close()
         tracing.shutdown()
 
 
