@@ -12,22 +12,26 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
 from app import __version__
+from app.context.schemas import BlockKind
 from app.core import tracing
 from app.core.auth import KeyCache, KeyChangeListener, OpenMode
-from app.core.db import create_engine, create_sessionmaker
+from app.core.db import create_sessionmaker
 from app.core.docs import install_docs
-from app.core.embedded import EmbeddedPostgres
+from app.core.embedded import Database
 from app.core.errors import install_error_handlers
 from app.core.metrics import process_exited
 from app.core.middleware import BodyGuardMiddleware, RequestContextMiddleware, install_cors
 from app.core.migrations import upgrade_to_head
-from app.core.openapi_shape import shape_for_sdks
+from app.core.openapi_shape import named_literals, shape_for_sdks
 from app.core.settings import Settings, get_settings, to_plain_url
 from app.embeddings import repository
 from app.embeddings.service import Semantic
 from app.llm.client import LlmClient
 from app.mcp.server import install_mcp, mcp_lifespan
+from app.recall.schemas import ResponseLength, ThinkingLevel
 from app.routers import ROUTERS
+from app.sessions.parts import ToolState
+from app.sessions.schemas import Role
 
 logger = logging.getLogger("agent_memory.app")
 
@@ -42,13 +46,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     from app.worker.supervisor import WorkerSupervisor
 
     settings: Settings = app.state.settings
-    embedded: EmbeddedPostgres | None = None
-    url = settings.async_database_url
-    if url is None:
-        embedded = EmbeddedPostgres(settings.data_dir)
-        url = await asyncio.to_thread(embedded.start)
-    engine = create_engine(url, settings)
-    tracing.instrument_engine(engine)
+    database = await Database.open(settings)
+    engine, url = database.engine, database.url
     app.state.engine = engine
     app.state.database_url = url
     app.state.sessionmaker = create_sessionmaker(engine)
@@ -100,9 +99,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             await llm.aclose()
         if semantic is not None:
             await semantic.aclose()
-        await engine.dispose()
-        if embedded is not None:
-            await asyncio.to_thread(embedded.stop)
+        await database.close()
         tracing.shutdown()
         process_exited()
 
@@ -163,22 +160,18 @@ def serve_processes(settings: Settings, processes: int) -> bool:
     # The supervisor's child watching needs a running loop; uvicorn's own supervision needs the main thread.
     thread = threading.Thread(target=loop.run_forever, name="serve-supervision", daemon=True)
     thread.start()
-    embedded: EmbeddedPostgres | None = None
+    database: Database | None = None
     supervisor: WorkerSupervisor | None = None
 
     async def start() -> str:
-        nonlocal embedded, supervisor
-        url = settings.async_database_url
-        if url is None:
-            embedded = EmbeddedPostgres(settings.data_dir)
-            url = await asyncio.to_thread(embedded.start)
-        engine = create_engine(url, settings)
-        try:
-            await upgrade_to_head(engine)
-            async with create_sessionmaker(engine)() as db:
-                open_mode = settings.admin_key is None and not await has_admin_key(db)
-        finally:
-            await engine.dispose()
+        nonlocal database, supervisor
+        database = await Database.open(settings)
+        url = database.url
+        await upgrade_to_head(database.engine)
+        async with create_sessionmaker(database.engine)() as db:
+            open_mode = settings.admin_key is None and not await has_admin_key(db)
+        # The API processes open their own pools; this one only kept the embedded server, if any.
+        await database.engine.dispose()
         if open_mode and not settings.binds_loopback():
             raise StartupRefused(
                 f"refusing to serve on {settings.host} without an API key: set AGENT_MEMORY_ADMIN_KEY "
@@ -192,8 +185,8 @@ def serve_processes(settings: Settings, processes: int) -> bool:
     async def stop() -> None:
         if supervisor is not None:
             await supervisor.stop()
-        if embedded is not None:
-            await asyncio.to_thread(embedded.stop)
+        if database is not None:
+            await database.close()
 
     try:
         try:
@@ -249,6 +242,15 @@ def build_openapi(app: FastAPI) -> dict[str, object]:
         for operation in item.values():
             if path in ("/healthz", "/readyz", "/metrics"):
                 operation["security"] = []
-    shape_for_sdks(schema)
+    shape_for_sdks(
+        schema,
+        named_literals(
+            ThinkingLevel=ThinkingLevel,
+            ResponseLength=ResponseLength,
+            MessageRole=Role,
+            ToolState=ToolState,
+            BlockKind=BlockKind,
+        ),
+    )
     app.openapi_schema = schema
     return schema

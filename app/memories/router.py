@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi import Depends, Query, Request, Response
 
 from app.core.auth import CurrentPrincipal
 from app.core.db import DbSession
@@ -24,13 +24,9 @@ from app.memories.schemas import (
     MemoryType,
     RememberRequest,
 )
-from app.profiles.access import ExistingProfile
+from app.profiles.access import ExistingProfile, profile_router
 
-router = APIRouter(
-    prefix="/v1/namespaces/{namespace}/profiles/{profile}",
-    tags=["memory"],
-    responses=error_responses(401, 404, 422),
-)
+router = profile_router("memory")
 
 
 @router.post(
