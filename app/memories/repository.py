@@ -338,6 +338,30 @@ _LISTED = (
 )
 
 
+def _list_filters(
+    params: dict[str, Any],
+    before_id: str | None,
+    session_id: str | None,
+    memory_type: str | None,
+    metadata: dict[str, Any] | None,
+) -> list[str]:
+    """The list's optional filters as SQL conditions (their values put in `params`): a page's keyset
+    start, one session, one type, metadata keys."""
+    clauses: list[str] = []
+    if before_id is not None:
+        clauses.append("id < :before")
+        params["before"] = before_id
+    if session_id is not None:
+        clauses.append("session_id = :sid")
+        params["sid"] = session_id
+    if memory_type is not None:
+        clauses.append("type = :type")
+        params["type"] = memory_type
+    if metadata:
+        clauses.append(filter_sql("metadata", metadata, params))
+    return clauses
+
+
 async def list_memories(
     db: AsyncSession,
     profile_id: int,
@@ -350,21 +374,10 @@ async def list_memories(
     limit: int,
 ) -> list[dict[str, Any]]:
     """Newest first by ULID, keyset on id: any page costs the same."""
-    clauses = ["profile_id = :p"]
+    params: dict[str, Any] = {"p": profile_id, "limit": limit}
+    clauses = ["profile_id = :p", *_list_filters(params, before_id, session_id, memory_type, metadata)]
     if not include_superseded:
         clauses.append("superseded_by IS NULL")
-    params: dict[str, Any] = {"p": profile_id, "limit": limit}
-    if before_id is not None:
-        clauses.append("id < :before")
-        params["before"] = before_id
-    if session_id is not None:
-        clauses.append("session_id = :sid")
-        params["sid"] = session_id
-    if memory_type is not None:
-        clauses.append("type = :type")
-        params["type"] = memory_type
-    if metadata:
-        clauses.append(filter_sql("metadata", metadata, params))
     sql = f"SELECT {_LISTED} FROM memories WHERE {' AND '.join(clauses)} ORDER BY id DESC LIMIT :limit"
     return [dict(r) for r in (await db.execute(text(sql), params)).mappings()]
 
@@ -396,18 +409,7 @@ async def list_as_of(
 ) -> list[dict[str, Any]]:
     """What the profile held at `at`: every memory valid then, as it read then, newest first."""
     params: dict[str, Any] = {"p": profile_id, "at": at, "limit": limit}
-    clauses: list[str] = []
-    if before_id is not None:
-        clauses.append("id < :before")
-        params["before"] = before_id
-    if session_id is not None:
-        clauses.append("session_id = :sid")
-        params["sid"] = session_id
-    if memory_type is not None:
-        clauses.append("type = :type")
-        params["type"] = memory_type
-    if metadata:
-        clauses.append(filter_sql("metadata", metadata, params))
+    clauses = _list_filters(params, before_id, session_id, memory_type, metadata)
     extra = "".join(f" AND {c}" for c in clauses)
     extra_v = extra.replace("id < :before", "memory_id < :before")
     sql = f"SELECT * FROM ({_STATES_AT.format(extra=extra, extra_v=extra_v)}) s ORDER BY id DESC LIMIT :limit"

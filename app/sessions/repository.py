@@ -298,6 +298,7 @@ class MessageText:
 
 
 # Plain columns only: extraction reads thousands of messages a second and needs none of the parts JSON.
+# MessageText's fields, in order.
 _MESSAGE_TEXT_COLUMNS = "id, role, text_content, created_at, seq, metadata"
 _MESSAGES_BY_ID = text(
     f"SELECT {_MESSAGE_TEXT_COLUMNS} FROM messages "
@@ -310,17 +311,7 @@ _MESSAGES_BEFORE = text(
 
 
 def _message_texts(rows: Any) -> list[MessageText]:
-    return [
-        MessageText(
-            id=r.id,
-            role=r.role,
-            text=r.text_content,
-            created_at=r.created_at,
-            seq=r.seq,
-            metadata=r.metadata,
-        )
-        for r in rows
-    ]
+    return [MessageText(*r) for r in rows]  # the columns are the fields, in order
 
 
 async def window_messages(
