@@ -361,13 +361,24 @@ _SEARCH = text(
 )
 
 
+@dataclass(frozen=True)
+class MessageHit:
+    """A message found by full-text search, with its rank (the columns of `_SEARCH`, in order)."""
+
+    id: str
+    session_id: str
+    role: str
+    content: str
+    created_at: datetime
+    score: float
+
+
 async def search(
     db: AsyncSession, profile_id: int, session_id: str | None, query: str, limit: int
-) -> list[dict[str, Any]]:
+) -> list[MessageHit]:
     words, phrases = split_query(query)
     params = {"p": profile_id, "s": session_id, "words": words, "phrases": phrases, "limit": limit}
-    rows = await db.execute(_SEARCH, params)
-    return [dict(row) for row in rows.mappings()]
+    return [MessageHit(*row) for row in await db.execute(_SEARCH, params)]
 
 
 # ---------------------------------------------------------------- compactions
@@ -405,3 +416,57 @@ async def insert_compaction(
         .returning(Compaction)
     )
     return (await db.execute(stmt)).scalar_one()
+
+
+# ---------------------------------------------------------------- recency and last words (the summary)
+
+
+@dataclass(frozen=True)
+class SessionActivity:
+    id: str
+    last_at: datetime  # its last message's time, else its row's updated_at
+    updated_at: datetime
+
+
+# A session's recency is the time of its last message (the conversation's own clock, so an imported
+# history keeps its order). The last message by `seq` is one index probe per session.
+_SESSION_ACTIVITY = text(
+    """
+    SELECT s.id,
+           COALESCE((SELECT m.created_at FROM messages m
+                     WHERE m.profile_id = s.profile_id AND m.session_id = s.id
+                     ORDER BY m.seq DESC LIMIT 1), s.updated_at) AS last_at,
+           s.updated_at
+    FROM sessions s
+    WHERE s.profile_id = :p
+    """
+)
+
+
+async def session_activity(db: AsyncSession, profile_id: int) -> list[SessionActivity]:
+    """Every session of the profile with the time of its last message."""
+    return [SessionActivity(*r) for r in await db.execute(_SESSION_ACTIVITY, {"p": profile_id})]
+
+
+@dataclass(frozen=True)
+class MessageLine:
+    role: str
+    text: str
+
+
+_LAST_MESSAGES = text(
+    """
+    SELECT role, text_content AS text FROM messages
+    WHERE profile_id = :p AND session_id = :sid AND text_content <> ''
+    ORDER BY seq DESC
+    LIMIT :limit
+    """
+)
+
+
+async def last_text_messages(
+    db: AsyncSession, profile_id: int, session_id: str, limit: int
+) -> list[MessageLine]:
+    """The session's last messages that carry text, newest first."""
+    rows = await db.execute(_LAST_MESSAGES, {"p": profile_id, "sid": session_id, "limit": limit})
+    return [MessageLine(role=r["role"], text=r["text"]) for r in rows.mappings()]

@@ -437,7 +437,7 @@ async def search(
     if session_id is not None:
         await require_session(db, profile, session_id)
     rows = await repository.search(db, profile.id, session_id, query, limit)
-    return SearchResults(results=[SearchHit(**row) for row in rows])
+    return SearchResults(results=[SearchHit.model_validate(row, from_attributes=True) for row in rows])
 
 
 # ---------------------------------------------------------------- compactions, fork, split
