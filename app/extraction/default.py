@@ -39,6 +39,33 @@ from app.extraction.types import (
     InputMessage,
 )
 
+# The rules' thresholds: each number says where a rule stops applying.
+# A greeting or a reaction this short ("Wow, that's amazing!") is chit-chat; longer ones say something.
+SHORT_REMARK_TOKENS = 6
+# Content words (not filler, not names) a question needs before it tells something about someone.
+QUESTION_CONTENT_WORDS = 2
+# "My X is Y" names an attribute only in a short statement; in a long one "my X" is rarely the point.
+ATTRIBUTE_STATEMENT_TOKENS = 16
+# A reply this short ("Yes, twice!", "And?") means nothing without the question before it.
+BARE_REPLY_TOKENS = 3
+# A sentence this short leans on the one before ("So cool."), and one this short that starts with
+# "it/that/they…" continues it; a reply this short to a question is given that question as context.
+FRAGMENT_TOKENS = 2
+SHORT_REPLY_TOKENS = 8
+# A clause shorter than this is not a statement of its own ("and I did").
+MIN_CLAUSE_TOKENS = 3
+# "Remember that …" must wrap more than a few characters to be a request to store them.
+MIN_REMEMBERED_CHARS = 3
+# Messages looked back over for the partner's turn a message answers (the conversation's last exchange).
+PARTNER_LOOKBACK = 3
+# Searchable context sizes: enough of the partner's turn and of the referent to match on, short enough
+# that the low-weight context never outweighs the memory's own words; a quoted question in a summary.
+PARTNER_CONTEXT_CHARS = 300
+REFERENT_CONTEXT_CHARS = 200
+QUOTED_QUESTION_CHARS = 90
+# Room kept below CONTENT_MAX_CHARS when merging a dependent sentence, for the speaker prefix and captions.
+MERGE_HEADROOM_CHARS = 100
+
 _TOKEN_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _WORD_OR_GAP_RE = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?|[^A-Za-z]+")
 _CAPITALISED_RE = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+")
@@ -92,12 +119,16 @@ def _is_chitchat(sentence: str, names: frozenset[str]) -> bool:
     phrase = " ".join(tokens)
     if phrase in lx.CHIT_PHRASES:
         return True
-    if lx.GREETING_RE.match(core) and len(tokens) <= 6:
+    if lx.GREETING_RE.match(core) and len(tokens) <= SHORT_REMARK_TOKENS:
         return True
     content = [t for t in tokens if t not in lx.FILLER and t not in names]
     if not content:
         return True
-    return bool(lx.REACTION_START_RE.match(core) and len(tokens) <= 6 and not _is_specific(core, names))
+    return bool(
+        lx.REACTION_START_RE.match(core)
+        and len(tokens) <= SHORT_REMARK_TOKENS
+        and not _is_specific(core, names)
+    )
 
 
 def _informative_question(text: str, names: frozenset[str], between_people: bool) -> bool:
@@ -108,9 +139,12 @@ def _informative_question(text: str, names: frozenset[str], between_people: bool
     if lx.YOU_RE.search(text) and _is_specific(text, names):
         return True
     content = [t for t in _tokens(strip_emoji(text)) if t not in lx.FILLER and t not in names]
-    if len(content) >= 2 and lx.FIRST_PERSON_RE.search(text):
+    if len(content) >= QUESTION_CONTENT_WORDS and lx.FIRST_PERSON_RE.search(text):
         return True
-    return between_people and (len(content) >= 3 or (len(content) >= 2 and _is_specific(text, names)))
+    return between_people and (
+        len(content) > QUESTION_CONTENT_WORDS
+        or (len(content) >= QUESTION_CONTENT_WORDS and _is_specific(text, names))
+    )
 
 
 def _strip_thanks(sentence: str) -> str:
@@ -125,7 +159,9 @@ def _is_dependent(sentence: str) -> bool:
     tokens = _tokens(sentence)
     if not tokens:
         return False
-    return len(tokens) <= 2 or (len(tokens) <= 8 and tokens[0] in lx.DEPENDENT_START)
+    return len(tokens) <= FRAGMENT_TOKENS or (
+        len(tokens) <= SHORT_REPLY_TOKENS and tokens[0] in lx.DEPENDENT_START
+    )
 
 
 # ---------------------------------------------------------------- typing and topics
@@ -191,7 +227,7 @@ def _person_topic(text: str, who: str) -> str | None:
             or value[:1].isupper()
             or value[:1].isdigit()
         )
-        if attribute and len(_tokens(text)) <= 16:
+        if attribute and len(_tokens(text)) <= ATTRIBUTE_STATEMENT_TOKENS:
             return f"{who}.{slug(thing)}{'_name' if m['name'] else ''}"
     return None
 
@@ -344,7 +380,7 @@ def _needs_its_question(group: _Group) -> bool:
     """A bare yes / no or a reply of a few words; a reply with its own content ("Procurement. They only
     approve hotels on the list.") stands alone, its question stays in the searchable context only."""
     said = " ".join(group.sentences)
-    return bool(lx.YES_NO_RE.match(said)) or len(_tokens(said)) <= 3
+    return bool(lx.YES_NO_RE.match(said)) or len(_tokens(said)) <= BARE_REPLY_TOKENS
 
 
 def _summarise(group: _Group, speech: _Speech, kind: MemoryType, mention: TimeMention | None) -> str:
@@ -361,7 +397,7 @@ def _summarise(group: _Group, speech: _Speech, kind: MemoryType, mention: TimeMe
         text = f"{speech.name} asked: {text}"
     elif group.context and _needs_its_question(group):
         # "Yes, twice!" means nothing without its question: say what it answered.
-        question = truncate(strip_emoji(group.context.translate(_APOSTROPHES)), 90)
+        question = truncate(strip_emoji(group.context.translate(_APOSTROPHES)), QUOTED_QUESTION_CHARS)
         text = f'{speech.name} answered "{question}": {text}'
     elif speech.named and speech.name.lower() not in text.lower() and kind != MemoryType.INSTRUCTION:
         text = f"{speech.name}: {text}"
@@ -390,9 +426,9 @@ def _context(memory: ExtractedMemory, partner: str | None, referent: str | None)
     "it / them / there" points back to, and generated keywords. Never shown, only searched."""
     parts: list[str] = []
     if partner:
-        parts.append(truncate(strip_emoji(partner), 300))
+        parts.append(truncate(strip_emoji(partner), PARTNER_CONTEXT_CHARS))
     if referent and lx.REFERENT_RE.search(memory.content):
-        parts.append(truncate(strip_emoji(referent), 200))
+        parts.append(truncate(strip_emoji(referent), REFERENT_CONTEXT_CHARS))
     keywords = _keywords(" ".join([memory.content, *parts]), memory.topic_key)
     if keywords:
         parts.append(" ".join(keywords))
@@ -544,7 +580,7 @@ def _split_statement(sentence: str) -> tuple[str, bool, bool]:
     text = sentence.strip()
     explicit = False
     m = lx.REMEMBER_WRAPPER_RE.match(text)
-    if m and len(text) - m.end() > 3:
+    if m and len(text) - m.end() > MIN_REMEMBERED_CHARS:
         text = text[m.end() :]
         text = text[:1].upper() + text[1:]
         explicit = True
@@ -590,7 +626,7 @@ def _groups_for_message(
             last_kept is not None
             and _is_dependent(text)
             and not lx.GREETING_RE.match(text)
-            and len(" ".join(last_kept.sentences)) + len(text) < CONTENT_MAX_CHARS - 100
+            and len(" ".join(last_kept.sentences)) + len(text) < CONTENT_MAX_CHARS - MERGE_HEADROOM_CHARS
         ):
             last_kept.sentences.append(text)
             last_sentence_kept = True
@@ -601,13 +637,16 @@ def _groups_for_message(
                 and pending_question is not None
                 and lx.YES_NO_RE.match(text) is not None
                 and lx.AUX_QUESTION_RE.match(pending_question) is not None
-                and len([t for t in _tokens(pending_question) if t not in lx.FILLER]) >= 2
+                and len([t for t in _tokens(pending_question) if t not in lx.FILLER])
+                >= QUESTION_CONTENT_WORDS
             )
             if not answer:
                 pending_question = None
                 continue
         group = _Group([text], explicit=explicit)
-        if pending_question is not None and (len(_tokens(text)) <= 8 or lx.YES_NO_RE.match(text)):
+        if pending_question is not None and (
+            len(_tokens(text)) <= SHORT_REPLY_TOKENS or lx.YES_NO_RE.match(text)
+        ):
             group.context = pending_question
         pending_question = None
         groups.append(group)
@@ -679,7 +718,7 @@ def _partner_turn(conversation: _Conversation, index: int, name: str) -> tuple[s
     message just before it, when they spoke twice in a row (what its "it" may point back to)."""
     partner: str | None = None
     own: str | None = None
-    for j in range(index - 1, max(index - 4, -1), -1):
+    for j in range(index - 1, max(index - 1 - PARTNER_LOOKBACK, -1), -1):
         speaker = conversation.speaker(j)
         parsed = conversation.parsed[j]
         body = parsed.body + "".join(f" [image: {c}]" for c in parsed.captions)
@@ -688,7 +727,7 @@ def _partner_turn(conversation: _Conversation, index: int, name: str) -> tuple[s
                 own = body
             continue
         partner = body
-        if j > 0 and len(body.split()) < 4:
+        if j > 0 and len(body.split()) <= BARE_REPLY_TOKENS:
             # "And?" or "Are they growing?" answers nothing alone: the turn before it says what it is about.
             partner = conversation.parsed[j - 1].body + " " + body
         break
@@ -711,7 +750,7 @@ def _split_compound(group: _Group) -> list[_Group]:
         return [group]  # the common case, decided without running the clause regex over the text
     clauses = [c.strip(" ,;") for c in lx.CLAUSE_BREAK_RE.split(main)]
     clauses = [c for c in clauses if c]
-    if len(clauses) < 2 or any(len(_tokens(c)) < 3 for c in clauses):
+    if len(clauses) < 2 or any(len(_tokens(c)) < MIN_CLAUSE_TOKENS for c in clauses):
         return [group]
     if any(lx.BACK_REFERENCE_RE.search(c) for c in clauses[1:]):
         return [group]

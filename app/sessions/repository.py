@@ -15,6 +15,8 @@ from app.core.db import indexed_text_fits
 from app.models import Compaction, Message, Session
 from app.sessions.fulltext import ALL_TERMS_QUERY, split_query
 
+# The longest root → leaf path a history read follows: a bound on the recursive walk, far beyond any
+# real conversation, so a corrupt parent chain cannot make one read unbounded.
 MAX_DEPTH = 10_000
 
 # ---------------------------------------------------------------- sessions
