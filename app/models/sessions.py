@@ -85,6 +85,7 @@ class Message(Base):
         ),
         Index("ix_messages_session_seq", "profile_id", "session_id", "seq"),
         Index("ix_messages_parent", "profile_id", "session_id", "parent_id"),
-        Index("ix_messages_tsv", "tsv", postgresql_using="gin"),
+        # Keyed by profile and text together (migration 0010 defines profiled_tsv and says why).
+        Index("ix_messages_profiled_tsv", text("profiled_tsv(profile_id, tsv)"), postgresql_using="gin"),
         Index("ix_messages_created", "profile_id", "created_at"),
     )
