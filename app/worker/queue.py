@@ -13,6 +13,8 @@ from app.worker import repository
 from app.worker.kinds import CompactPayload, ExtractPayload, JobPayload, PurgePayload
 
 NOTIFY_CHANNEL = repository.NOTIFY_CHANNEL
+# A deleted session's queued jobs are dropped with it, in the caller's transaction.
+drop_queued_for_session = repository.drop_queued_for_session
 
 
 async def enqueue(
