@@ -17,11 +17,12 @@ newest `WALK_ROWS` rows, and their df and the profile's N are estimated from tho
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import text
+from sqlalchemy import TextClause, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.metadata import filter_sql
@@ -31,15 +32,16 @@ from app.core.profiled_text import in_profile, profiled_tsv, quote_lexeme
 # them costs at most this many index entries (≈ 3 ms), far below ranking a profile that size.
 EXACT_ROWS = 20_000
 # In a larger profile, the index looks up the rarest terms first, as long as their estimated rows add up to
-# at most this many: the candidates that decide a ranking, at a bounded cost (reading, weighing and scoring
-# a candidate costs ≈ 5 µs, so this is ≈ 10 ms). The other terms are "common": their posting lists grow
-# with the profile, and their low IDF rarely decides a ranking.
-LOOKUP_BUDGET = 2_000
-# Common terms are matched in the profile's newest rows only: recent memories first, at bounded cost.
-WALK_ROWS = 2_000
+# at most this many: the candidates that decide a ranking, at a bounded cost (finding, weighing and scoring
+# a candidate costs ≈ 10 µs, so this is ≈ 6 ms a channel). The other terms are "common": their posting
+# lists grow with the profile, and their low IDF rarely decides a ranking.
+LOOKUP_BUDGET = 600
+# Common terms are matched in the profile's newest rows only: recent memories first, at bounded cost
+# (≈ 3 µs a row walked).
+WALK_ROWS = 1_000
 # At most this many index hits per channel in a large profile, should the statistics (global and sampled)
 # underestimate a term in this profile.
-HIT_CAP = 3 * LOOKUP_BUDGET
+HIT_CAP = 2 * LOOKUP_BUDGET
 
 # PostgreSQL's own statistics of a large profile (run only when a count reached EXACT_ROWS): its row count
 # (the profile's share in the column's most-common-values list, times the table's rows) and how common each
@@ -263,6 +265,13 @@ class Visible:
         return clause
 
 
+@functools.lru_cache(maxsize=256)
+def _statement(sql: str) -> TextClause:
+    # Parsing the bind parameters out of this much SQL costs ≈ 2 ms; the variants (one per visibility
+    # rule and metadata key set) are few, so each is parsed once.
+    return text(sql)
+
+
 def _with_visible(sql: str, visible: Visible, params: dict[str, Any]) -> str:
     return sql.replace("{live}", visible.sql("", params)).replace("{live_m}", visible.sql("m", params))
 
@@ -437,7 +446,7 @@ async def channels(
     }
     found = Channels()
     lists = {"memory": found.memory, "message": found.message, "window": found.window, "told": found.told}
-    for row in await db.execute(text(_with_visible(_CHANNELS_SQL, visible, params)), params):
+    for row in await db.execute(_statement(_with_visible(_CHANNELS_SQL, visible, params)), params):
         if row.channel == "df":
             found.df[row.id] = int(row.score)
             continue

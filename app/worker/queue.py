@@ -14,6 +14,8 @@ from app.worker.kinds import CompactPayload, ExtractPayload, JobPayload, PurgePa
 
 NOTIFY_CHANNEL = repository.NOTIFY_CHANNEL
 JobStatus = repository.JobStatus
+# A deleted session's queued jobs are dropped with it, in the caller's transaction.
+drop_queued_for_session = repository.drop_queued_for_session
 
 
 async def job_status(db: AsyncSession, profile_id: int, job_id: str) -> JobStatus | None:

@@ -183,6 +183,15 @@ async def release(db: AsyncSession, job_id: str, me: str) -> None:
     await db.execute(_RELEASE, {"id": job_id, "me": me})
 
 
+async def drop_queued_for_session(db: AsyncSession, profile_id: int, session_id: str) -> None:
+    """Forget the session's jobs that have not started (it is being deleted); running ones finish on
+    their own and find nothing left to do."""
+    await db.execute(
+        text("DELETE FROM jobs WHERE profile_id = :p AND session_id = :sid AND status = 'queued'"),
+        {"p": profile_id, "sid": session_id},
+    )
+
+
 async def pending_count(db: AsyncSession) -> int:
     count: int = (await db.execute(_PENDING)).scalar_one()
     return count
