@@ -173,13 +173,13 @@ async def run(args: argparse.Namespace) -> None:
     print(f"workers {args.workers}, {args.connections} connections, {args.seconds:g}s per figure")
     async with (
         bench_database(args.keep, prefix="bench_floors") as url,
-        running_server(
-            url, worker=False, extra_args=["--workers", str(args.workers)] if args.workers != 1 else []
-        ) as server,
+        running_server(url, worker=False, extra_args=["--workers", str(args.workers)]) as server,
     ):
         key = await scoped_key(server, NAMESPACE)
         assert server.process is not None
-        print(f"service pid {server.process.pid} (for py-spy)")
+        print(
+            f"service pid {server.process.pid} (for py-spy; with --workers > 1, the API processes are its children)"
+        )
         warm = LeanClient(server.port, key)
         for p in range(PROFILES):  # the profiles exist before anything is timed
             status, body = await warm.request(
