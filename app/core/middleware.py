@@ -21,6 +21,7 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.core.db import request_received_var
 from app.core.errors import problem_response
 from app.core.logging import request_id_var, trace_id_var
 from app.core.metrics import REQUEST_SECONDS, REQUESTS
@@ -95,6 +96,7 @@ class RequestContextMiddleware:
         traceparent = headers.get(b"traceparent", b"").decode("latin-1")
         trace_token = trace_id_var.set(trace_id_of(traceparent) if traceparent else None)
         started = time.perf_counter()
+        received_token = request_received_var.set(time.monotonic())  # the pool's wait counts from here
         status = 500
 
         async def send_wrapper(message: Message) -> None:
@@ -123,6 +125,7 @@ class RequestContextMiddleware:
             )
             request_id_var.reset(token)
             trace_id_var.reset(trace_token)
+            request_received_var.reset(received_token)
 
 
 class BodyGuardMiddleware:
