@@ -5,15 +5,18 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from pydantic import ValidationError
 
 from app.core.settings import Settings
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 cli = typer.Typer(help="agent-memory: a self-hosted memory service for AI agents.", no_args_is_help=True)
 keys_cli = typer.Typer(help="Manage API keys.", no_args_is_help=True)
@@ -272,6 +275,24 @@ ApiKey = Annotated[
 ]
 
 
+@contextmanager
+def _transfer_console(command: str) -> Iterator[Console]:
+    """The progress console of `export`/`import` (stderr); a failure inside prints one line and exits 1."""
+    from rich.console import Console
+
+    from app.transfer.client import TransferFailed
+
+    console = Console(stderr=True)
+    try:
+        yield console
+    except (TransferFailed, OSError) as exc:
+        console.print(f"agent-memory {command}: {exc}")
+        raise typer.Exit(1) from None
+    except Exception as exc:  # httpx's connection errors, among others
+        console.print(f"agent-memory {command}: {type(exc).__name__}: {exc}")
+        raise typer.Exit(1) from None
+
+
 @cli.command("export")
 def export_command(
     namespace: Annotated[str, typer.Argument(help="The namespace to export.")],
@@ -281,23 +302,14 @@ def export_command(
     key: ApiKey = None,
 ) -> None:
     """Export a namespace (or one profile) as NDJSON through the HTTP API, with a progress bar on stderr."""
-    from rich.console import Console
+    from app.transfer.client import export_to
 
-    from app.transfer.client import TransferFailed, export_to
-
-    console = Console(stderr=True)
-    try:
+    with _transfer_console("export") as console:
         if output == "-":
             outcome = export_to(url, key, namespace, profile, sys.stdout.buffer, console)
         else:
             with open(output, "wb") as out:
                 outcome = export_to(url, key, namespace, profile, out, console)
-    except (TransferFailed, OSError) as exc:
-        console.print(f"agent-memory export: {exc}")
-        raise typer.Exit(1) from None
-    except Exception as exc:  # httpx's connection errors, among others
-        console.print(f"agent-memory export: {type(exc).__name__}: {exc}")
-        raise typer.Exit(1) from None
     console.print(f"exported {outcome.records:,} records ({outcome.bytes:,} bytes)")
 
 
@@ -309,23 +321,14 @@ def import_command(
     key: ApiKey = None,
 ) -> None:
     """Import an NDJSON export through the HTTP API: idempotent, all-or-nothing; progress on stderr."""
-    from rich.console import Console
+    from app.transfer.client import file_size, import_from
 
-    from app.transfer.client import TransferFailed, file_size, import_from
-
-    console = Console(stderr=True)
-    try:
+    with _transfer_console("import") as console:
         if input_path == "-":
             outcome = import_from(url, key, namespace, sys.stdin.buffer, None, console)
         else:
             with open(input_path, "rb") as source:
                 outcome = import_from(url, key, namespace, source, file_size(source), console)
-    except (TransferFailed, OSError) as exc:
-        console.print(f"agent-memory import: {exc}")
-        raise typer.Exit(1) from None
-    except Exception as exc:  # httpx's connection errors, among others
-        console.print(f"agent-memory import: {type(exc).__name__}: {exc}")
-        raise typer.Exit(1) from None
     console.print(f"imported {outcome.detail}")
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -11,22 +10,26 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
 from app import __version__
+from app.context.schemas import BlockKind
 from app.core import tracing
 from app.core.auth import KeyCache, OpenMode
-from app.core.db import create_engine, create_sessionmaker
+from app.core.db import create_sessionmaker
 from app.core.docs import install_docs
-from app.core.embedded import EmbeddedPostgres
+from app.core.embedded import Database
 from app.core.errors import install_error_handlers
 from app.core.heap import freeze_startup_objects
 from app.core.middleware import BodyGuardMiddleware, RequestContextMiddleware, install_cors
 from app.core.migrations import upgrade_to_head
-from app.core.openapi_shape import shape_for_sdks
+from app.core.openapi_shape import named_literals, shape_for_sdks
 from app.core.settings import Settings, get_settings
 from app.embeddings import repository
 from app.embeddings.service import Semantic
 from app.llm.client import LlmClient
 from app.mcp.server import install_mcp, mcp_lifespan
+from app.recall.schemas import ResponseLength, ThinkingLevel
 from app.routers import ROUTERS
+from app.sessions.parts import ToolState
+from app.sessions.schemas import Role
 
 logger = logging.getLogger("agent_memory.app")
 
@@ -41,13 +44,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     from app.worker.supervisor import WorkerSupervisor
 
     settings: Settings = app.state.settings
-    embedded: EmbeddedPostgres | None = None
-    url = settings.async_database_url
-    if url is None:
-        embedded = EmbeddedPostgres(settings.data_dir)
-        url = await asyncio.to_thread(embedded.start)
-    engine = create_engine(url, settings)
-    tracing.instrument_engine(engine)
+    database = await Database.open(settings)
+    engine, url = database.engine, database.url
     app.state.engine = engine
     app.state.database_url = url
     app.state.sessionmaker = create_sessionmaker(engine)
@@ -92,9 +90,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             await llm.aclose()
         if semantic is not None:
             await semantic.aclose()
-        await engine.dispose()
-        if embedded is not None:
-            await asyncio.to_thread(embedded.stop)
+        await database.close()
         tracing.shutdown()
 
 
@@ -146,6 +142,15 @@ def build_openapi(app: FastAPI) -> dict[str, object]:
         for operation in item.values():
             if path in ("/healthz", "/readyz", "/metrics"):
                 operation["security"] = []
-    shape_for_sdks(schema)
+    shape_for_sdks(
+        schema,
+        named_literals(
+            ThinkingLevel=ThinkingLevel,
+            ResponseLength=ResponseLength,
+            MessageRole=Role,
+            ToolState=ToolState,
+            BlockKind=BlockKind,
+        ),
+    )
     app.openapi_schema = schema
     return schema

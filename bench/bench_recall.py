@@ -473,7 +473,8 @@ async def main(args: argparse.Namespace) -> None:
     async with bench_database(args.keep, prefix="bench_recall") as url:
         holder: dict[str, str] = {}
         await load(url, args, holder)
-        await measure(url, holder["key"], args)
+        if not args.load_only:
+            await measure(url, holder["key"], args)
 
 
 def parse_args() -> argparse.Namespace:
@@ -499,6 +500,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=7, help="random seed of the generated data")
     parser.add_argument("--keep", action="store_true", help="keep the loaded database for --reuse-db")
     parser.add_argument("--reuse-db", metavar="NAME", help="measure an already loaded (kept) database")
+    parser.add_argument("--load-only", action="store_true", help="load (with --keep) and measure nothing")
     return parser.parse_args()
 
 

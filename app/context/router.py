@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Response, status
+from fastapi import Path, Response, status
 
-from app.context import prompt, service, tools
+# Imported for its effect: it installs the renderer the session store freezes prompts with
+# (app.sessions.system_prompt), so the app renders prompts as soon as its routes are mounted.
+import app.context.prompt  # noqa: F401
+from app.context import service, tools
 from app.context.schemas import (
     BlockDefine,
     BlockList,
@@ -25,14 +28,11 @@ from app.context.schemas import (
 from app.core.db import DbSession
 from app.core.errors import error_responses
 from app.core.names import SessionPath
-from app.profiles.access import ExistingProfile, ProfileForWrite
+from app.profiles.access import ExistingProfile, ProfileForWrite, profile_router
 from app.sessions import service as sessions
+from app.sessions import system_prompt
 
-router = APIRouter(
-    prefix="/v1/namespaces/{namespace}/profiles/{profile}",
-    tags=["context"],
-    responses=error_responses(401, 404, 422),
-)
+router = profile_router("context")
 
 CREATED: dict[int | str, dict[str, Any]] = {201: {"description": "Created"}}
 ToolName = Annotated[str, Path(min_length=1, max_length=64, description="Tool name, e.g. set_context.")]
@@ -121,7 +121,7 @@ async def delete_context_entry(
 async def get_system_prompt(session_id: SessionPath, profile: ExistingProfile, db: DbSession) -> SystemPrompt:
     """freezeSystemPrompt: the session's frozen prompt, rendered from the blocks and stored on the first call."""
     session = await sessions.require_session(db, profile, session_id)
-    return SystemPrompt(system_prompt=await prompt.freeze(db, profile, session))
+    return SystemPrompt(system_prompt=await system_prompt.freeze(db, profile, session))
 
 
 @router.post("/sessions/{session_id}/system-prompt/refresh")
@@ -130,7 +130,7 @@ async def refresh_system_prompt(
 ) -> SystemPrompt:
     """refreshSystemPrompt: re-render from the blocks as they are now, and freeze that."""
     await sessions.require_session(db, profile, session_id)
-    return SystemPrompt(system_prompt=await prompt.refresh(db, profile, session_id))
+    return SystemPrompt(system_prompt=await system_prompt.refresh(db, profile, session_id))
 
 
 @router.get("/sessions/{session_id}/tools")

@@ -19,16 +19,13 @@ INLINE_KINDS = ("readonly", "writable")
 KEYED_KINDS = ("skill", "search")
 
 
-class BlockNotFound(NotFound):
-    code = "block_not_found"
+class BlockNotFound(NotFound, code="block_not_found"): ...
 
 
-class EntryNotFound(NotFound):
-    code = "entry_not_found"
+class EntryNotFound(NotFound, code="entry_not_found"): ...
 
 
-class WrongBlockKind(Conflict):
-    code = "wrong_block_kind"
+class WrongBlockKind(Conflict, code="wrong_block_kind"): ...
 
 
 class BlockTooLarge(ValidationFailed):

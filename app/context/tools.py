@@ -283,15 +283,25 @@ async def _skill_labels(db: AsyncSession, profile: Profile) -> list[str]:
     return [b.label for b in await repository.list_blocks(db, profile.id) if b.kind == "skill"]
 
 
-async def _load_context_call(
-    db: AsyncSession, profile: Profile, session: Session, args: dict[str, Any]
-) -> str:
-    label = _string_arg("load_context", args, "label")
-    key = _string_arg("load_context", args, "key")
+async def _skill_call_args(
+    tool: str, db: AsyncSession, profile: Profile, args: dict[str, Any]
+) -> tuple[str, str, str | None]:
+    """(label, key, the error to answer instead): `load_context` and `unload_context` name a skill block."""
+    label = _string_arg(tool, args, "label")
+    key = _string_arg(tool, args, "key")
     assert label is not None and key is not None
     skills = await _skill_labels(db, profile)
     if label not in skills:
-        return f'Error: "{label}" is not a skill block. Skill blocks: {", ".join(skills)}'
+        return label, key, f'Error: "{label}" is not a skill block. Skill blocks: {", ".join(skills)}'
+    return label, key, None
+
+
+async def _load_context_call(
+    db: AsyncSession, profile: Profile, session: Session, args: dict[str, Any]
+) -> str:
+    label, key, error = await _skill_call_args("load_context", db, profile, args)
+    if error is not None:
+        return error
     block = await service.require_block(db, profile, label)
     entry = await service.find_entry(db, profile, block, key, session.id)
     if entry is None:
@@ -335,12 +345,9 @@ async def _reclaim(db: AsyncSession, profile: Profile, session: Session, label: 
 async def _unload_context_call(
     db: AsyncSession, profile: Profile, session: Session, args: dict[str, Any]
 ) -> str:
-    label = _string_arg("unload_context", args, "label")
-    key = _string_arg("unload_context", args, "key")
-    assert label is not None and key is not None
-    skills = await _skill_labels(db, profile)
-    if label not in skills:
-        return f'Error: "{label}" is not a skill block. Skill blocks: {", ".join(skills)}'
+    label, key, error = await _skill_call_args("unload_context", db, profile, args)
+    if error is not None:
+        return error
     loaded = f"{label}:{key}"
     if loaded not in session.loaded_skills:
         return f'Skill "{key}" is not currently loaded in "{label}".'

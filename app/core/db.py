@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Request
 from sqlalchemy.exc import DBAPIError
@@ -28,7 +28,7 @@ from app.core.errors import ValidationFailed
 from app.core.settings import Settings
 from app.core.unavailable import database_unavailable
 
-__all__ = ["DbSession", "ReleaseDb", "database_unavailable", "indexed_text_fits"]
+__all__ = ["DbSession", "ReleaseDb", "database_unavailable", "indexed_text_fits", "read_only"]
 
 # SQLSTATE program_limit_exceeded: here "string is too long for tsvector" (the index of one text > 1 MiB).
 PROGRAM_LIMIT_EXCEEDED = "54000"
@@ -127,11 +127,26 @@ def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]
     return async_sessionmaker(engine, expire_on_commit=False)
 
 
+_READ_ONLY = "agent_memory_read_only"
+Endpoint = TypeVar("Endpoint", bound=Callable[..., object])
+
+
+def read_only(endpoint: Endpoint) -> Endpoint:
+    """Mark a route that only reads: its statements run in autocommit, each on its own snapshot, which
+    spares the BEGIN and COMMIT round trips of a transaction around them (recall's hot path). Only for
+    routes whose reads need not agree with each other to the row."""
+    setattr(endpoint, _READ_ONLY, True)
+    return endpoint
+
+
 async def get_db(request: Request) -> AsyncIterator[AsyncSession]:
-    """The request's unit of work: committed before the response is sent, rolled back on any error."""
+    """The request's unit of work: committed before the response is sent, rolled back on any error
+    (autocommit for routes marked `read_only`)."""
     maker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
     with wait_budget(request_received_var.get() or time.monotonic()):
         async with maker() as session:
+            if getattr(getattr(request.scope.get("route"), "endpoint", None), _READ_ONLY, False):
+                await session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
             try:
                 yield session
                 await session.commit()

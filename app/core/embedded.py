@@ -7,9 +7,17 @@ and failures at their own level, so a JSON log keeps one line per line of output
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app.core import tracing
+from app.core.db import create_engine
+from app.core.settings import Settings
 
 logger = logging.getLogger("agent_memory.embedded")
 
@@ -64,3 +72,30 @@ class EmbeddedPostgres:
             logger.info("stopping embedded PostgreSQL")
             self._server.cleanup()
             self._server = None
+
+
+@dataclass
+class Database:
+    """The engine the process talks to, and the embedded server behind it when it started one."""
+
+    engine: AsyncEngine
+    url: str
+    embedded: EmbeddedPostgres | None
+
+    @classmethod
+    async def open(cls, settings: Settings) -> Database:
+        """The configured database, or with no URL the embedded server started under the data directory;
+        the engine is traced when OTEL_EXPORTER_OTLP_ENDPOINT is set (else instrumenting is a no-op)."""
+        embedded: EmbeddedPostgres | None = None
+        url = settings.async_database_url
+        if url is None:
+            embedded = EmbeddedPostgres(settings.data_dir)
+            url = await asyncio.to_thread(embedded.start)
+        engine = create_engine(url, settings)
+        tracing.instrument_engine(engine)
+        return cls(engine, url, embedded)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+        if self.embedded is not None:
+            await asyncio.to_thread(self.embedded.stop)

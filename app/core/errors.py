@@ -29,6 +29,12 @@ class AppError(Exception):
     code: str = "internal_error"
     title: str = "Internal error"
 
+    def __init_subclass__(cls, *, code: str | None = None, **kwargs: Any) -> None:
+        """`class BlockNotFound(NotFound, code="block_not_found"): ...` declares a domain's error in a line."""
+        super().__init_subclass__(**kwargs)
+        if code is not None:
+            cls.code = code
+
     def __init__(self, detail: str | None = None, *, code: str | None = None) -> None:
         super().__init__(detail or self.title)
         self.detail = detail or self.title

@@ -78,9 +78,8 @@ def _refused(where: str, message: str = UNSTORABLE_TEXT) -> JSONResponse:
     )
 
 
-class RequestContextMiddleware:
-    """Request id (from `X-Request-Id` or new), the caller's trace id (from `traceparent`), access log
-    line, request count and latency by route."""
+class _HttpMiddleware:
+    """A pure ASGI middleware that acts on HTTP requests (`handle`) and passes everything else through."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -89,6 +88,17 @@ class RequestContextMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        await self.handle(scope, receive, send)
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        raise NotImplementedError
+
+
+class RequestContextMiddleware(_HttpMiddleware):
+    """Request id (from `X-Request-Id` or new), the caller's trace id (from `traceparent`), access log
+    line, request count and latency by route."""
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = dict(scope.get("headers") or [])
         incoming = headers.get(b"x-request-id", b"").decode("latin-1")[:100]
         request_id = incoming or uuid.uuid4().hex
@@ -128,16 +138,10 @@ class RequestContextMiddleware:
             request_received_var.reset(received_token)
 
 
-class BodyGuardMiddleware:
+class BodyGuardMiddleware(_HttpMiddleware):
     """The request guard: NUL in the path or query, the body's size, unstorable text in a JSON body."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         # Paths and query strings are percent-decoded with replacement, so NUL is the one thing in them
         # the database refuses; refusing it here covers every path and query parameter at once.
         query = scope.get("query_string", b"")

@@ -12,41 +12,35 @@ changing what the API accepts or answers:
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, get_args
 
-# Inline enums by their set of values → the schema name they get.
+# Inline enums by their set of values → the schema name they get. The ones a domain declares as a
+# `Literal` type are named by the app from those types (`named_literals`); these have no such type.
 ENUM_NAMES: dict[frozenset[str], str] = {
-    frozenset({"low", "medium", "high"}): "ThinkingLevel",
-    frozenset({"short", "medium", "long"}): "ResponseLength",
-    frozenset({"system", "user", "assistant"}): "MessageRole",
     frozenset({"queued", "running", "done", "failed"}): "JobStatus",
     frozenset({"replace", "append"}): "WriteAction",
     frozenset({"streaming", "done"}): "StreamState",
-    frozenset(
-        {
-            "input-streaming",
-            "input-available",
-            "approval-requested",
-            "approval-responded",
-            "output-available",
-            "output-error",
-            "output-denied",
-        }
-    ): "ToolState",
+    # Definable kinds (`history` is built in, not defined).
     frozenset({"readonly", "writable", "skill", "search", "summary"}): "BlockKind",
-    frozenset({"readonly", "writable", "skill", "search", "history", "summary"}): "BlockKind",
 }
 JSON_OBJECT = "JsonObject"
 
 Schema = dict[str, Any]
+EnumNames = Mapping[frozenset[str], str]
+
+
+def named_literals(**literals: Any) -> dict[frozenset[str], str]:
+    """Schema names by the values of the `Literal` types they name: `named_literals(ToolState=ToolState)`."""
+    return {frozenset(str(v) for v in get_args(literal)): name for name, literal in literals.items()}
 
 
 def _ref(name: str) -> Schema:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def _enum_name(owner: str, prop: str, values: list[Any]) -> str:
-    named = ENUM_NAMES.get(frozenset(str(v) for v in values))
+def _enum_name(names: EnumNames, owner: str, prop: str, values: list[Any]) -> str:
+    named = names.get(frozenset(str(v) for v in values))
     return named or owner + prop[:1].upper() + prop[1:]
 
 
@@ -57,11 +51,11 @@ def _free_form(node: Schema) -> bool:
     )
 
 
-def _hoist(node: Schema, owner: str, prop: str, schemas: dict[str, Schema]) -> Schema:
+def _hoist(node: Schema, owner: str, prop: str, schemas: dict[str, Schema], names: EnumNames) -> Schema:
     """`node` with inline enums and free-form objects replaced by references to named schemas."""
     kept = {k: v for k, v in node.items() if k in ("description", "default")}
     if "enum" in node and node.get("type") == "string":
-        name = _enum_name(owner, prop, node["enum"])
+        name = _enum_name(names, owner, prop, node["enum"])
         existing = schemas.get(name)
         if existing is not None and set(existing.get("enum", [])) != set(node["enum"]):
             name = owner + prop[:1].upper() + prop[1:]  # the same name for other values: keep them apart
@@ -73,9 +67,9 @@ def _hoist(node: Schema, owner: str, prop: str, schemas: dict[str, Schema]) -> S
         )
         return {**_ref(JSON_OBJECT), **kept}
     if "anyOf" in node:
-        return {**node, "anyOf": [_hoist(member, owner, prop, schemas) for member in node["anyOf"]]}
+        return {**node, "anyOf": [_hoist(member, owner, prop, schemas, names) for member in node["anyOf"]]}
     if "items" in node and isinstance(node["items"], dict):
-        return {**node, "items": _hoist(node["items"], owner, prop, schemas)}
+        return {**node, "items": _hoist(node["items"], owner, prop, schemas, names)}
     return node
 
 
@@ -118,8 +112,10 @@ def _say_default(prop: Schema) -> Schema:
     return {**{k: v for k, v in prop.items() if k != "default"}, "description": description}
 
 
-def shape_for_sdks(document: dict[str, Any]) -> dict[str, Any]:
-    """Rewrite `document` in place (see the module docstring); returns it."""
+def shape_for_sdks(document: dict[str, Any], literal_names: EnumNames) -> dict[str, Any]:
+    """Rewrite `document` in place (see the module docstring); returns it. `literal_names`: the names of
+    the domains' `Literal` enums (`named_literals`), with `ENUM_NAMES`."""
+    names = {**ENUM_NAMES, **literal_names}
     schemas: dict[str, Schema] = document.setdefault("components", {}).setdefault("schemas", {})
 
     for name in list(schemas):
@@ -128,7 +124,7 @@ def shape_for_sdks(document: dict[str, Any]) -> dict[str, Any]:
             continue
         for prop, node in list(properties.items()):
             node = {k: v for k, v in node.items() if k != "title"}
-            properties[prop] = _hoist(node, name, prop, schemas)
+            properties[prop] = _hoist(node, name, prop, schemas, names)
 
     request_roots: set[str] = set()
     response_roots: set[str] = set()
@@ -142,6 +138,7 @@ def shape_for_sdks(document: dict[str, Any]) -> dict[str, Any]:
                     "".join(part.title() for part in operation.get("operationId", "").split("_")),
                     parameter["name"],
                     schemas,
+                    names,
                 )
             body = operation.get("requestBody")
             if body is not None:

@@ -118,9 +118,9 @@ class Settings(BaseSettings):
             raise ValueError("must be a postgresql:// URL")
         return value
 
-    @field_validator("llm_base_url")
+    @field_validator("llm_base_url", "embeddings_base_url")
     @classmethod
-    def _check_llm_url(cls, value: str | None) -> str | None:
+    def _check_endpoint_url(cls, value: str | None) -> str | None:
         if value is None or not value.strip():
             return None
         value = value.strip().rstrip("/")
@@ -128,19 +128,9 @@ class Settings(BaseSettings):
             raise ValueError("must be an http(s):// URL such as http://127.0.0.1:11434/v1")
         return value
 
-    @field_validator("embeddings_base_url")
+    @field_validator("llm_api_key", "embeddings_api_key")
     @classmethod
-    def _check_embeddings_url(cls, value: str | None) -> str | None:
-        if value is None or not value.strip():
-            return None
-        value = value.strip().rstrip("/")
-        if not value.startswith(("http://", "https://")) or len(value) <= len("https://"):
-            raise ValueError("must be an http(s):// URL such as http://127.0.0.1:11434/v1")
-        return value
-
-    @field_validator("embeddings_api_key")
-    @classmethod
-    def _check_embeddings_key(cls, value: str | None) -> str | None:
+    def _check_endpoint_key(cls, value: str | None) -> str | None:
         return value.strip() or None if value is not None else None
 
     @model_validator(mode="after")
@@ -148,11 +138,6 @@ class Settings(BaseSettings):
         if self.embeddings == "openai" and not self.embeddings_base_url:
             raise ValueError("AGENT_MEMORY_EMBEDDINGS=openai needs AGENT_MEMORY_EMBEDDINGS_BASE_URL")
         return self
-
-    @field_validator("llm_api_key")
-    @classmethod
-    def _check_llm_key(cls, value: str | None) -> str | None:
-        return value.strip() or None if value is not None else None
 
     @field_validator("admin_key")
     @classmethod

@@ -26,18 +26,12 @@ ROUND_BATCHES = 4
 async def enqueue_embedding(db: AsyncSession, profile_id: int) -> str:
     """Queue vectors for the profile's new memories, in the caller's transaction (callers check first that
     embeddings are configured: with none, nothing is queued)."""
-    return await queue.enqueue(db, EmbedPayload(), profile_id=profile_id, dedupe_key=f"embed:{profile_id}")
+    return await queue.enqueue_coalesced(db, EmbedPayload(), profile_id)
 
 
 def semantic_for(ctx: JobContext) -> Semantic | None:
     """The worker's embedder, built on first use and closed when the worker stops."""
-    if "semantic" not in ctx.cache:
-        semantic = Semantic.from_settings(ctx.settings)
-        ctx.cache["semantic"] = semantic
-        if semantic is not None:
-            ctx.owned.append(semantic)
-    found: Semantic | None = ctx.cache["semantic"]
-    return found
+    return ctx.shared("semantic", lambda: Semantic.from_settings(ctx.settings))
 
 
 @registry.job(EmbedPayload)

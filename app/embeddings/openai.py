@@ -12,13 +12,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-import random
 from collections.abc import Sequence
 from typing import Any
 
 import httpx
 
-from app.core.outbound_http import RETRY_STATUSES, excerpt, retry_after
+from app.core.outbound_http import Exhausted, Rejected, excerpt, json_client, post_json
 from app.embeddings.types import EmbeddingError, unit
 
 logger = logging.getLogger("agent_memory.embeddings")
@@ -49,15 +48,7 @@ class OpenAIEmbedder:
         self.max_retries = max_retries
         self.backoff_seconds = backoff_seconds
         self.query_timeout_seconds = query_timeout_seconds
-        headers = {"Accept": "application/json"}
-        if api_key:
-            headers["Authorization"] = f"Bearer {api_key}"
-        self._http = httpx.AsyncClient(
-            base_url=self.base_url,
-            headers=headers,
-            timeout=httpx.Timeout(timeout_seconds, connect=min(timeout_seconds, 10.0)),
-            transport=transport,
-        )
+        self._http = json_client(self.base_url, api_key, timeout_seconds, transport)
 
     async def load(self) -> None:
         return None  # nothing to prepare: the endpoint is asked on first use
@@ -85,27 +76,22 @@ class OpenAIEmbedder:
         body: dict[str, Any] = {"model": self.model, "input": texts, "encoding_format": "float"}
         if self.dimensions:
             body["dimensions"] = self.dimensions
-        attempt = 0
-        while True:
-            attempt += 1
-            delay: float | None = None
-            try:
-                response = await self._http.post("/embeddings", json=body)
-            except httpx.TransportError as exc:  # connect/read errors and timeouts
-                problem = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-            else:
-                if response.status_code == 200:
-                    return self._vectors(response, len(texts))
-                problem = f"HTTP {response.status_code}: {excerpt(response.text)}"
-                if response.status_code not in RETRY_STATUSES:
-                    raise EmbeddingError(f"embedding request failed, {problem}")
-                delay = retry_after(response)
-            if attempt > retries:
-                raise EmbeddingError(f"embedding request failed after {attempt} attempt(s), last: {problem}")
-            if delay is None:
-                delay = self.backoff_seconds * 2 ** (attempt - 1) * random.uniform(0.75, 1.25)
-            logger.warning("embedding attempt %d failed (%s); retrying in %.2fs", attempt, problem, delay)
-            await asyncio.sleep(delay)
+        try:
+            response = await post_json(
+                self._http,
+                "/embeddings",
+                body,
+                retries=retries,
+                backoff_seconds=self.backoff_seconds,
+                label="embedding",
+            )
+        except Rejected as exc:
+            raise EmbeddingError(f"embedding request failed, {exc.problem}") from None
+        except Exhausted as exc:
+            raise EmbeddingError(
+                f"embedding request failed after {exc.attempts} attempt(s), last: {exc.problem}"
+            ) from None
+        return self._vectors(response, len(texts))
 
     def _vectors(self, response: httpx.Response, expected: int) -> list[list[float]]:
         try:

@@ -131,11 +131,11 @@ async def forget(db: AsyncSession, profile_id: int, memory_id: str) -> None:
 
 
 # Exact search, narrowed to the profile's vectors of this model before ranking; superseded memories never
-# appear (their vectors stay until the memory is purged).
-_NEAREST_PGVECTOR = text(
-    """
+# appear (their vectors stay until the memory is purged). `{similarity}`: the store's dot product of the
+# unit vectors `e.embedding` and `:q` (their cosine).
+_NEAREST = """
     WITH candidates AS MATERIALIZED (
-        SELECT e.memory_id, -(e.embedding <#> CAST(CAST(:q AS text) AS vector)) AS similarity
+        SELECT e.memory_id, {similarity} AS similarity
         FROM memory_embeddings e
         WHERE e.profile_id = :p AND e.model = :model)
     SELECT c.memory_id, c.similarity FROM candidates c
@@ -143,21 +143,10 @@ _NEAREST_PGVECTOR = text(
     WHERE c.similarity >= :floor
     ORDER BY c.similarity DESC, c.memory_id DESC
     LIMIT :k
-    """
-)
+"""
+_NEAREST_PGVECTOR = text(_NEAREST.format(similarity="-(e.embedding <#> CAST(CAST(:q AS text) AS vector))"))
 _NEAREST_PORTABLE = text(
-    """
-    WITH candidates AS MATERIALIZED (
-        SELECT e.memory_id,
-               (SELECT sum(a * b) FROM unnest(e.embedding, CAST(:q AS real[])) AS t(a, b)) AS similarity
-        FROM memory_embeddings e
-        WHERE e.profile_id = :p AND e.model = :model)
-    SELECT c.memory_id, c.similarity FROM candidates c
-    JOIN memories m ON m.profile_id = :p AND m.id = c.memory_id AND m.superseded_by IS NULL
-    WHERE c.similarity >= :floor
-    ORDER BY c.similarity DESC, c.memory_id DESC
-    LIMIT :k
-    """
+    _NEAREST.format(similarity="(SELECT sum(a * b) FROM unnest(e.embedding, CAST(:q AS real[])) AS t(a, b))")
 )
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import random
 import re
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Any
@@ -23,7 +22,7 @@ from typing import Annotated, Any
 import httpx
 from fastapi import Depends, Request
 
-from app.core.outbound_http import RETRY_STATUSES, excerpt, retry_after
+from app.core.outbound_http import Exhausted, Rejected, excerpt, json_client, post_json
 from app.core.settings import Settings
 
 logger = logging.getLogger("agent_memory.llm")
@@ -57,15 +56,7 @@ class LlmClient:
         self.model = model
         self.max_retries = max_retries
         self.backoff_seconds = backoff_seconds
-        headers = {"Accept": "application/json"}
-        if api_key:
-            headers["Authorization"] = f"Bearer {api_key}"
-        self._http = httpx.AsyncClient(
-            base_url=self.base_url,
-            headers=headers,
-            timeout=httpx.Timeout(timeout_seconds, connect=min(timeout_seconds, 10.0)),
-            transport=transport,
-        )
+        self._http = json_client(self.base_url, api_key, timeout_seconds, transport)
         self._slots = asyncio.Semaphore(max_concurrency)
         # None: not known yet; False once the server has rejected `response_format`.
         self._json_mode: bool | None = None
@@ -140,28 +131,23 @@ class LlmClient:
 
     async def _complete(self, body: dict[str, Any], max_retries: int | None) -> str:
         retries = self.max_retries if max_retries is None else max_retries
-        attempt = 0
-        while True:
-            attempt += 1
-            delay: float | None = None
-            try:
-                async with self._slots:
-                    response = await self._http.post("/chat/completions", json=body)
-            except httpx.TransportError as exc:  # connect/read errors and timeouts
-                problem = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-            else:
-                if response.status_code == 200:
-                    return _reply_text(response)
-                problem = f"HTTP {response.status_code}: {excerpt(response.text)}"
-                if response.status_code not in RETRY_STATUSES:
-                    raise _Rejected(response.status_code, f"LLM request failed, {problem}")
-                delay = retry_after(response)
-            if attempt > retries:
-                raise LlmError(f"LLM request failed after {attempt} attempt(s), last: {problem}")
-            if delay is None:
-                delay = self.backoff_seconds * 2 ** (attempt - 1) * random.uniform(0.75, 1.25)
-            logger.warning("LLM request attempt %d failed (%s); retrying in %.2fs", attempt, problem, delay)
-            await asyncio.sleep(delay)
+        try:
+            response = await post_json(
+                self._http,
+                "/chat/completions",
+                body,
+                retries=retries,
+                backoff_seconds=self.backoff_seconds,
+                label="LLM request",
+                slots=self._slots,
+            )
+        except Rejected as exc:
+            raise _Rejected(exc.status, f"LLM request failed, {exc.problem}") from None
+        except Exhausted as exc:
+            raise LlmError(
+                f"LLM request failed after {exc.attempts} attempt(s), last: {exc.problem}"
+            ) from None
+        return _reply_text(response)
 
 
 class _Rejected(Exception):

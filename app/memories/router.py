@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query, Response
+from fastapi import Depends, Query, Response
 
 from app.core.db import DbSession
 from app.core.errors import ValidationFailed, error_responses
@@ -23,13 +23,9 @@ from app.memories.schemas import (
     MemoryType,
     RememberRequest,
 )
-from app.profiles.access import ExistingProfile, ProfileForWrite
+from app.profiles.access import ExistingProfile, ProfileForWrite, profile_router
 
-router = APIRouter(
-    prefix="/v1/namespaces/{namespace}/profiles/{profile}",
-    tags=["memory"],
-    responses=error_responses(401, 404, 422),
-)
+router = profile_router("memory")
 
 
 @router.post(

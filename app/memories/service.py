@@ -30,16 +30,13 @@ from app.models import Profile
 from app.sessions import repository as sessions_repository
 
 
-class MemoryNotFound(NotFound):
-    code = "memory_not_found"
+class MemoryNotFound(NotFound, code="memory_not_found"): ...
 
 
-class MemorySuperseded(Conflict):
-    code = "memory_superseded"
+class MemorySuperseded(Conflict, code="memory_superseded"): ...
 
 
-class DuplicateContent(Conflict):
-    code = "memory_content_exists"
+class DuplicateContent(Conflict, code="memory_content_exists"): ...
 
 
 def inherited_metadata(

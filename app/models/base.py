@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import DateTime, MetaData, func
+from sqlalchemy import Computed, DateTime, MetaData, func, text
+from sqlalchemy.dialects.postgresql import TSVECTOR
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 NAMING = {
@@ -22,3 +24,17 @@ class Base(DeclarativeBase):
 
 def created_at_column() -> Mapped[datetime]:
     return mapped_column(DateTime(timezone=True), nullable=False, server_default=func.now())
+
+
+def updated_at_column() -> Mapped[datetime]:
+    return mapped_column(DateTime(timezone=True), nullable=False, server_default=text("now()"))
+
+
+def english_tsvector(column: str) -> str:
+    """The SQL of `column`'s full-text vector: PostgreSQL's `english` parser and stemmer, as every query uses."""
+    return f"to_tsvector('english'::regconfig, {column})"
+
+
+def tsvector_column(expression: str) -> Mapped[Any]:
+    """A stored generated `tsvector` column computed by `expression` (GIN-indexed by the table)."""
+    return mapped_column(TSVECTOR, Computed(expression, persisted=True))

@@ -7,8 +7,6 @@ from typing import Any
 
 from sqlalchemy import (
     BigInteger,
-    Computed,
-    DateTime,
     ForeignKey,
     ForeignKeyConstraint,
     Identity,
@@ -19,10 +17,9 @@ from sqlalchemy import (
     Text,
     text,
 )
-from sqlalchemy.dialects.postgresql import TSVECTOR
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.models.base import Base, created_at_column
+from app.models.base import Base, created_at_column, english_tsvector, tsvector_column, updated_at_column
 
 
 class ContextBlock(Base):
@@ -43,9 +40,7 @@ class ContextBlock(Base):
     # Definition order: the order blocks render in, kept when a block is redefined.
     seq: Mapped[int] = mapped_column(BigInteger, Identity(), nullable=False)
     created_at: Mapped[datetime] = created_at_column()
-    updated_at: Mapped[datetime] = mapped_column(
-        DateTime(timezone=True), nullable=False, server_default=text("now()")
-    )
+    updated_at: Mapped[datetime] = updated_at_column()
 
     __table_args__ = (
         PrimaryKeyConstraint("profile_id", "label"),
@@ -64,12 +59,8 @@ class ContextEntry(Base):
     content: Mapped[str] = mapped_column(Text, nullable=False)
     description: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = created_at_column()
-    updated_at: Mapped[datetime] = mapped_column(
-        DateTime(timezone=True), nullable=False, server_default=text("now()")
-    )
-    tsv: Mapped[Any] = mapped_column(
-        TSVECTOR, Computed("to_tsvector('english'::regconfig, content)", persisted=True)
-    )
+    updated_at: Mapped[datetime] = updated_at_column()
+    tsv: Mapped[Any] = tsvector_column(english_tsvector("content"))
 
     __table_args__ = (
         PrimaryKeyConstraint("profile_id", "label", "key"),
@@ -90,9 +81,7 @@ class ContextSessionBlock(Base):
     label: Mapped[str] = mapped_column(String(64))
     content: Mapped[str] = mapped_column(Text, nullable=False, server_default=text("''"))
     created_at: Mapped[datetime] = created_at_column()
-    updated_at: Mapped[datetime] = mapped_column(
-        DateTime(timezone=True), nullable=False, server_default=text("now()")
-    )
+    updated_at: Mapped[datetime] = updated_at_column()
 
     __table_args__ = (
         PrimaryKeyConstraint("profile_id", "session_id", "label"),
@@ -117,12 +106,8 @@ class ContextSessionEntry(Base):
     content: Mapped[str] = mapped_column(Text, nullable=False)
     description: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = created_at_column()
-    updated_at: Mapped[datetime] = mapped_column(
-        DateTime(timezone=True), nullable=False, server_default=text("now()")
-    )
-    tsv: Mapped[Any] = mapped_column(
-        TSVECTOR, Computed("to_tsvector('english'::regconfig, content)", persisted=True)
-    )
+    updated_at: Mapped[datetime] = updated_at_column()
+    tsv: Mapped[Any] = tsvector_column(english_tsvector("content"))
 
     __table_args__ = (
         PrimaryKeyConstraint("profile_id", "session_id", "label", "key"),

@@ -9,7 +9,7 @@ from sqlalchemy import BigInteger, DateTime, Index, Integer, String, Text, text
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.models.base import Base, created_at_column
+from app.models.base import Base, created_at_column, updated_at_column
 
 
 class Job(Base):
@@ -35,9 +35,7 @@ class Job(Base):
     # The handler's typed result (app.worker.kinds), camelCase JSON; NULL until the job is done.
     result: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
     created_at: Mapped[datetime] = created_at_column()
-    updated_at: Mapped[datetime] = mapped_column(
-        DateTime(timezone=True), nullable=False, server_default=text("now()")
-    )
+    updated_at: Mapped[datetime] = updated_at_column()
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
     __table_args__ = (

@@ -7,7 +7,6 @@ from typing import Any
 
 from sqlalchemy import (
     BigInteger,
-    Computed,
     DateTime,
     ForeignKey,
     ForeignKeyConstraint,
@@ -18,10 +17,10 @@ from sqlalchemy import (
     Text,
     text,
 )
-from sqlalchemy.dialects.postgresql import JSONB, TSVECTOR
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.models.base import Base, created_at_column
+from app.models.base import Base, created_at_column, english_tsvector, tsvector_column, updated_at_column
 
 
 class Memory(Base):
@@ -40,9 +39,7 @@ class Memory(Base):
     # Low-weight searchable text: the turn this memory answers, resolved referents, generated keywords.
     context: Mapped[str] = mapped_column(Text, nullable=False, server_default=text("''"))
     created_at: Mapped[datetime] = created_at_column()
-    updated_at: Mapped[datetime] = mapped_column(
-        DateTime(timezone=True), nullable=False, server_default=text("now()")
-    )
+    updated_at: Mapped[datetime] = updated_at_column()
     # Free-form tags given on remember or inherited from the source message; filters match keys exactly.
     metadata_: Mapped[dict[str, Any]] = mapped_column(
         "metadata", JSONB, nullable=False, server_default=text("'{}'::jsonb")
@@ -55,14 +52,10 @@ class Memory(Base):
     version: Mapped[int] = mapped_column(Integer, nullable=False, server_default=text("1"))
     # What began the current state: created, edited or restored (remembered again after supersession).
     change: Mapped[str] = mapped_column(String(16), nullable=False, server_default=text("'created'"))
-    tsv: Mapped[Any] = mapped_column(
-        TSVECTOR,
-        Computed(
-            "setweight(to_tsvector('english'::regconfig, summary), 'A') || "
-            "setweight(to_tsvector('english'::regconfig, content), 'B') || "
-            "setweight(to_tsvector('english'::regconfig, context), 'D')",
-            persisted=True,
-        ),
+    tsv: Mapped[Any] = tsvector_column(
+        f"setweight({english_tsvector('summary')}, 'A') || "
+        f"setweight({english_tsvector('content')}, 'B') || "
+        f"setweight({english_tsvector('context')}, 'D')"
     )
 
     __table_args__ = (
@@ -77,7 +70,8 @@ class Memory(Base):
             postgresql_where=text("superseded_by IS NULL AND topic_key IS NOT NULL"),
         ),
         Index("ix_memories_event_time", "profile_id", "event_time"),
-        Index("ix_memories_tsv", "tsv", postgresql_using="gin"),
+        # Keyed by profile and text together (migration 0010 defines profiled_tsv and says why).
+        Index("ix_memories_profiled_tsv", text("profiled_tsv(profile_id, tsv)"), postgresql_using="gin"),
         Index(
             "ix_memories_metadata",
             "metadata",

@@ -8,8 +8,6 @@ from typing import Any
 from sqlalchemy import (
     BigInteger,
     Boolean,
-    Computed,
-    DateTime,
     Float,
     ForeignKey,
     ForeignKeyConstraint,
@@ -21,10 +19,10 @@ from sqlalchemy import (
     Text,
     text,
 )
-from sqlalchemy.dialects.postgresql import JSONB, TSVECTOR
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.models.base import Base, created_at_column
+from app.models.base import Base, created_at_column, english_tsvector, tsvector_column, updated_at_column
 
 
 class Session(Base):
@@ -50,9 +48,7 @@ class Session(Base):
         JSONB, nullable=False, server_default=text("'[]'::jsonb")
     )
     created_at: Mapped[datetime] = created_at_column()
-    updated_at: Mapped[datetime] = mapped_column(
-        DateTime(timezone=True), nullable=False, server_default=text("now()")
-    )
+    updated_at: Mapped[datetime] = updated_at_column()
     metadata_: Mapped[dict[str, Any]] = mapped_column(
         "metadata", JSONB, nullable=False, server_default=text("'{}'::jsonb")
     )
@@ -79,9 +75,7 @@ class Message(Base):
     created_at: Mapped[datetime] = created_at_column()
     # Insertion order: breaks createdAt ties (latest leaf) and orders a session's messages.
     seq: Mapped[int] = mapped_column(BigInteger, Identity(), nullable=False)
-    tsv: Mapped[Any] = mapped_column(
-        TSVECTOR, Computed("to_tsvector('english'::regconfig, text_content)", persisted=True)
-    )
+    tsv: Mapped[Any] = tsvector_column(english_tsvector("text_content"))
 
     __table_args__ = (
         # Ids are unique per session (two sessions may both hold `m1`), as the reference keys them.
@@ -91,6 +85,7 @@ class Message(Base):
         ),
         Index("ix_messages_session_seq", "profile_id", "session_id", "seq"),
         Index("ix_messages_parent", "profile_id", "session_id", "parent_id"),
-        Index("ix_messages_tsv", "tsv", postgresql_using="gin"),
+        # Keyed by profile and text together (migration 0010 defines profiled_tsv and says why).
+        Index("ix_messages_profiled_tsv", text("profiled_tsv(profile_id, tsv)"), postgresql_using="gin"),
         Index("ix_messages_created", "profile_id", "created_at"),
     )

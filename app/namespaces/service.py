@@ -14,16 +14,13 @@ from app.namespaces.schemas import KeyCreated, KeyOut, NamespaceList, NamespaceO
 from app.worker import queue
 
 
-class NamespaceNotFound(NotFound):
-    code = "namespace_not_found"
+class NamespaceNotFound(NotFound, code="namespace_not_found"): ...
 
 
-class NamespaceExists(Conflict):
-    code = "namespace_exists"
+class NamespaceExists(Conflict, code="namespace_exists"): ...
 
 
-class KeyNotFound(NotFound):
-    code = "key_not_found"
+class KeyNotFound(NotFound, code="key_not_found"): ...
 
 
 async def resolve(db: AsyncSession, principal: Principal, name: str) -> Namespace:

@@ -14,8 +14,7 @@ from app.profiles.schemas import MemoryCounts, ProfileCounts, ProfileDetail, Pro
 from app.worker import queue
 
 
-class ProfileNotFound(NotFound):
-    code = "profile_not_found"
+class ProfileNotFound(NotFound, code="profile_not_found"): ...
 
 
 async def _find(

@@ -1,7 +1,8 @@
 """Turning a question into search terms: stemmed lexemes (OR, never AND), phrases, expansions.
 
 Lexemes come from PostgreSQL's own `english` parser and stemmer, so they match the stored tsvectors
-exactly; we only quote them into tsquery syntax, which is why no input can cause a tsquery syntax error.
+exactly; they are only quoted into tsquery syntax (`app.core.profiled_text.quote_lexeme`), which is why no
+input can cause a tsquery syntax error.
 """
 
 from __future__ import annotations
@@ -51,8 +52,3 @@ def build(lexemes: list[str], phrases: list[str], query: str, *, related: list[s
         if extra not in kept and extra not in expanded:
             expanded.append(extra)
     return ParsedQuery(lexemes=kept, phrases=phrases, expanded=expanded, words=words_of(query))
-
-
-def quote_lexeme(lexeme: str) -> str:
-    """A lexeme as a tsquery operand: quoted, with quotes and backslashes escaped."""
-    return "'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'"

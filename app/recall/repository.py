@@ -1,10 +1,18 @@
-"""SQL of recall. Every channel first narrows to the profile's rows (a MATERIALIZED CTE keyed on
-`profile_id`), then ranks only those: the plan never ranks the whole table.
+"""SQL of recall, in two round trips: `analyse` (the question's lexemes and the profile's statistics) and
+`channels` (every channel at once, with what the later stages read of every candidate).
 
 Full-text ranking is BM25 over PostgreSQL's own lexemes: each query term weighs
 `ln(1 + (N − df + ½)/(df + ½))` (its rarity in the profile) times a saturating count of its occurrences
 (summary weighted above content), summed over the terms a row matches — an OR of terms, so a question
 matches without repeating every word.
+
+**Cost follows the matches, not the profile.** Rows are found through the GIN index keyed by profile and
+text together (`app.core.profiled_text`). A profile up to `EXACT_ROWS` rows is ranked exactly: every row
+matching any term is a candidate, and df and N are counted. A larger profile is ranked on bounded work:
+terms that PostgreSQL's own statistics (`pg_stats`) say are common there (more than `RARE_DF` rows) are not
+looked up in the index — their posting lists grow with the profile — but matched only in the profile's
+newest `WALK_ROWS` rows, and their df and the profile's N are estimated from those statistics; rare terms
+(the ones that decide a ranking) are still looked up in full, up to `HIT_CAP` rows each channel.
 """
 
 from __future__ import annotations
@@ -17,80 +25,177 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.metadata import filter_sql
-from app.recall.query import quote_lexeme
+from app.core.profiled_text import in_profile, profiled_tsv, quote_lexeme
+
+# Profiles up to this many rows (memories, and messages, each on its own) are ranked exactly; counting
+# them costs at most this many index entries (≈ 3 ms), far below ranking a profile that size.
+EXACT_ROWS = 20_000
+# In a larger profile, the index looks up the rarest terms first, as long as their estimated rows add up to
+# at most this many: the candidates that decide a ranking, at a bounded cost (reading, weighing and scoring
+# a candidate costs ≈ 5 µs, so this is ≈ 10 ms). The other terms are "common": their posting lists grow
+# with the profile, and their low IDF rarely decides a ranking.
+LOOKUP_BUDGET = 2_000
+# Common terms are matched in the profile's newest rows only: recent memories first, at bounded cost.
+WALK_ROWS = 2_000
+# At most this many index hits per channel in a large profile, should the statistics (global and sampled)
+# underestimate a term in this profile.
+HIT_CAP = 3 * LOOKUP_BUDGET
+
+# PostgreSQL's own statistics of a large profile (run only when a count reached EXACT_ROWS): its row count
+# (the profile's share in the column's most-common-values list, times the table's rows) and how common each
+# query lexeme is in the table (the tsvector column's most-common-elements list). A lexeme missing from that
+# list is rarer than its last entry. Fresh as of the last ANALYZE, which autovacuum repeats as tables grow.
+_ESTIMATES = """
+    SELECT
+      (SELECT v.f * c.reltuples
+       FROM pg_stats s CROSS JOIN LATERAL unnest(s.most_common_vals::text::bigint[], s.most_common_freqs) AS v(id, f),
+            pg_class c
+       WHERE s.schemaname = current_schema() AND s.tablename = '{table}' AND s.attname = 'profile_id'
+         AND v.id = :p AND c.oid = '{table}'::regclass) AS rows,
+      (SELECT json_object_agg(e.lexeme, e.f)
+       FROM pg_stats s CROSS JOIN LATERAL unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs)
+            AS e(lexeme, f)
+       WHERE s.schemaname = current_schema() AND s.tablename = '{table}' AND s.attname = 'tsv'
+         AND e.lexeme IN (SELECT lexeme FROM wanted)) AS freqs,
+      -- The least frequency the list holds (its elements are followed by min, max and null frequency).
+      (SELECT s.most_common_elem_freqs[cardinality(s.most_common_elems::text::text[]) + 1]
+       FROM pg_stats s
+       WHERE s.schemaname = current_schema() AND s.tablename = '{table}' AND s.attname = 'tsv') AS least
+"""
 
 _ANALYSE = text(
-    """
+    f"""
+    WITH
+    n AS (SELECT
+        (SELECT count(*) FROM (SELECT 1 FROM memories WHERE profile_id = :p AND superseded_by IS NULL
+                               LIMIT {EXACT_ROWS}) x) AS memories,
+        (SELECT count(*) FROM (SELECT 1 FROM messages WHERE profile_id = :p LIMIT {EXACT_ROWS}) x) AS messages),
+    q AS (SELECT to_tsvector('english', :q) AS v, to_tsvector('english', :related) AS r),
+    wanted AS (SELECT lexeme FROM q, unnest(q.v) UNION SELECT lexeme FROM q, unnest(q.r))
     SELECT
-      coalesce((SELECT array_agg(lexeme ORDER BY positions[1])
-                FROM unnest(to_tsvector('english', :q))), '{}') AS lexemes,
-      coalesce((SELECT array_agg(lexeme) FROM unnest(to_tsvector('english', :related))), '{}') AS related,
+      coalesce((SELECT array_agg(lexeme ORDER BY positions[1]) FROM q, unnest(q.v)), '{{}}') AS lexemes,
+      coalesce((SELECT array_agg(lexeme) FROM q, unnest(q.r)), '{{}}') AS related,
       coalesce((SELECT array_agg(pq::text) FROM (
                   SELECT phraseto_tsquery('english', ph) AS pq FROM unnest(CAST(:phrases AS text[])) AS ph) x
-                WHERE numnode(pq) > 0), '{}') AS phrases
+                WHERE numnode(pq) > 0), '{{}}') AS phrases,
+      n.memories, n.messages,
+      CASE WHEN n.memories >= {EXACT_ROWS}
+           THEN (SELECT to_json(e) FROM ({_ESTIMATES.format(table="memories")}) e) END AS memory_estimates,
+      CASE WHEN n.messages >= {EXACT_ROWS}
+           THEN (SELECT to_json(e) FROM ({_ESTIMATES.format(table="messages")}) e) END AS message_estimates
+    FROM n
     """
 )
 
-# Term statistics come from unnesting the matching rows' tsvectors and hash-joining them with the query's
-# lexemes, so the cost grows with the rows that match, not with rows × terms.
-# BM25 constants: no length normalisation (b = 0): chat statements are short, and normalising hurt ranking.
+# BM25 constants: no length normalisation (b = 0): chat statements are short, and normalising hurt ranking
+# (so the length of a row never enters the score).
 K1 = 1.2
-B = 0.0
-# Weight of each occurrence by tsvector label: memories weigh summary (A) above content (B, mostly the same
-# words again); the context (D: the turn a memory answers, its referents, generated keywords) above content,
-# since a reply rarely repeats the words of the question it answers (weights chosen on the development sets).
-# Messages carry no labels and count every occurrence fully.
+# A term's weight in a memory by the tsvector labels of its occurrences: the summary (A) above the content
+# (B, mostly the same words again); the context (D: the turn a memory answers, its referents, generated
+# keywords) above content, since a reply rarely repeats the words of the question it answers (weights
+# chosen on the development sets). Messages carry no labels and count every occurrence fully.
+# In an exact profile every occurrence counts: the candidates' tsvectors are unnested (≈ 25 µs a row).
+# In a large one each label counts once, tested with `@@` in C on the row's sorted lexemes (≈ 1 µs a row):
+# an approximation that cost 1 point of any@10 on the development set, for a 25-fold cheaper candidate.
 _MEMORY_TF = (
     "1.0 * cardinality(array_positions(u.weights, 'A')) + 0.2 * cardinality(array_positions(u.weights, 'B'))"
-    " + 0.3 * cardinality(array_positions(u.weights, 'C')) + 0.5 * cardinality(array_positions(u.weights, 'D'))"
+    " + 0.5 * cardinality(array_positions(u.weights, 'D'))"
 )
+_MEMORY_LABELS_TF = "1.0 * (h.tsv @@ t.qa)::int + 0.2 * (h.tsv @@ t.qb)::int + 0.5 * (h.tsv @@ t.qd)::int"
 _MESSAGE_TF = "cardinality(u.positions)"
+_MESSAGE_LABELS_TF = "1.0"
+_LIVE_MEMORIES = "SELECT id, tsv FROM memories WHERE profile_id = :p AND {live}"
 # Message ids are unique per session, so a message is "session/id" here (session ids hold no '/').
 _MESSAGE_ROWS = "SELECT session_id || '/' || id AS id, tsv FROM messages WHERE profile_id = :p"
 
 
-def _ranked(name: str, rows: str, tf: str) -> str:
-    """CTEs `{name}_…` ending in `{name}` (id, score): BM25 over `rows` (id, tsv), best first."""
+def _ranked(name: str, rows: str, newest: str, tf: str, labels_tf: str) -> str:
+    """CTEs `{name}_…` ending in `{name}` (id, score): BM25 over the candidates of `rows` (id, tsv, filtered
+    by its own WHERE clause), best first.
+
+    Candidates: the rows the profile-keyed index finds for `:{name}_gin` (every term in an exact profile,
+    the rare ones in a large one), and the newest `:{name}_walk` rows (0 in an exact profile) that match any
+    term. Only the candidates are weighed, against the query's terms only (see `_MEMORY_TF`).
+    df is counted among the candidates (exact for every term looked up in the index), unless the term's
+    estimate is given (`:{name}_est`: a common term of a large profile); N is `:{name}_n`."""
     return f"""
-    {name}_pm AS MATERIALIZED ({rows}),
     {name}_hits AS MATERIALIZED (
-        SELECT id, tsv, length(tsv) AS dl FROM {name}_pm WHERE tsv @@ CAST(:anyq AS tsquery)),
-    {name}_unnested AS MATERIALIZED (
-        SELECT h.id, h.dl, u.lexeme, {tf} AS wtf
-        FROM {name}_hits h CROSS JOIN LATERAL unnest(h.tsv) AS u(lexeme, positions, weights)),
+        (SELECT id, tsv FROM ({rows} AND :{name}_use_gin
+                              AND {profiled_tsv()} @@ CAST(:{name}_gin AS tsquery)) g LIMIT :{name}_cap)
+        UNION
+        SELECT id, tsv FROM ({rows} ORDER BY {newest} DESC LIMIT :{name}_walk) w
+        WHERE tsv @@ CAST(:anyq AS tsquery)),
     {name}_matches AS MATERIALIZED (
-        SELECT x.id, x.dl, t.lexeme, t.w, x.wtf FROM {name}_unnested x JOIN terms t ON t.lexeme = x.lexeme
+        SELECT h.id, t.lexeme, t.w, {tf} AS wtf
+        FROM {name}_hits h CROSS JOIN LATERAL unnest(h.tsv) AS u(lexeme, positions, weights)
+        JOIN terms t ON t.lexeme = u.lexeme
+        WHERE :{name}_exact
         UNION ALL
-        SELECT x.id, x.dl, t.lexeme, t.w, x.wtf
-        FROM {name}_unnested x JOIN prefixes t ON starts_with(x.lexeme, t.lexeme)
+        SELECT h.id, t.lexeme, t.w, {labels_tf} FROM {name}_hits h JOIN terms t ON h.tsv @@ t.q
+        WHERE NOT :{name}_exact
         UNION ALL
-        SELECT h.id, h.dl, p.lexeme, p.w, 1.0 FROM {name}_hits h JOIN phrases p ON h.tsv @@ p.q),
-    {name}_df AS (SELECT lexeme, count(DISTINCT id) AS df FROM {name}_matches GROUP BY lexeme),
-    {name}_stats AS (SELECT count(*) AS n, greatest(avg(length(tsv)), 1) AS avgdl FROM {name}_pm),
+        SELECT h.id, p.lexeme, p.w, 1.0 FROM {name}_hits h JOIN phrases p ON h.tsv @@ p.q),
+    {name}_df AS (
+        SELECT m.lexeme, coalesce(e.df, count(DISTINCT m.id)) AS df
+        FROM {name}_matches m
+        LEFT JOIN unnest(CAST(:lexemes AS text[]), CAST(:{name}_est AS float8[])) AS e(lexeme, df)
+               ON e.lexeme = m.lexeme
+        GROUP BY m.lexeme, e.df),
     {name} AS (
         SELECT m.id,
-               sum(m.w * ln(1 + (s.n - d.df + 0.5) / (d.df + 0.5))
-                   * m.wtf * ({K1} + 1) / (m.wtf + {K1} * (1 - {B} + {B} * m.dl / s.avgdl))) AS score
-        FROM {name}_matches m JOIN {name}_df d USING (lexeme) CROSS JOIN {name}_stats s
+               sum(m.w * ln(1 + greatest(CAST(:{name}_n AS float8) - d.df + 0.5, 0.5) / (d.df + 0.5))
+                   * m.wtf * ({K1} + 1) / (m.wtf + {K1})) AS score
+        FROM {name}_matches m JOIN {name}_df d USING (lexeme)
         GROUP BY m.id
         ORDER BY score DESC, m.id DESC
         LIMIT :width)"""
+
+
+# What the fusion, the second stage and the answer need of every candidate (each channel's hits and the
+# semantic channel's `:extra_ids`): its text, its source messages, and where they sit in their session
+# (seq) and in time; which query terms the memory's own text (summary, content, context) holds, and which
+# its source messages hold.
+_DETAILS = """
+    details AS MATERIALIZED (
+        SELECT m.id AS memory_id, m.type, m.summary, m.content, m.session_id, m.event_time, m.created_at,
+               coalesce(src.sources, '{}') AS sources, src.seq, src.told_at,
+               ARRAY(SELECT t.lexeme FROM terms t WHERE m.tsv @@ t.q) AS memory_terms,
+               ARRAY(SELECT t.lexeme FROM terms t WHERE EXISTS (
+                   SELECT 1 FROM memory_sources s2
+                   JOIN messages g2 ON g2.profile_id = :p AND g2.session_id = s2.session_id
+                                    AND g2.id = s2.message_id
+                   WHERE s2.profile_id = :p AND s2.memory_id = m.id AND g2.tsv @@ t.q)) AS message_terms
+        FROM memories m
+        LEFT JOIN LATERAL (
+            SELECT array_agg(s.session_id || '/' || s.message_id) AS sources, min(g.seq) AS seq,
+                   max(g.created_at) AS told_at
+            FROM memory_sources s
+            JOIN messages g ON g.profile_id = :p AND g.session_id = s.session_id AND g.id = s.message_id
+            WHERE s.profile_id = :p AND s.memory_id = m.id) src ON true
+        WHERE m.profile_id = :p AND {live_m}
+          AND m.id IN (SELECT id FROM found UNION SELECT unnest(CAST(:extra_ids AS text[]))))
+"""
+_NO_DETAILS = ", ".join(["NULL"] * 12)  # as many as the columns of details
 
 
 # All channels in one round trip: memory full text, raw-message full text mapped to the memories those
 # messages sourced, topic keys sharing a word with the question, events inside the time window and,
 # after them, memories told inside it (their source messages' time: "what did I do yesterday?" is
 # answered by what was said yesterday too), plus the profile's document frequency of each query term
-# for the second stage.
+# for the second stage. Every part reads a bounded number of rows: the full-text parts as `_ranked` says,
+# topics and the window through their (profile, …) indexes, the newest rows first.
 _CHANNELS_SQL = f"""
     WITH
-    terms AS (SELECT * FROM unnest(CAST(:lexemes AS text[]), CAST(:weights AS float8[])) AS t(lexeme, w)),
-    prefixes AS (SELECT * FROM unnest(CAST(:prefixes AS text[]), CAST(:prefix_weights AS float8[])) AS t(lexeme, w)),
+    terms AS (
+        SELECT t.lexeme, t.w, CAST(t.q AS tsquery) AS q, CAST(t.q || '\\:A' AS tsquery) AS qa,
+               CAST(t.q || '\\:B' AS tsquery) AS qb, CAST(t.q || '\\:D' AS tsquery) AS qd
+        FROM unnest(CAST(:lexemes AS text[]), CAST(:weights AS float8[]), CAST(:lexeme_queries AS text[]))
+             AS t(lexeme, w, q)),
     phrases AS (
         SELECT CAST(t.q AS tsquery) AS q, t.q AS lexeme, t.w
         FROM unnest(CAST(:phrases AS text[]), CAST(:phrase_weights AS float8[])) AS t(q, w)),
-    {_ranked("mem", "SELECT id, tsv FROM memories WHERE profile_id = :p AND {live}", _MEMORY_TF)},
-    {_ranked("msg", _MESSAGE_ROWS, _MESSAGE_TF)},
+    {_ranked("mem", _LIVE_MEMORIES, "id", _MEMORY_TF, _MEMORY_LABELS_TF)},
+    {_ranked("msg", _MESSAGE_ROWS, "created_at", _MESSAGE_TF, _MESSAGE_LABELS_TF)},
     msg_memories AS (
         SELECT s.memory_id AS id, max(r.score) AS score
         FROM msg r
@@ -99,32 +204,41 @@ _CHANNELS_SQL = f"""
         JOIN memories m ON m.profile_id = :p AND m.id = s.memory_id AND {{live_m}}
         GROUP BY s.memory_id
         ORDER BY score DESC, s.memory_id DESC
-        LIMIT :width)
-    SELECT 'memory' AS channel, id, score, NULL AS topic_key FROM mem
+        LIMIT :width),
+    found AS (
+        SELECT 'memory' AS channel, id, score, NULL AS topic_key FROM mem
+        UNION ALL
+        SELECT 'message', id, score, NULL FROM msg_memories
+        UNION ALL
+        (SELECT 'topic', id, 0, topic_key FROM memories
+         WHERE profile_id = :p AND {{live}} AND topic_key IS NOT NULL
+           AND regexp_split_to_array(topic_key, '[._]') && CAST(:words AS text[])
+         ORDER BY id DESC LIMIT 500)
+        UNION ALL
+        (SELECT 'window', id, extract(epoch FROM event_time), NULL FROM memories
+         WHERE :has_window AND profile_id = :p AND {{live}}
+           AND event_time >= :start AND event_time < :end
+         ORDER BY event_time DESC, id DESC LIMIT :width)
+        UNION ALL
+        (SELECT 'told', s.memory_id, extract(epoch FROM max(g.created_at)), NULL
+         FROM (SELECT session_id, id, created_at FROM messages
+               WHERE :has_window AND profile_id = :p AND created_at >= :start AND created_at < :end
+               ORDER BY created_at DESC LIMIT :told_cap) g
+         JOIN memory_sources s ON s.profile_id = :p AND s.session_id = g.session_id AND s.message_id = g.id
+         JOIN memories m ON m.profile_id = :p AND m.id = s.memory_id AND {{live_m}}
+         GROUP BY s.memory_id
+         ORDER BY 3 DESC, 2 DESC LIMIT :width)),
+    {_DETAILS}
+    SELECT f.channel, f.id, f.score, f.topic_key, NULL AS latest_session, d.*
+    FROM found f LEFT JOIN details d ON d.memory_id = f.id
     UNION ALL
-    SELECT 'message', id, score, NULL FROM msg_memories
+    SELECT 'extra', d.memory_id, 0, NULL, NULL, d.* FROM details d
+    WHERE d.memory_id = ANY(CAST(:extra_ids AS text[])) AND d.memory_id NOT IN (SELECT id FROM found)
     UNION ALL
-    (SELECT 'topic', id, 0, topic_key FROM memories
-     WHERE profile_id = :p AND {{live}} AND topic_key IS NOT NULL
-       AND regexp_split_to_array(topic_key, '[._]') && CAST(:words AS text[])
-     ORDER BY id DESC LIMIT 500)
+    SELECT 'df', lexeme, df, NULL, NULL, {_NO_DETAILS} FROM mem_df
     UNION ALL
-    (SELECT 'window', id, extract(epoch FROM event_time), NULL FROM memories
-     WHERE :has_window AND profile_id = :p AND {{live}}
-       AND event_time >= :start AND event_time < :end
-     ORDER BY event_time DESC, id DESC LIMIT :width)
-    UNION ALL
-    (SELECT 'told', s.memory_id, extract(epoch FROM max(g.created_at)), NULL
-     FROM messages g
-     JOIN memory_sources s ON s.profile_id = :p AND s.session_id = g.session_id AND s.message_id = g.id
-     JOIN memories m ON m.profile_id = :p AND m.id = s.memory_id AND {{live_m}}
-     WHERE :has_window AND g.profile_id = :p AND g.created_at >= :start AND g.created_at < :end
-     GROUP BY s.memory_id
-     ORDER BY 3 DESC, 2 DESC LIMIT :width)
-    UNION ALL
-    SELECT 'df', lexeme, df, NULL FROM mem_df
-    UNION ALL
-    SELECT 'n', '', n, NULL FROM mem_stats
+    (SELECT 'latest', '', 0, NULL, id, {_NO_DETAILS} FROM sessions WHERE profile_id = :p
+     ORDER BY updated_at DESC, id LIMIT 1)
     """
 
 
@@ -153,60 +267,132 @@ def _with_visible(sql: str, visible: Visible, params: dict[str, Any]) -> str:
     return sql.replace("{live}", visible.sql("", params)).replace("{live_m}", visible.sql("m", params))
 
 
-# The fused candidates, with their source messages and the profile's newest session (for the task prior),
-# and for the second stage: which query terms the memory's own text (summary, content, context) holds,
-# which its source messages hold, and where its sources sit in their session (seq) and in time.
-_DETAILS_SQL = """
-    SELECT m.id, m.type, m.summary, m.content, m.session_id, m.event_time, m.created_at,
-           coalesce(src.sources, '{}') AS sources, src.seq, src.told_at,
-           ARRAY(SELECT l FROM unnest(tsvector_to_array(m.tsv)) l
-                 WHERE l = ANY(CAST(:terms AS text[]))) AS memory_terms,
-           ARRAY(SELECT DISTINCT u.lexeme FROM memory_sources s2
-                 JOIN messages g2 ON g2.profile_id = :p AND g2.session_id = s2.session_id
-                                  AND g2.id = s2.message_id
-                 CROSS JOIN LATERAL unnest(g2.tsv) AS u(lexeme, positions, weights)
-                 WHERE s2.profile_id = :p AND s2.memory_id = m.id
-                   AND u.lexeme = ANY(CAST(:terms AS text[]))) AS message_terms,
-           (SELECT id FROM sessions WHERE profile_id = :p ORDER BY updated_at DESC, id LIMIT 1) AS latest_session
-    FROM memories m
-    LEFT JOIN LATERAL (
-        SELECT array_agg(s.session_id || '/' || s.message_id) AS sources, min(g.seq) AS seq,
-               max(g.created_at) AS told_at
-        FROM memory_sources s
-        JOIN messages g ON g.profile_id = :p AND g.session_id = s.session_id AND g.id = s.message_id
-        WHERE s.profile_id = :p AND s.memory_id = m.id) src ON true
-    WHERE m.profile_id = :p AND m.id = ANY(CAST(:ids AS text[])) AND {live_m}
-    """
+@dataclass(frozen=True)
+class TableStats:
+    """One table's statistics for a profile: its rows (exact up to `EXACT_ROWS`, else estimated) and, in a
+    large profile, PostgreSQL's estimate of the rows holding each query lexeme."""
+
+    rows: int
+    exact: bool
+    freqs: dict[str, float] = field(default_factory=dict)
+    least: float = 0.0  # a lexeme missing from `freqs` is in fewer than this share of the rows
+
+    @staticmethod
+    def of(count: int, estimates: dict[str, Any] | None) -> TableStats:
+        if count < EXACT_ROWS:
+            return TableStats(rows=count, exact=True)
+        # No statistics yet (never analysed), or the profile is not among the most common values: it has
+        # at least EXACT_ROWS rows, and every term is looked up in the index (at most HIT_CAP rows).
+        estimates = estimates or {}
+        return TableStats(
+            rows=max(int(estimates.get("rows") or 0), count),
+            exact=False,
+            freqs=estimates.get("freqs") or {},
+            least=float(estimates.get("least") or 0.0),
+        )
+
+    def estimate(self, lexeme: str) -> float:
+        # Missing from the list: somewhere below its least frequency; half of it is the even guess.
+        return self.freqs.get(lexeme, self.least / 2) * self.rows
+
+    def common(self, lexemes: list[str]) -> dict[str, float]:
+        """The lexemes left out of the index look-up, with their estimated rows: all but the rarest ones
+        whose estimates add up to at most LOOKUP_BUDGET (none in an exact profile)."""
+        if self.exact:
+            return {}
+        spent = 0.0
+        common: dict[str, float] = {}
+        for lexeme in sorted(lexemes, key=self.estimate):
+            estimate = self.estimate(lexeme)
+            if spent + estimate <= LOOKUP_BUDGET:
+                spent += estimate
+            else:
+                common[lexeme] = estimate
+        return common
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The question as PostgreSQL parses it, and the profile's statistics for its terms."""
+
+    lexemes: list[str]
+    phrases: list[str]  # tsquery text
+    related: list[str]
+    memories: TableStats
+    messages: TableStats
 
 
 async def analyse(
-    db: AsyncSession, query: str, phrases: list[str], related: str
-) -> tuple[list[str], list[str], list[str]]:
+    db: AsyncSession, profile_id: int, query: str, phrases: list[str], related: str
+) -> Analysis:
     """The query's stemmed lexemes (stopwords out), its phrases as tsquery text and the lexemes of its
-    related words: all made by PostgreSQL, so they match the stored tsvectors exactly."""
-    row = (await db.execute(_ANALYSE, {"q": query, "phrases": phrases, "related": related})).one()
-    return list(row.lexemes), list(row.phrases), list(row.related)
+    related words — all made by PostgreSQL, so they match the stored tsvectors exactly — with the
+    profile's row counts (and, for a large profile, PostgreSQL's estimates)."""
+    params = {"p": profile_id, "q": query, "phrases": phrases, "related": related}
+    row = (await db.execute(_ANALYSE, params)).one()
+    return Analysis(
+        lexemes=list(row.lexemes),
+        phrases=list(row.phrases),
+        related=list(row.related),
+        memories=TableStats.of(int(row.memories), row.memory_estimates),
+        messages=TableStats.of(int(row.messages), row.message_estimates),
+    )
 
 
 @dataclass(frozen=True)
 class Terms:
-    """A query's terms with their weights: plain lexemes, prefixes (`lexeme:*`) and phrases (tsquery text)."""
+    """A query's terms with their weights: lexemes and phrases (tsquery text)."""
 
     lexemes: list[tuple[str, float]]
-    prefixes: list[tuple[str, float]]
     phrases: list[tuple[str, float]]
 
     def any_query(self) -> str:
         """One OR tsquery of every term, to find the rows worth scoring."""
-        parts = [quote_lexeme(x) for x, _ in self.lexemes] + [
-            quote_lexeme(x) + ":*" for x, _ in self.prefixes
-        ]
-        return " | ".join(parts + [f"({q})" for q, _ in self.phrases])
+        return _or([quote_lexeme(x) for x, _ in self.lexemes] + [f"({q})" for q, _ in self.phrases])
+
+    def scan(self, name: str, profile_id: int, stats: TableStats) -> dict[str, Any]:
+        """The parameters of one `_ranked` channel: which terms the index looks up, how many newest rows
+        the common ones are matched in, their df estimates, and N."""
+        common = stats.common([x for x, _ in self.lexemes])
+        rare = [quote_lexeme(x) for x, _ in self.lexemes if x not in common]
+        looked_up = _or(rare + [f"({q})" for q, _ in self.phrases])
+        return {
+            f"{name}_use_gin": bool(looked_up),
+            f"{name}_gin": in_profile(profile_id, looked_up) if looked_up else None,
+            f"{name}_exact": stats.exact,
+            f"{name}_cap": EXACT_ROWS if stats.exact else HIT_CAP,
+            f"{name}_walk": WALK_ROWS if common else 0,
+            f"{name}_est": [common.get(x) for x, _ in self.lexemes],
+            f"{name}_n": stats.rows,
+        }
+
+
+def _or(parts: list[str]) -> str:
+    return " | ".join(parts)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A memory some channel found, with what the fusion, the second stage and the answer read of it."""
+
+    id: str
+    type: str
+    summary: str
+    content: str
+    session_id: str | None
+    event_time: datetime | None
+    created_at: datetime
+    sources: list[str]  # "session/message" ids
+    seq: int | None  # its first source's place in its session
+    told_at: datetime | None
+    memory_terms: list[str]  # query terms its own text holds
+    message_terms: list[str]  # query terms its source messages hold
 
 
 @dataclass
 class Channels:
-    """Each channel's memory ids, best first; topic hits come with their keys."""
+    """Each channel's memory ids, best first (topic hits with their keys), and every candidate's details
+    (semantic ones included)."""
 
     memory: list[str] = field(default_factory=list)
     message: list[str] = field(default_factory=list)
@@ -214,24 +400,26 @@ class Channels:
     window: list[str] = field(default_factory=list)
     told: list[str] = field(default_factory=list)
     df: dict[str, int] = field(default_factory=dict)  # memories of the profile holding each query term
-    n: int = 0  # active memories of the profile
+    candidates: dict[str, Candidate] = field(default_factory=dict)
+    latest_session: str | None = None  # the profile's most recently active session
 
 
 async def channels(
     db: AsyncSession,
     profile_id: int,
     terms: Terms,
+    analysis: Analysis,
     words: list[str],
     window: tuple[datetime, datetime] | None,
     width: int,
     visible: Visible = Visible(),
+    extra_ids: list[str] | None = None,
 ) -> Channels:
     params: dict[str, Any] = {
         "p": profile_id,
         "lexemes": [x for x, _ in terms.lexemes],
         "weights": [w for _, w in terms.lexemes],
-        "prefixes": [x for x, _ in terms.prefixes],
-        "prefix_weights": [w for _, w in terms.prefixes],
+        "lexeme_queries": [quote_lexeme(x) for x, _ in terms.lexemes],
         "phrases": [x for x, _ in terms.phrases],
         "phrase_weights": [w for _, w in terms.phrases],
         "anyq": terms.any_query(),
@@ -240,29 +428,39 @@ async def channels(
         "start": window[0] if window else None,
         "end": window[1] if window else None,
         "width": width,
+        "extra_ids": extra_ids or [],
+        # The newest memories told in the window come from about as many of its newest messages (one or
+        # two memories per message, and a memory from one or two messages): four times covers it.
+        "told_cap": 4 * width,
+        **terms.scan("mem", profile_id, analysis.memories),
+        **terms.scan("msg", profile_id, analysis.messages),
     }
     found = Channels()
+    lists = {"memory": found.memory, "message": found.message, "window": found.window, "told": found.told}
     for row in await db.execute(text(_with_visible(_CHANNELS_SQL, visible, params)), params):
-        if row.channel == "memory":
-            found.memory.append(row.id)
-        elif row.channel == "message":
-            found.message.append(row.id)
-        elif row.channel == "topic":
-            found.topic.append((row.id, row.topic_key))
-        elif row.channel == "window":
-            found.window.append(row.id)
-        elif row.channel == "told":
-            found.told.append(row.id)
-        elif row.channel == "df":
+        if row.channel == "df":
             found.df[row.id] = int(row.score)
-        else:
-            found.n = int(row.score)
+            continue
+        if row.channel == "latest":
+            found.latest_session = row.latest_session
+            continue
+        if row.channel == "topic":
+            found.topic.append((row.id, row.topic_key))
+        elif row.channel in lists:
+            lists[row.channel].append(row.id)
+        if row.memory_id is not None and row.memory_id not in found.candidates:
+            found.candidates[row.memory_id] = Candidate(
+                id=row.memory_id,
+                type=row.type,
+                summary=row.summary,
+                content=row.content,
+                session_id=row.session_id,
+                event_time=row.event_time,
+                created_at=row.created_at,
+                sources=list(row.sources),
+                seq=row.seq,
+                told_at=row.told_at,
+                memory_terms=list(row.memory_terms),
+                message_terms=list(row.message_terms),
+            )
     return found
-
-
-async def details(
-    db: AsyncSession, profile_id: int, ids: list[str], terms: list[str], visible: Visible = Visible()
-) -> dict[str, dict[str, Any]]:
-    params: dict[str, Any] = {"p": profile_id, "ids": ids, "terms": terms}
-    rows = await db.execute(text(_with_visible(_DETAILS_SQL, visible, params)), params)
-    return {r.id: dict(r._mapping) for r in rows}

@@ -20,7 +20,8 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Any
+
+from app.recall.repository import Candidate
 
 # Feature weights, chosen on the development sets (bench/eval_retrieval.py).
 W_FIRST = 1.0
@@ -54,16 +55,16 @@ def _idf(df: int, n: int) -> float:
     return math.log(1 + (n - df + 0.5) / (df + 0.5))
 
 
-def name_terms(query: Query, rows: dict[str, dict[str, Any]]) -> set[str]:
+def name_terms(query: Query, rows: dict[str, Candidate]) -> set[str]:
     """The question's terms that are the name of someone speaking in these memories."""
-    names = {s.lower() for row in rows.values() if (s := speaker_of(row["content"]))}
+    names = {s.lower() for row in rows.values() if (s := speaker_of(row.content))}
     parts = {part for name in names for part in name.split()}
     return {t for t in query.terms if len(t) >= 3 and any(p.startswith(t) for p in parts)}
 
 
 def rerank(
     fused: dict[str, float],
-    rows: dict[str, dict[str, Any]],
+    rows: dict[str, Candidate],
     hits: dict[str, int],
     query: Query,
     channel_count: int,
@@ -84,20 +85,20 @@ def rerank(
     out: dict[str, float] = {}
     for memory_id, score in first.items():
         row = rows[memory_id]
-        held = set(row["memory_terms"]) | set(row["message_terms"])
+        held = set(row.memory_terms) | set(row.message_terms)
         specific = sum(w for t, w in weights.items() if t in held) / total if total > 0 else 0.0
         agree = (hits.get(memory_id, 1) - 1) / max(channel_count - 1, 1)
         near = 0.0
-        if row["seq"] is not None:
+        if row.seq is not None:
             for other in strong:
                 if other == memory_id:
                     continue
                 o = rows[other]
-                if o["session_id"] == row["session_id"] and o["seq"] is not None:
-                    distance = abs(int(o["seq"]) - int(row["seq"]))
+                if o.session_id == row.session_id and o.seq is not None:
+                    distance = abs(o.seq - row.seq)
                     near = max(near, first[other] * math.exp(-distance / NEAR_SCALE))
         value = W_FIRST * score + W_SPECIFIC * specific + W_AGREE * agree + W_NEAR * near
-        if names and not (names & set(row["memory_terms"])):
+        if names and not (names & set(row.memory_terms)):
             value *= OFF_SPEAKER
         out[memory_id] = value
     return out

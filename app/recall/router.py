@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from app.core.db import DbSession, ReleaseDb
+from app.core.db import DbSession, ReleaseDb, read_only
 from app.core.errors import error_responses
 from app.embeddings.service import ConfiguredSemantic
 from app.llm.client import ConfiguredLlm
@@ -20,6 +20,7 @@ router = APIRouter(
 
 
 @router.post("/recall")
+@read_only
 async def recall(
     body: RecallRequest,
     profile: ExistingProfile,

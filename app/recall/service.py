@@ -8,12 +8,12 @@ printed by `bench/eval_retrieval.py`.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
-from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -29,6 +29,7 @@ from app.models import Profile
 from app.recall import query as q
 from app.recall import repository
 from app.recall.expansions import related_words
+from app.recall.repository import Candidate
 from app.recall.rerank import Query, rerank
 from app.recall.schemas import RecallCandidate, RecallRequest, RecallResult
 
@@ -87,7 +88,7 @@ def _reference(value: datetime | date | None) -> datetime:
 def _terms(parsed: q.ParsedQuery, phrases: list[str]) -> repository.Terms:
     lexemes = [(lexeme, 1.0) for lexeme in parsed.lexemes]
     lexemes += [(lexeme, EXPANSION_WEIGHT) for lexeme in parsed.expanded]
-    return repository.Terms(lexemes=lexemes, prefixes=[], phrases=[(p, PHRASE_WEIGHT) for p in phrases])
+    return repository.Terms(lexemes=lexemes, phrases=[(p, PHRASE_WEIGHT) for p in phrases])
 
 
 def _topic_matches(rows: list[tuple[str, str]], words: set[str]) -> list[str]:
@@ -136,14 +137,14 @@ def _window_ranked(found: repository.Channels) -> list[str]:
     return list(dict.fromkeys(found.window + found.told))
 
 
-def _prior_order(rows: dict[str, dict[str, Any]], latest_session: str | None) -> list[str]:
+def _prior_order(rows: dict[str, Candidate], latest_session: str | None) -> list[str]:
     def prior(memory_id: str) -> tuple[float, str]:
         row = rows[memory_id]
-        value = TYPE_PRIOR.get(row["type"], UNKNOWN_TYPE_PRIOR)
+        value = TYPE_PRIOR.get(row.type, UNKNOWN_TYPE_PRIOR)
         if (
-            row["type"] in _RANK_LOWER_AFTER_SESSION
+            row.type in _RANK_LOWER_AFTER_SESSION
             and latest_session is not None
-            and row["session_id"] not in (None, latest_session)
+            and row.session_id not in (None, latest_session)
         ):
             value -= OLDER_SESSION_PENALTY
         return (value, memory_id)
@@ -167,9 +168,9 @@ def _diversify(ordered: list[str], sources: dict[str, set[str]]) -> list[str]:
     return head + tail
 
 
-def _dated(row: dict[str, Any]) -> str:
-    summary: str = row["summary"].strip()
-    event_time = row.get("event_time")
+def _dated(row: Candidate) -> str:
+    summary = row.summary.strip()
+    event_time = row.event_time
     if event_time is not None and not re.search(r"\b(19|20)\d\d\b", summary):
         summary = f"{summary.rstrip('.')} ({format_date(event_time)})"
     return summary
@@ -180,7 +181,7 @@ ANSWER_CLOSE = 0.6
 ANSWER_MAX = {"short": 2, "medium": 3, "long": 8}
 
 
-def compose_answer(rows: list[dict[str, Any]], length: str, scores: list[float] | None = None) -> str:
+def compose_answer(rows: list[Candidate], length: str, scores: list[float] | None = None) -> str:
     """Extractive and short: the best candidate's summary, with the next ones only while they score close
     to it, deduplicated, dates absolute, within the token budget."""
     budget = ANSWER_TOKENS[length]
@@ -208,7 +209,7 @@ class Ranked:
     """Recall's database work, done: the result with its extractive answer, and what an LLM answer needs."""
 
     result: RecallResult
-    best: list[dict[str, Any]]
+    best: list[Candidate]
     reference: datetime
 
 
@@ -232,12 +233,23 @@ async def recall(
     words = q.words_of(text)
     # Irregular verbs in their base form too ("ran" → run): the stemmer leaves them apart.
     related = " ".join(filter(None, [related_words(words), " ".join(base_forms(text))]))
-    lexemes, phrase_queries, related_lexemes = await repository.analyse(db, text, phrases, related)
-    parsed = q.build(lexemes, phrase_queries, text, related=related_lexemes)
+    analysis = await repository.analyse(db, profile.id, text, phrases, related)
+    parsed = q.build(analysis.lexemes, analysis.phrases, text, related=analysis.related)
 
-    terms = _terms(parsed, phrase_queries)
+    terms = _terms(parsed, analysis.phrases)
     visible = repository.Visible(as_of=request.as_of, metadata=request.metadata)
-    found = await repository.channels(db, profile.id, terms, sorted(parsed.words), window, width, visible)
+    found = await repository.channels(
+        db,
+        profile.id,
+        terms,
+        analysis,
+        sorted(parsed.words),
+        window,
+        width,
+        visible,
+        extra_ids=[memory_id for memory_id, _ in similar],
+    )
+    rows = found.candidates
     time_led = window is not None and len(parsed.lexemes) <= TIME_LED_TERMS
     channels = [
         Channel("memory", W_MEMORY, found.memory),
@@ -246,38 +258,36 @@ async def recall(
         Channel("window", W_WINDOW_LED if time_led else W_WINDOW, _window_ranked(found)[:width]),
     ]
     if semantic is not None:
-        channels.append(Channel("semantic", semantic.weight, [memory_id for memory_id, _ in similar]))
-    if not any(channel.ranked for channel in channels):
-        return Ranked(RecallResult(count=0, answer="", candidates=[]), [], reference)
-
+        # Only what the visibility rules (asOf, metadata) let through has details.
+        ranked_similar = [memory_id for memory_id, _ in similar if memory_id in rows]
+        channels.append(Channel("semantic", semantic.weight, ranked_similar))
     fused, hits = _fuse(channels)
+    if not fused:
+        return Ranked(RecallResult(count=0, answer="", candidates=[]), [], reference)
     if level.rerank:
         # Only the fused head goes on: the second stage reranks it, the tail could never reach the top.
         head = sorted(fused, key=lambda m: (fused[m], m), reverse=True)[: max(level.rerank, request.limit)]
         fused = {m: fused[m] for m in head}
-    query_terms = {t: w for t, w in terms.lexemes}
-    rows = await repository.details(db, profile.id, list(fused), list(query_terms), visible)
-    fused = {m: s for m, s in fused.items() if m in rows}  # deleted or superseded meanwhile
-    if not fused:
-        return Ranked(RecallResult(count=0, answer="", candidates=[]), [], reference)
-    latest = next(iter(rows.values()))["latest_session"]
-    for rank, memory_id in enumerate(_prior_order(rows, latest), start=1):
+    for rank, memory_id in enumerate(
+        _prior_order({m: rows[m] for m in fused}, found.latest_session), start=1
+    ):
         fused[memory_id] += W_PRIOR / (RRF_K + rank)
+    query_terms = {t: w for t, w in terms.lexemes}
     if level.rerank:
-        fused = rerank(fused, rows, hits, Query(query_terms, found.df, found.n), len(channels))
+        fused = rerank(fused, rows, hits, Query(query_terms, found.df, analysis.memories.rows), len(channels))
 
     # Ties go to the newer memory (ULIDs sort by time).
     ordered = sorted(fused, key=lambda m: (fused[m], m), reverse=True)
-    ranked = _diversify(ordered, {m: set(rows[m]["sources"]) for m in ordered})
+    ranked = _diversify(ordered, {m: set(rows[m].sources) for m in ordered})
     ranked = ranked[: request.limit]
     top = fused[ranked[0]]
     candidates = [
         RecallCandidate(
             id=m,
-            type=rows[m]["type"],
-            summary=rows[m]["summary"],
-            session_id=rows[m]["session_id"],
-            event_time=rows[m]["event_time"],
+            type=rows[m].type,
+            summary=rows[m].summary,
+            session_id=rows[m].session_id,
+            event_time=rows[m].event_time,
             score=round(max(fused[m] / top, 1e-6), 6),
         )
         for m in ranked
@@ -293,9 +303,8 @@ async def answer_with_llm(llm: LlmClient, request: RecallRequest, ranked: Ranked
     if not ranked.best:
         return ranked.result
     try:
-        answer = await write_answer(
-            llm, request.query, ranked.best, request.response_length, ranked.reference
-        )
+        memories = [dataclasses.asdict(memory) for memory in ranked.best]
+        answer = await write_answer(llm, request.query, memories, request.response_length, ranked.reference)
     except LlmError as exc:
         logger.warning("LLM answer failed, answering extractively: %s", exc)
         return ranked.result

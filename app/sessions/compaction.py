@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Profile
-from app.sessions import repository, service
+from app.sessions import repository, service, system_prompt
 from app.sessions.schemas import CompactionOut, SessionMessage
 from app.sessions.summariser import write_summary
 from app.sessions.tokens import estimate_parts_tokens, is_tool_part
@@ -176,7 +176,6 @@ async def apply(
 ) -> CompactionOut | None:
     """Store the overlay, unless the history changed since the plan was read (a message of the range
     deleted, another compaction stored meanwhile): then nothing is stored and None is returned."""
-    from app.context import prompt
     from app.worker.queue import enqueue_extraction
 
     if not summary.strip():
@@ -211,6 +210,6 @@ async def apply(
         compaction_plan.to_id,
     )
     # As the reference does: the prompt is re-rendered once the history has been rewritten.
-    await prompt.refresh(db, profile, session_id)
+    await system_prompt.refresh(db, profile, session_id)
     await repository.touch(db, profile.id, session_id)
     return service.to_compaction(row)

@@ -12,6 +12,7 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.db import indexed_text_fits
+from app.core.profiled_text import profile_lexeme, profiled_tsv, quote_lexeme
 from app.models import Compaction, Message, Session
 from app.sessions.fulltext import ALL_TERMS_QUERY, split_query
 
@@ -363,7 +364,8 @@ _SEARCH = text(
     SELECT m.id, m.session_id, m.role, m.text_content AS content, m.created_at,
            ts_rank(m.tsv, q.query) AS score
     FROM messages m, q
-    WHERE m.profile_id = :p AND (CAST(:s AS text) IS NULL OR m.session_id = :s) AND m.tsv @@ q.query
+    WHERE m.profile_id = :p AND (CAST(:s AS text) IS NULL OR m.session_id = :s)
+      AND {profiled_tsv("m")} @@ (CAST(:in_profile AS tsquery) && q.query)
     ORDER BY score DESC, m.created_at DESC, m.seq DESC
     LIMIT :limit
     """
@@ -374,7 +376,14 @@ async def search(
     db: AsyncSession, profile_id: int, session_id: str | None, query: str, limit: int
 ) -> list[dict[str, Any]]:
     words, phrases = split_query(query)
-    params = {"p": profile_id, "s": session_id, "words": words, "phrases": phrases, "limit": limit}
+    params = {
+        "p": profile_id,
+        "in_profile": quote_lexeme(profile_lexeme(profile_id)),
+        "s": session_id,
+        "words": words,
+        "phrases": phrases,
+        "limit": limit,
+    }
     rows = await db.execute(_SEARCH, params)
     return [dict(row) for row in rows.mappings()]
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request, Response, status
+from fastapi import Query, Request, Response, status
 
 from app.core.db import DbSession, ReleaseDb
 from app.core.errors import ValidationFailed, error_responses
 from app.core.names import MessagePath, SessionPath
 from app.core.pagination import Cursor, Limit
 from app.llm.client import ConfiguredLlm
-from app.profiles.access import ExistingProfile, ProfileForWrite
+from app.profiles.access import ExistingProfile, ProfileForWrite, profile_router
 from app.sessions import compaction, service
 from app.sessions.schemas import (
     AppendMessage,
@@ -36,11 +36,7 @@ from app.sessions.schemas import (
     UsageIn,
 )
 
-router = APIRouter(
-    prefix="/v1/namespaces/{namespace}/profiles/{profile}",
-    tags=["sessions"],
-    responses=error_responses(401, 404, 422),
-)
+router = profile_router("sessions")
 
 SearchQuery = Annotated[
     str,

@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.core.errors import Conflict, NotFound, ValidationFailed
 from app.core.pagination import decode_cursor, decode_cursor_time, encode_cursor
 from app.models import Compaction, Message, Profile, Session
-from app.sessions import repository
+from app.sessions import repository, system_prompt
 from app.sessions.schemas import (
     CompactionOut,
     History,
@@ -40,16 +40,13 @@ COMPACTION_PREFIX = "compaction_"
 SPLIT_PREFIX = "[Context from previous session]\n\n"
 
 
-class SessionNotFound(NotFound):
-    code = "session_not_found"
+class SessionNotFound(NotFound, code="session_not_found"): ...
 
 
-class MessageNotFound(NotFound):
-    code = "message_not_found"
+class MessageNotFound(NotFound, code="message_not_found"): ...
 
 
-class SessionExists(Conflict):
-    code = "session_exists"
+class SessionExists(Conflict, code="session_exists"): ...
 
 
 # ---------------------------------------------------------------- mapping
@@ -324,12 +321,10 @@ async def delete_messages(
 
 async def clear_messages(db: AsyncSession, profile: Profile, session_id: str) -> None:
     """clearMessages: messages, overlays and loaded-skill state go; the prompt is re-rendered, as the reference does."""
-    from app.context import prompt
-
     await require_session(db, profile, session_id, lock=True)
     await repository.clear_messages(db, profile.id, session_id)
     await repository.set_loaded_skills(db, profile.id, session_id, [])
-    await prompt.refresh(db, profile, session_id)
+    await system_prompt.refresh(db, profile, session_id)
     await repository.touch(db, profile.id, session_id)
 
 
@@ -409,9 +404,7 @@ async def token_estimate(
     db: AsyncSession, profile: Profile, session: Session, messages: Sequence[SessionMessage]
 ) -> int:
     """The messages plus the session's system prompt (the frozen one, else a render that freezes nothing)."""
-    from app.context import prompt
-
-    system = await prompt.for_estimate(db, profile, session)
+    system = await system_prompt.for_estimate(db, profile, session)
     return estimate_messages(messages) + estimate_string_tokens(system)
 
 

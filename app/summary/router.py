@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
-
 from app.core.db import DbSession
-from app.core.errors import error_responses
-from app.profiles.access import ExistingProfile
+from app.profiles.access import ExistingProfile, profile_router
 from app.summary import service
 from app.summary.schemas import SummaryOut, SummaryRequest
 
-router = APIRouter(
-    prefix="/v1/namespaces/{namespace}/profiles/{profile}",
-    tags=["memory"],
-    responses=error_responses(401, 404, 422),
-)
+router = profile_router("memory")
 
 
 @router.post("/summary")

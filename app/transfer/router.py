@@ -23,8 +23,7 @@ router = APIRouter(
 NDJSON = "application/x-ndjson"
 
 
-class ProfileNotFound(NotFound):
-    code = "profile_not_found"
+class ProfileNotFound(NotFound, code="profile_not_found"): ...
 
 
 @router.get(

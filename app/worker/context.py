@@ -7,10 +7,10 @@ between two such blocks, never inside one: no connection is held while it waits.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -24,6 +24,9 @@ class Closeable(Protocol):
     """A client the context closes when the worker stops (LLM client, embedder)."""
 
     async def aclose(self) -> None: ...
+
+
+C = TypeVar("C", bound=Closeable)
 
 
 class PermanentJobError(Exception):
@@ -70,17 +73,22 @@ class JobContext:
                 await db.rollback()
                 raise
 
-    def llm(self) -> LlmClient | None:
-        """The worker's LLM client, created on first use; None when no LLM is configured."""
-        if "llm" not in self.cache:
-            from app.llm.client import LlmClient
-
-            client = LlmClient.from_settings(self.settings)
-            self.cache["llm"] = client
+    def shared(self, key: str, build: Callable[[], C | None]) -> C | None:
+        """The worker's one `key` client (LLM, embedder), built on first use and closed when the worker
+        stops; None (remembered too) when it is not configured."""
+        if key not in self.cache:
+            client = build()
+            self.cache[key] = client
             if client is not None:
                 self.owned.append(client)
-        client_or_none: LlmClient | None = self.cache["llm"]
-        return client_or_none
+        found: C | None = self.cache[key]
+        return found
+
+    def llm(self) -> LlmClient | None:
+        """The worker's LLM client; None when no LLM is configured."""
+        from app.llm.client import LlmClient
+
+        return self.shared("llm", lambda: LlmClient.from_settings(self.settings))
 
     async def close(self) -> None:
         """Close the clients this context created (called when the worker stops)."""

@@ -11,9 +11,8 @@ import logging
 import os
 import signal
 
-from app.core import tracing
-from app.core.db import create_engine, create_sessionmaker
-from app.core.embedded import EmbeddedPostgres
+from app.core.db import create_sessionmaker
+from app.core.embedded import Database
 from app.core.heap import freeze_startup_objects
 from app.core.migrations import upgrade_to_head
 from app.core.settings import Settings
@@ -54,13 +53,8 @@ async def run_worker_process(
         # `serve`'s child shares the machine with the API: extraction is CPU-bound and must not take
         # the API's turn on the CPU (health checks stay prompt while large batches are extracted).
         os.nice(SERVE_CHILD_NICENESS)
-    embedded: EmbeddedPostgres | None = None
-    url = settings.async_database_url
-    if url is None:
-        embedded = EmbeddedPostgres(settings.data_dir)
-        url = await asyncio.to_thread(embedded.start)
-    engine = create_engine(url, settings)
-    tracing.instrument_engine(engine)  # no-op unless OTEL_EXPORTER_OTLP_ENDPOINT is set
+    database = await Database.open(settings)
+    engine, url = database.engine, database.url
     health: HealthServer | None = None
     try:
         for attempt in range(1, START_ATTEMPTS + 1):
@@ -93,6 +87,4 @@ async def run_worker_process(
     finally:
         if health is not None:
             await health.stop()
-        await engine.dispose()
-        if embedded is not None:
-            await asyncio.to_thread(embedded.stop)
+        await database.close()

@@ -41,27 +41,28 @@ async def enqueue_purge_profile(db: AsyncSession, profile_id: int) -> str:
     return await enqueue(db, PurgePayload(), profile_id=profile_id, dedupe_key=f"purge:{profile_id}")
 
 
+async def enqueue_coalesced(
+    db: AsyncSession, payload: JobPayload, profile_id: int, session_id: str | None = None
+) -> str:
+    """Queue `payload` for the profile (or one of its sessions) unless a job of its kind is already queued
+    for the same: the dedupe key is the kind and the scope, so repeated triggers add no second job."""
+    scope = f"{profile_id}:{session_id}" if session_id is not None else str(profile_id)
+    return await enqueue(
+        db, payload, profile_id=profile_id, session_id=session_id, dedupe_key=f"{payload.kind}:{scope}"
+    )
+
+
 async def enqueue_extraction(
     db: AsyncSession, profile_id: int, session_id: str, message_ids: list[str]
 ) -> str:
     """Queue extraction of these messages of one session; queued jobs of a session coalesce into one."""
-    return await enqueue(
-        db,
-        ExtractPayload(message_ids=message_ids),
-        profile_id=profile_id,
-        session_id=session_id,
-        dedupe_key=f"extract:{profile_id}:{session_id}",
-    )
+    return await enqueue_coalesced(db, ExtractPayload(message_ids=message_ids), profile_id, session_id)
 
 
 async def enqueue_compaction(
     db: AsyncSession, profile_id: int, session_id: str, tail_token_budget: int
 ) -> str:
     """Queue automatic compaction of a session; appends while one is queued add no second job."""
-    return await enqueue(
-        db,
-        CompactPayload(tail_token_budget=tail_token_budget),
-        profile_id=profile_id,
-        session_id=session_id,
-        dedupe_key=f"compact:{profile_id}:{session_id}",
+    return await enqueue_coalesced(
+        db, CompactPayload(tail_token_budget=tail_token_budget), profile_id, session_id
     )

@@ -27,6 +27,9 @@ JOB_MODULES = (
     "app.profiles.purge_job",
     "app.sessions.compaction_job",
     "app.embeddings.job",
+    # Not a handler: it installs the system-prompt renderer the `compact` job re-renders with (the
+    # context domain sits above sessions, see app.sessions.system_prompt).
+    "app.context.prompt",
 )
 
 
