@@ -36,8 +36,9 @@ async def ingest(base_url: str, count: int, size: int | None) -> float:
             body = {
                 "sessionId": f"s{start // 300}",
                 "messages": [
-                    {"role": m.role, "content": m.content, "timestamp": m.timestamp.isoformat()}
-                    for m in batch[start : start + PER_REQUEST]
+                    # Numbered: the turns repeat, and a session stores a repeated message once.
+                    {"role": m.role, "content": f"({i}) {m.content}", "timestamp": m.timestamp.isoformat()}
+                    for i, m in enumerate(batch[start : start + PER_REQUEST], start)
                 ],
             }
             response = await client.post("/v1/namespaces/sizes/profiles/p/ingest", json=body)
