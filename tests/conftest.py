@@ -71,19 +71,51 @@ async def settings(database_url: str) -> Settings:
     return make_settings(database_url)
 
 
-@pytest.fixture(scope="session")
-async def app(settings: Settings) -> AsyncIterator[FastAPI]:
+@asynccontextmanager
+async def started_app(settings: Settings) -> AsyncIterator[FastAPI]:
+    """The app with these settings, its lifespan running (no worker child: tests drive `Worker`s)."""
     application = create_app(settings, run_worker=False)
     async with application.router.lifespan_context(application):
         yield application
 
 
+@asynccontextmanager
+async def admin_client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    """A client of the app over ASGI that sends the admin key."""
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app),
+        base_url="http://test",
+        headers={"Authorization": f"Bearer {ADMIN_KEY}"},
+    ) as c:
+        yield c
+
+
+@asynccontextmanager
+async def running_worker(app: FastAPI, settings: Settings, name: str) -> AsyncIterator[Worker]:
+    """A worker on the app's database; `await worker.drain()` runs every runnable job through the real
+    loop. Stopped (in-flight jobs finished or released) when the context ends."""
+    w = Worker(settings, app.state.sessionmaker, to_async_url(settings.database_url or ""), name=name)
+    yield w
+    await w.stop(grace_seconds=5)
+
+
+async def new_namespace(client: httpx.AsyncClient) -> str:
+    """A fresh namespace: tests stay apart by using their own."""
+    name = "t-" + secrets.token_hex(6)
+    response = await client.post("/v1/namespaces", json={"name": name})
+    assert response.status_code == 201, response.text
+    return name
+
+
+@pytest.fixture(scope="session")
+async def app(settings: Settings) -> AsyncIterator[FastAPI]:
+    async with started_app(settings) as application:
+        yield application
+
+
 @pytest.fixture(scope="session")
 async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
-    transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(
-        transport=transport, base_url="http://test", headers={"Authorization": f"Bearer {ADMIN_KEY}"}
-    ) as c:
+    async with admin_client(app) as c:
         yield c
 
 
@@ -97,18 +129,14 @@ async def anon(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
 @pytest.fixture
 async def worker(app: FastAPI, settings: Settings) -> AsyncIterator[Worker]:
     """A worker on the test database; `await worker.drain()` runs every runnable job through the real loop."""
-    w = Worker(settings, app.state.sessionmaker, to_async_url(settings.database_url or ""), name="test")
-    yield w
-    await w.stop(grace_seconds=5)
+    async with running_worker(app, settings, "test") as w:
+        yield w
 
 
 @pytest.fixture
 async def ns(client: httpx.AsyncClient) -> str:
     """A fresh namespace for this test."""
-    name = "t-" + secrets.token_hex(6)
-    response = await client.post("/v1/namespaces", json={"name": name})
-    assert response.status_code == 201, response.text
-    return name
+    return await new_namespace(client)
 
 
 @pytest.fixture

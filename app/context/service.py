@@ -47,15 +47,7 @@ class BlockView:
     max_tokens: int | None
 
     def out(self) -> BlockOut:
-        return BlockOut(
-            label=self.label,
-            kind=self.kind,
-            scope=self.scope,
-            description=self.description,
-            content=self.content,
-            tokens=self.tokens,
-            max_tokens=self.max_tokens,
-        )
+        return BlockOut.model_validate(self, from_attributes=True)  # the same fields, by name
 
 
 def skill_listing(entries: Sequence[repository.EntryRow]) -> str:

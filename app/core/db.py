@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from contextlib import contextmanager
+from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar
 
+import asyncpg
 from fastapi import Depends, Request
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
@@ -28,7 +29,14 @@ from app.core.errors import ValidationFailed
 from app.core.settings import Settings
 from app.core.unavailable import database_unavailable
 
-__all__ = ["DbSession", "ReleaseDb", "database_unavailable", "indexed_text_fits", "read_only"]
+__all__ = [
+    "DbSession",
+    "ReleaseDb",
+    "database_unavailable",
+    "driver_connection",
+    "indexed_text_fits",
+    "read_only",
+]
 
 # SQLSTATE program_limit_exceeded: here "string is too long for tsvector" (the index of one text > 1 MiB).
 PROGRAM_LIMIT_EXCEEDED = "54000"
@@ -48,6 +56,10 @@ def indexed_text_fits(loc: list[str | int]) -> Iterator[None]:
         yield
     except DBAPIError as exc:
         if getattr(exc.orig, "sqlstate", None) == PROGRAM_LIMIT_EXCEEDED:
+            raise TextTooLarge(loc) from exc
+        raise
+    except asyncpg.PostgresError as exc:  # a statement run on the driver's connection (`driver_connection`)
+        if getattr(exc, "sqlstate", None) == PROGRAM_LIMIT_EXCEEDED:
             raise TextTooLarge(loc) from exc
         raise
 
@@ -121,6 +133,20 @@ def create_engine(url: str, settings: Settings) -> AsyncEngine:
         pool_pre_ping=False,
         pool_recycle=1800,
     )
+
+
+@asynccontextmanager
+async def driver_connection(engine: AsyncEngine) -> AsyncIterator[Any]:
+    """A pooled connection's own asyncpg connection, for a hot path that is one autocommit statement.
+
+    No BEGIN/COMMIT round trips and no SQLAlchemy statement processing: what remember needs to stay near
+    a raw INSERT's cost. The statement is its own unit of work (it commits on its own); anything that must
+    be atomic with it runs inside `conn.transaction()`. Typed `Any` because asyncpg ships no type hints for
+    its connection's methods.
+    """
+    async with engine.connect() as conn:
+        raw = await conn.get_raw_connection()
+        yield raw.driver_connection
 
 
 def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -39,25 +39,38 @@ from app.extraction.types import (
     InputMessage,
 )
 
+# The rules' thresholds: each number says where a rule stops applying.
+# A greeting or a reaction this short ("Wow, that's amazing!") is chit-chat; longer ones say something.
+SHORT_REMARK_TOKENS = 6
+# Content words (not filler, not names) a question needs before it tells something about someone.
+QUESTION_CONTENT_WORDS = 2
+# "My X is Y" names an attribute only in a short statement; in a long one "my X" is rarely the point.
+ATTRIBUTE_STATEMENT_TOKENS = 16
+# A reply this short ("Yes, twice!", "And?") means nothing without the question before it.
+BARE_REPLY_TOKENS = 3
+# A sentence this short leans on the one before ("So cool."), and one this short that starts with
+# "it/that/they…" continues it; a reply this short to a question is given that question as context.
+FRAGMENT_TOKENS = 2
+SHORT_REPLY_TOKENS = 8
+# A clause shorter than this is not a statement of its own ("and I did").
+MIN_CLAUSE_TOKENS = 3
+# "Remember that …" must wrap more than a few characters to be a request to store them.
+MIN_REMEMBERED_CHARS = 3
+# Messages looked back over for the partner's turn a message answers (the conversation's last exchange).
+PARTNER_LOOKBACK = 3
+# Searchable context sizes: enough of the partner's turn and of the referent to match on, short enough
+# that the low-weight context never outweighs the memory's own words; a quoted question in a summary.
+PARTNER_CONTEXT_CHARS = 300
+REFERENT_CONTEXT_CHARS = 200
+QUOTED_QUESTION_CHARS = 90
+# Room kept below CONTENT_MAX_CHARS when merging a dependent sentence, for the speaker prefix and captions.
+MERGE_HEADROOM_CHARS = 100
+
 _TOKEN_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _WORD_OR_GAP_RE = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?|[^A-Za-z]+")
 _CAPITALISED_RE = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+")
-_YES_NO_RE = re.compile(
-    r"^(?:yes|yeah|yep|yup|no|nope|nah|not\s+yet|definitely|of\s+course|sure|absolutely|totally|kind\s+of|sort\s+of)\b",
-    re.IGNORECASE,
-)
-_AUX_QUESTION_RE = re.compile(
-    r"^(?:\w+[,!]?\s+)?(?:do|does|did|have|has|are|is|was|were|can|could|will|would|should)\s+(?:you|u|ya)\b",
-    re.IGNORECASE,
-)
-_DEPENDENT_START = lx.words(
-    "it it's its that that's this they they're them he she he's she's his her their there so and but which "
-    "too also plus both those these"
-)
-_YOU_RE = re.compile(r"\b(?:you|your|you're|you've|u)\b", re.IGNORECASE)
 _QUOTE_RE = re.compile(r"[\"“”]")
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "`": "'"})
-_GENERIC_SPEAKERS = {"user": "User", "assistant": "Assistant", "system": "System"}
 
 
 @dataclass
@@ -106,15 +119,16 @@ def _is_chitchat(sentence: str, names: frozenset[str]) -> bool:
     phrase = " ".join(tokens)
     if phrase in lx.CHIT_PHRASES:
         return True
-    if lx.GREETING_RE.match(core) and len(tokens) <= 6:
+    if lx.GREETING_RE.match(core) and len(tokens) <= SHORT_REMARK_TOKENS:
         return True
     content = [t for t in tokens if t not in lx.FILLER and t not in names]
     if not content:
         return True
-    return bool(lx.REACTION_START_RE.match(core) and len(tokens) <= 6 and not _is_specific(core, names))
-
-
-_FIRST_PERSON_RE = re.compile(r"\b(?:I|I'm|I've|I'd|we|we're|we've|my|our|us)\b", re.IGNORECASE)
+    return bool(
+        lx.REACTION_START_RE.match(core)
+        and len(tokens) <= SHORT_REMARK_TOKENS
+        and not _is_specific(core, names)
+    )
 
 
 def _informative_question(text: str, names: frozenset[str], between_people: bool) -> bool:
@@ -122,12 +136,15 @@ def _informative_question(text: str, names: frozenset[str], between_people: bool
     Stockport?"), about the asker's own plans ("Couldn't we stay in town?"), or, between two people, one
     that names enough ("Why the airport hotel near Gatwick?"). A request for facts to an assistant
     ("What's the capital of France?") tells nothing about anyone."""
-    if _YOU_RE.search(text) and _is_specific(text, names):
+    if lx.YOU_RE.search(text) and _is_specific(text, names):
         return True
     content = [t for t in _tokens(strip_emoji(text)) if t not in lx.FILLER and t not in names]
-    if len(content) >= 2 and _FIRST_PERSON_RE.search(text):
+    if len(content) >= QUESTION_CONTENT_WORDS and lx.FIRST_PERSON_RE.search(text):
         return True
-    return between_people and (len(content) >= 3 or (len(content) >= 2 and _is_specific(text, names)))
+    return between_people and (
+        len(content) > QUESTION_CONTENT_WORDS
+        or (len(content) >= QUESTION_CONTENT_WORDS and _is_specific(text, names))
+    )
 
 
 def _strip_thanks(sentence: str) -> str:
@@ -142,7 +159,9 @@ def _is_dependent(sentence: str) -> bool:
     tokens = _tokens(sentence)
     if not tokens:
         return False
-    return len(tokens) <= 2 or (len(tokens) <= 8 and tokens[0] in _DEPENDENT_START)
+    return len(tokens) <= FRAGMENT_TOKENS or (
+        len(tokens) <= SHORT_REPLY_TOKENS and tokens[0] in lx.DEPENDENT_START
+    )
 
 
 # ---------------------------------------------------------------- typing and topics
@@ -163,16 +182,7 @@ def _is_instruction(text: str, speech: _Speech) -> bool:
         if verb == "never" and re.match(r"\W*never\s+mind\b", text, re.IGNORECASE):
             return False
         # Between friends ("Never give up!") an imperative is advice, not a rule for the agent.
-        if speech.named or verb not in (
-            "always",
-            "never",
-            "don't",
-            "do not",
-            "stop",
-            "avoid",
-            "only",
-            "no more",
-        ):
+        if speech.named or verb not in lx.STANDING_RULE_VERBS:
             return bool(lx.AGENT_CUE_RE.search(text))
         return True
     return False
@@ -187,7 +197,7 @@ def _is_task(text: str, mention: TimeMention | None) -> bool:
 
 def _favourite_key(thing: str) -> str:
     parts = [lx.SPELLING.get(w, w) for w in thing.lower().split()]
-    if parts and parts[-1] in ("is", "are", "was", "of"):
+    if parts and parts[-1] in lx.FAVOURITE_TRAILING:
         parts = parts[:-1]
     return "favourite_" + "_".join(parts) if parts else "favourite"
 
@@ -199,20 +209,7 @@ def _person_topic(text: str, who: str) -> str | None:
     m = lx.FAVOURITE_RE.search(text)
     if m:
         return f"{who}.{_favourite_key(m['thing'] or m['thing2'])}"
-    checks: tuple[tuple[re.Pattern[str], str], ...] = (
-        (lx.NAME_RE, "name"),
-        (lx.HOME_CITY_RE, "home_city"),
-        (lx.HOMETOWN_RE, "hometown"),
-        (lx.PARTNER_RE, "partner"),
-        (lx.EMPLOYER_RE, "employer"),
-        (lx.JOB_RE, "job"),
-        (lx.AGE_RE, "age"),
-        (lx.RELATIONSHIP_RE, "relationship_status"),
-        (lx.DIET_RE, "diet"),
-        (lx.BIRTHDAY_RE, "birthday"),
-        (lx.STUDIES_RE, "studies"),
-    )
-    for rx, key in checks:
+    for rx, key in lx.PERSON_TOPICS:
         if rx.search(text):
             return f"{who}.{key}"
     m = lx.PET_RE.search(text)
@@ -230,7 +227,7 @@ def _person_topic(text: str, who: str) -> str | None:
             or value[:1].isupper()
             or value[:1].isdigit()
         )
-        if attribute and len(_tokens(text)) <= 16:
+        if attribute and len(_tokens(text)) <= ATTRIBUTE_STATEMENT_TOKENS:
             return f"{who}.{slug(thing)}{'_name' if m['name'] else ''}"
     return None
 
@@ -244,10 +241,7 @@ def _agent_topic(text: str) -> str | None:
 
 def _to_first_person(text: str) -> str:
     """The agent's "your X is Y" about the user, read as the user's "my X is Y" for topic detection."""
-    swaps = {"your": "my", "you're": "I'm", "you": "I", "yours": "mine"}
-    return re.sub(
-        r"\b(?:your|you're|yours|you)\b", lambda m: swaps[m.group(0).lower()], text, flags=re.IGNORECASE
-    )
+    return lx.SECOND_PERSON_RE.sub(lambda m: lx.TO_FIRST_PERSON[m.group(0).lower()], text)
 
 
 # ---------------------------------------------------------------- summaries
@@ -262,25 +256,16 @@ def _third_person(word: str) -> str:
         or lower in lx.IRREGULAR_PAST
         or lower.endswith(("n't", "ing"))
         or (lower.endswith("ed") and not lower.endswith("eed"))
-        or lower in ("too", "myself", "alone", "both", "all", "gotta", "gonna", "wanna")
+        or lower in lx.NO_THIRD_PERSON
     ):
         return word
-    elif lower.endswith(("s", "x", "z", "ch", "sh", "o")):
+    elif lower.endswith(lx.ES_ENDINGS):
         out = lower + "es"
     elif lower.endswith("y") and len(lower) > 1 and lower[-2] not in "aeiou":
         out = lower[:-1] + "ies"
     else:
         out = lower + "s"
     return out.capitalize() if word[:1].isupper() else out
-
-
-_CONTRACTIONS_I = {"i'm": "{} is", "i've": "{} has", "i'll": "{} will", "i'd": "{} would"}
-_CONTRACTIONS_YOU = {"you're": "{} is", "you've": "{} has", "you'll": "{} will", "you'd": "{} would"}
-_INVERTED = {
-    "are": "is", "were": "was", "have": "has", "do": "does", "aren't": "isn't", "weren't": "wasn't",
-    "haven't": "hasn't", "don't": "doesn't",
-}  # fmt: skip
-_SUBJECT_BEFORE = lx.words("and but so because when if that then while though although or as since")
 
 
 def _next_is_participle(parts: Sequence[str], index: int) -> bool:
@@ -317,7 +302,7 @@ def _resolve_persons(text: str, speaker: str, addressee: str | None) -> str:
                 prev_word = lower
                 continue
             conjugate_next = False
-            if lower not in ("i", "you", "my", "your"):
+            if lower not in lx.PERSON_WORDS:
                 out.append(_third_person(part))
                 prev_word = lower
                 continue
@@ -325,9 +310,9 @@ def _resolve_persons(text: str, speaker: str, addressee: str | None) -> str:
             out.append(speaker)
             conjugate_next = True
             speaker_named = True
-        elif lower in _CONTRACTIONS_I:
+        elif lower in lx.CONTRACTIONS_I:
             speaker_named = True
-            form = _CONTRACTIONS_I[lower]
+            form = lx.CONTRACTIONS_I[lower]
             if lower == "i'd" and _next_is_participle(parts, len(out)):
                 form = "{} had"
             out.append(form.format(speaker))
@@ -339,23 +324,23 @@ def _resolve_persons(text: str, speaker: str, addressee: str | None) -> str:
             else:
                 out.append(f"{speaker}'s")
                 speaker_named = True
-        elif addressee and lower in _CONTRACTIONS_YOU:
-            form = _CONTRACTIONS_YOU[lower]
+        elif addressee and lower in lx.CONTRACTIONS_YOU:
+            form = lx.CONTRACTIONS_YOU[lower]
             if lower == "you'd" and _next_is_participle(parts, len(out)):
                 form = "{} had"
             out.append(form.format(addressee))
         elif addressee and lower in ("you", "u"):
             # Inverted questions: "Are you still…" → "Is Tom still…".
-            if prev_word in _INVERTED and len(out) >= 2:
+            if prev_word in lx.INVERTED and len(out) >= 2:
                 before = out[-2]
-                swapped = _INVERTED[prev_word]
+                swapped = lx.INVERTED[prev_word]
                 out[-2] = swapped.capitalize() if before[:1].isupper() else swapped
             out.append(addressee)
             addressee_named = True
-            conjugate_next = prev_word in ("", ",") or prev_word in _SUBJECT_BEFORE
+            conjugate_next = prev_word in ("", ",") or prev_word in lx.SUBJECT_BEFORE
         elif addressee and lower == "yourself":
             out.append(addressee)
-        elif addressee and lower in ("your", "yours", "ur"):
+        elif addressee and lower in lx.SECOND_PERSON_POSSESSIVES:
             out.append(f"{addressee}'s")
         else:
             out.append(part)
@@ -363,18 +348,9 @@ def _resolve_persons(text: str, speaker: str, addressee: str | None) -> str:
     return "".join(out)
 
 
-_MONTH_WORD_RE = re.compile(
-    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b", re.IGNORECASE
-)
-_DATE_PREPOSITION_RE = re.compile(r"\b(?:on|by|until|till|before|after|since|from)$", re.IGNORECASE)
-_PHOTO_OF_RE = re.compile(
-    r"^(?:a|an)\s+(?:photo|picture|image|pic|snapshot|screenshot)\s+of\s+", re.IGNORECASE
-)
-
-
 def _photo_phrase(captions: Sequence[str]) -> str:
     caption = strip_emoji(captions[0]).rstrip(". ")
-    return f"a photo of {_PHOTO_OF_RE.sub('', caption)}"
+    return f"a photo of {lx.PHOTO_OF_RE.sub('', caption)}"
 
 
 def _without_relative_time(text: str, mention: TimeMention | None, anchor: datetime) -> str:
@@ -386,10 +362,10 @@ def _without_relative_time(text: str, mention: TimeMention | None, anchor: datet
         return text
     start, end = found.span
     said = text[start:end]
-    if any(c.isdigit() for c in said) or _MONTH_WORD_RE.search(said):
+    if any(c.isdigit() for c in said) or lx.MONTH_WORD_RE.search(said):
         return text  # already absolute ("on 8 May"): keep the speaker's words
     before = text[:start].rstrip(" ,")
-    if _DATE_PREPOSITION_RE.search(before) and found.granularity == "day":
+    if lx.DATE_PREPOSITION_RE.search(before) and found.granularity == "day":
         # "at 3pm on Tuesday" → "at 3pm on 9 May 2023": the date takes the relative word's place.
         return text[:start] + found.label + text[end:]
     after = text[end:]
@@ -404,7 +380,7 @@ def _needs_its_question(group: _Group) -> bool:
     """A bare yes / no or a reply of a few words; a reply with its own content ("Procurement. They only
     approve hotels on the list.") stands alone, its question stays in the searchable context only."""
     said = " ".join(group.sentences)
-    return bool(_YES_NO_RE.match(said)) or len(_tokens(said)) <= 3
+    return bool(lx.YES_NO_RE.match(said)) or len(_tokens(said)) <= BARE_REPLY_TOKENS
 
 
 def _summarise(group: _Group, speech: _Speech, kind: MemoryType, mention: TimeMention | None) -> str:
@@ -421,7 +397,7 @@ def _summarise(group: _Group, speech: _Speech, kind: MemoryType, mention: TimeMe
         text = f"{speech.name} asked: {text}"
     elif group.context and _needs_its_question(group):
         # "Yes, twice!" means nothing without its question: say what it answered.
-        question = truncate(strip_emoji(group.context.translate(_APOSTROPHES)), 90)
+        question = truncate(strip_emoji(group.context.translate(_APOSTROPHES)), QUOTED_QUESTION_CHARS)
         text = f'{speech.name} answered "{question}": {text}'
     elif speech.named and speech.name.lower() not in text.lower() and kind != MemoryType.INSTRUCTION:
         text = f"{speech.name}: {text}"
@@ -433,16 +409,6 @@ def _summarise(group: _Group, speech: _Speech, kind: MemoryType, mention: TimeMe
 
 # ---------------------------------------------------------------- searchable context
 
-_REFERENT_RE = re.compile(r"\b(?:it|its|them|they|this|that|there|these|those|one|he|she|him|her)\b", re.I)
-# What a topic key's attribute is asked as ("What does Tom do for a living?" → user.job).
-_SLOT_WORDS = {
-    "job": "job work career occupation profession living", "employer": "work job company employer",
-    "home_city": "live lives city home town moved", "hometown": "hometown grew born from",
-    "partner": "partner relationship", "relationship_status": "relationship partner single dating",
-    "age": "age old years", "diet": "diet eat food", "birthday": "birthday born",
-    "studies": "study studies school university degree course", "name": "name called",
-}  # fmt: skip
-
 
 def _keywords(text: str, topic: str | None) -> list[str]:
     """Generated search words: categories of what the text names, base forms of its irregular verbs,
@@ -450,7 +416,7 @@ def _keywords(text: str, topic: str | None) -> list[str]:
     words = categories_of(text) + base_forms(text)
     if topic:
         attribute = topic.partition(".")[2]
-        slot = _SLOT_WORDS.get(attribute)
+        slot = lx.SLOT_WORDS.get(attribute)
         words += slot.split() if slot else attribute.replace("_", " ").split()
     return list(dict.fromkeys(words))
 
@@ -460,9 +426,9 @@ def _context(memory: ExtractedMemory, partner: str | None, referent: str | None)
     "it / them / there" points back to, and generated keywords. Never shown, only searched."""
     parts: list[str] = []
     if partner:
-        parts.append(truncate(strip_emoji(partner), 300))
-    if referent and _REFERENT_RE.search(memory.content):
-        parts.append(truncate(strip_emoji(referent), 200))
+        parts.append(truncate(strip_emoji(partner), PARTNER_CONTEXT_CHARS))
+    if referent and lx.REFERENT_RE.search(memory.content):
+        parts.append(truncate(strip_emoji(referent), REFERENT_CONTEXT_CHARS))
     keywords = _keywords(" ".join([memory.content, *parts]), memory.topic_key)
     if keywords:
         parts.append(" ".join(keywords))
@@ -478,6 +444,87 @@ def _content(group: _Group, speech: _Speech) -> str:
         body = (body + "".join(f" [image: {c}]" for c in group.captions)).strip()
     text = f"{speech.name}: {body}" if speech.named else body
     return truncate(text, CONTENT_MAX_CHARS)
+
+
+@dataclass(frozen=True)
+class _Statement:
+    """What the type rules read: one group as its speaker said it, dated."""
+
+    group: _Group
+    speech: _Speech
+    main: str  # the first sentence (apostrophes normalised)
+    full: str  # every sentence of the group
+    mention: TimeMention | None  # the time it is about, if any
+
+
+@dataclass(frozen=True)
+class _Typed:
+    kind: MemoryType
+    topic: str | None = None
+    event_time: datetime | None = None
+
+
+def question_asserts_nothing(s: _Statement) -> _Typed | None:
+    """A kept question is a fact about what was asked: no topic to supersede, no date to trust."""
+    return _Typed(MemoryType.FACT) if s.group.question else None
+
+
+def instruction(s: _Statement) -> _Typed | None:
+    """How the agent should behave; "remind me …" is a task even when it sounds like a rule, unless it
+    starts "from now on"."""
+    if not _is_instruction(s.main, s.speech):
+        return None
+    if lx.STRONG_TASK_RE.search(s.main) and not lx.FROM_NOW_ON_RE.match(s.main):
+        return None
+    return _Typed(MemoryType.INSTRUCTION, topic=_agent_topic(s.main))
+
+
+def task(s: _Statement) -> _Typed | None:
+    """Something to be done, dated by its deadline when it has one."""
+    if not _is_task(s.full, s.mention):
+        return None
+    return _Typed(MemoryType.TASK, event_time=s.mention.point if s.mention else None)
+
+
+def replaceable_attribute(s: _Statement) -> _Typed | None:
+    """A fact with a topic key (home city, job, favourite colour…), which a later one supersedes; the
+    agent's "your X is Y" is about the user."""
+    who, text = slug(s.speech.name) or "user", s.full
+    if s.speech.role == "assistant" and not s.speech.named:
+        who, text = "user", _to_first_person(s.full)
+    topic = _person_topic(text, who)
+    if topic is None:
+        return None
+    return _Typed(MemoryType.FACT, topic=topic, event_time=s.mention.point if s.mention else None)
+
+
+def dated_event(s: _Statement) -> _Typed | None:
+    """Something that happened or will happen at the time it names."""
+    return _Typed(MemoryType.EVENT, event_time=s.mention.point) if s.mention is not None else None
+
+
+def past_action(s: _Statement) -> _Typed | None:
+    """Something done ("I ran my first marathon"), dated by the message: not a past state ("I was tired")."""
+    if lx.PAST_ACTION_RE.search(s.full) and not lx.PAST_STATE_RE.search(s.full):
+        return _Typed(MemoryType.EVENT, event_time=s.speech.timestamp)
+    return None
+
+
+def lasting_fact(s: _Statement) -> _Typed | None:
+    """Whatever is left: a lasting statement."""
+    return _Typed(MemoryType.FACT)
+
+
+# The type rules, in order: the first that answers types the memory (the last always answers).
+TYPE_RULES: tuple[Callable[[_Statement], _Typed | None], ...] = (
+    question_asserts_nothing,
+    instruction,
+    task,
+    replaceable_attribute,
+    dated_event,
+    past_action,
+    lasting_fact,
+)
 
 
 def _build(
@@ -503,38 +550,9 @@ def _build(
             tense == "future" and previous.end > speech.timestamp
         ):
             mention = previous
-    who = slug(speech.name) or "user"
-
-    kind: MemoryType
-    topic: str | None = None
-    event_time: datetime | None = None
-    if group.question:
-        kind = MemoryType.FACT  # a question asserts nothing: no topic to supersede, no date to trust
-    elif _is_instruction(main, speech) and not (
-        lx.STRONG_TASK_RE.search(main) and not lx.FROM_NOW_ON_RE.match(main)
-    ):
-        kind = MemoryType.INSTRUCTION
-        topic = _agent_topic(main)
-    elif _is_task(full, mention):
-        kind = MemoryType.TASK
-        event_time = mention.point if mention else None
-    else:
-        subject_text = full
-        if speech.role == "assistant" and not speech.named:
-            subject_text = _to_first_person(full)
-            who = "user"
-        topic = _person_topic(subject_text, who)
-        if topic is not None:
-            kind = MemoryType.FACT
-            event_time = mention.point if mention else None
-        elif mention is not None:
-            kind = MemoryType.EVENT
-            event_time = mention.point
-        elif lx.PAST_ACTION_RE.search(full) and not lx.PAST_STATE_RE.search(full):
-            kind = MemoryType.EVENT
-            event_time = speech.timestamp
-        else:
-            kind = MemoryType.FACT
+    statement = _Statement(group, speech, main, full, mention)
+    typed = next(t for rule in TYPE_RULES if (t := rule(statement)) is not None)
+    kind, topic, event_time = typed.kind, typed.topic, typed.event_time
     used = mention if event_time is not None else None
     summary = _summarise(group, speech, kind, used)
     ids = (speech.message_id,) if speech.message_id else ()
@@ -544,7 +562,7 @@ def _build(
 def _speech_for(speaker: str | None, role: str) -> tuple[str, bool]:
     if speaker:
         return speaker, True
-    return _GENERIC_SPEAKERS.get(role, role.capitalize() or "User"), False
+    return lx.GENERIC_SPEAKERS.get(role, role.capitalize() or "User"), False
 
 
 def _default_addressee(role: str, named: bool) -> str | None:
@@ -562,7 +580,7 @@ def _split_statement(sentence: str) -> tuple[str, bool, bool]:
     text = sentence.strip()
     explicit = False
     m = lx.REMEMBER_WRAPPER_RE.match(text)
-    if m and len(text) - m.end() > 3:
+    if m and len(text) - m.end() > MIN_REMEMBERED_CHARS:
         text = text[m.end() :]
         text = text[:1].upper() + text[1:]
         explicit = True
@@ -608,7 +626,7 @@ def _groups_for_message(
             last_kept is not None
             and _is_dependent(text)
             and not lx.GREETING_RE.match(text)
-            and len(" ".join(last_kept.sentences)) + len(text) < CONTENT_MAX_CHARS - 100
+            and len(" ".join(last_kept.sentences)) + len(text) < CONTENT_MAX_CHARS - MERGE_HEADROOM_CHARS
         ):
             last_kept.sentences.append(text)
             last_sentence_kept = True
@@ -617,15 +635,18 @@ def _groups_for_message(
             answer = (
                 index == 0
                 and pending_question is not None
-                and _YES_NO_RE.match(text) is not None
-                and _AUX_QUESTION_RE.match(pending_question) is not None
-                and len([t for t in _tokens(pending_question) if t not in lx.FILLER]) >= 2
+                and lx.YES_NO_RE.match(text) is not None
+                and lx.AUX_QUESTION_RE.match(pending_question) is not None
+                and len([t for t in _tokens(pending_question) if t not in lx.FILLER])
+                >= QUESTION_CONTENT_WORDS
             )
             if not answer:
                 pending_question = None
                 continue
         group = _Group([text], explicit=explicit)
-        if pending_question is not None and (len(_tokens(text)) <= 8 or _YES_NO_RE.match(text)):
+        if pending_question is not None and (
+            len(_tokens(text)) <= SHORT_REPLY_TOKENS or lx.YES_NO_RE.match(text)
+        ):
             group.context = pending_question
         pending_question = None
         groups.append(group)
@@ -647,6 +668,7 @@ def extract_memories(messages: Sequence[InputMessage], *, new_from: int = 0) -> 
     """Synchronous core of ``DefaultExtractor.extract``, for callers that are not async."""
     parsed = [parse_message(m.content) for m in messages]
     speakers = [m.speaker or p.speaker for m, p in zip(messages, parsed, strict=True)]
+    conversation = _Conversation(messages, parsed, speakers)
     names = _name_forms(s for s in speakers if s)
     memories: list[ExtractedMemory] = []
     seen: set[str] = set()
@@ -656,8 +678,8 @@ def extract_memories(messages: Sequence[InputMessage], *, new_from: int = 0) -> 
         name, named = _speech_for(speakers[index], message.role)
         addressee = _addressee(speakers, index, name) if named else _default_addressee(message.role, named)
         speech = _Speech(name, named, message.role, addressee, message.timestamp, message.id)
-        context_question = _previous_question(messages, parsed, speakers, index, name)
-        partner, own_previous = _partner_turn(messages, parsed, speakers, index, name)
+        context_question = _previous_question(conversation, index, name)
+        partner, own_previous = _partner_turn(conversation, index, name)
         sentences = split_sentences(p.body) if p.body else []
         groups, last_kept = _groups_for_message(sentences, names, context_question, named)
         if p.captions:
@@ -678,39 +700,38 @@ def extract_memories(messages: Sequence[InputMessage], *, new_from: int = 0) -> 
     return memories
 
 
-def _partner_turn(
-    messages: Sequence[InputMessage],
-    parsed: Sequence[ParsedMessage],
-    speakers: Sequence[str | None],
-    index: int,
-    name: str,
-) -> tuple[str | None, str | None]:
+@dataclass(frozen=True)
+class _Conversation:
+    """The messages being extracted, with their parsed bodies and speakers, index for index."""
+
+    messages: Sequence[InputMessage]
+    parsed: Sequence[ParsedMessage]
+    speakers: Sequence[str | None]
+
+    def speaker(self, index: int) -> str:
+        """Who said message `index`: its speaker, else its role's generic name."""
+        return self.speakers[index] or _speech_for(None, self.messages[index].role)[0]
+
+
+def _partner_turn(conversation: _Conversation, index: int, name: str) -> tuple[str | None, str | None]:
     """The other speaker's latest turn before this message (what it answers), and this speaker's own
     message just before it, when they spoke twice in a row (what its "it" may point back to)."""
     partner: str | None = None
     own: str | None = None
-    for j in range(index - 1, max(index - 4, -1), -1):
-        speaker = speakers[j] or _speech_for(None, messages[j].role)[0]
-        body = parsed[j].body + "".join(f" [image: {c}]" for c in parsed[j].captions)
+    for j in range(index - 1, max(index - 1 - PARTNER_LOOKBACK, -1), -1):
+        speaker = conversation.speaker(j)
+        parsed = conversation.parsed[j]
+        body = parsed.body + "".join(f" [image: {c}]" for c in parsed.captions)
         if speaker == name:
             if own is None and j == index - 1:
                 own = body
             continue
         partner = body
-        if j > 0 and len(body.split()) < 4:
+        if j > 0 and len(body.split()) <= BARE_REPLY_TOKENS:
             # "And?" or "Are they growing?" answers nothing alone: the turn before it says what it is about.
-            partner = parsed[j - 1].body + " " + body
+            partner = conversation.parsed[j - 1].body + " " + body
         break
     return partner, own
-
-
-# "…, and I …" / "… but my …": where one sentence starts a second statement with its own subject.
-_CLAUSE_BREAK_RE = re.compile(
-    r"\s*(?:,\s*|;\s*)?\b(?:and|but|plus|also)\s+(?=(?:I|I'm|I've|I'll|I'd|my|we|we're|our)\b)|;\s+",
-    re.IGNORECASE,
-)
-# A clause that points back at the other one ("… and I love it there") is not a statement of its own.
-_BACK_REFERENCE_RE = re.compile(r"\b(?:it|it's|there|them|that|this|those|these|one)\b", re.IGNORECASE)
 
 
 def _split_compound(group: _Group) -> list[_Group]:
@@ -725,13 +746,13 @@ def _split_compound(group: _Group) -> list[_Group]:
         return [group]
     main = group.sentences[0]
     lowered = main.lower()
-    if ";" not in main and not any(f" {word} " in lowered for word in ("and", "but", "plus", "also")):
+    if ";" not in main and not any(f" {word} " in lowered for word in lx.CLAUSE_JOINERS):
         return [group]  # the common case, decided without running the clause regex over the text
-    clauses = [c.strip(" ,;") for c in _CLAUSE_BREAK_RE.split(main)]
+    clauses = [c.strip(" ,;") for c in lx.CLAUSE_BREAK_RE.split(main)]
     clauses = [c for c in clauses if c]
-    if len(clauses) < 2 or any(len(_tokens(c)) < 3 for c in clauses):
+    if len(clauses) < 2 or any(len(_tokens(c)) < MIN_CLAUSE_TOKENS for c in clauses):
         return [group]
-    if any(_BACK_REFERENCE_RE.search(c) for c in clauses[1:]):
+    if any(lx.BACK_REFERENCE_RE.search(c) for c in clauses[1:]):
         return [group]
     topics = [_person_topic(c.translate(_APOSTROPHES), "user") for c in clauses]
     if all(t is None for t in topics) or len(set(topics)) < len(topics):
@@ -770,20 +791,12 @@ def _addressee(speakers: Sequence[str | None], index: int, name: str) -> str | N
     return None
 
 
-def _previous_question(
-    messages: Sequence[InputMessage],
-    parsed: Sequence[ParsedMessage],
-    speakers: Sequence[str | None],
-    index: int,
-    name: str,
-) -> str | None:
-    if index == 0:
+def _previous_question(conversation: _Conversation, index: int, name: str) -> str | None:
+    """The other speaker's question this message answers: the previous message's last sentence, if a
+    question."""
+    if index == 0 or conversation.speaker(index - 1) == name:
         return None
-    prev = messages[index - 1]
-    prev_speaker = speakers[index - 1] or _speech_for(None, prev.role)[0]
-    if prev_speaker == name:
-        return None
-    body = parsed[index - 1].body
+    body = conversation.parsed[index - 1].body
     sentences = split_sentences(body) if body else []
     if sentences and sentences[-1].rstrip(" \"'”)").endswith("?"):
         return sentences[-1]

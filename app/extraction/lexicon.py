@@ -357,3 +357,79 @@ THIRD_PERSON = {
     "am": "is", "have": "has", "do": "does", "don't": "doesn't", "haven't": "hasn't", "go": "goes",
     "are": "is", "aren't": "isn't", "was": "was", "were": "was", "weren't": "wasn't",
 }  # fmt: skip
+
+
+# ---------------------------------------------------------------- sentences, persons, summaries, context
+
+YES_NO_RE = re.compile(
+    r"^(?:yes|yeah|yep|yup|no|nope|nah|not\s+yet|definitely|of\s+course|sure|absolutely|totally|kind\s+of|sort\s+of)\b",
+    _I,
+)
+AUX_QUESTION_RE = re.compile(
+    r"^(?:\w+[,!]?\s+)?(?:do|does|did|have|has|are|is|was|were|can|could|will|would|should)\s+(?:you|u|ya)\b",
+    _I,
+)
+DEPENDENT_START = words(
+    "it it's its that that's this they they're them he she he's she's his her their there so and but which "
+    "too also plus both those these"
+)
+YOU_RE = re.compile(r"\b(?:you|your|you're|you've|u)\b", _I)
+GENERIC_SPEAKERS = {"user": "User", "assistant": "Assistant", "system": "System"}
+FIRST_PERSON_RE = re.compile(r"\b(?:I|I'm|I've|I'd|we|we're|we've|my|our|us)\b", _I)
+CONTRACTIONS_I = {"i'm": "{} is", "i've": "{} has", "i'll": "{} will", "i'd": "{} would"}
+CONTRACTIONS_YOU = {"you're": "{} is", "you've": "{} has", "you'll": "{} will", "you'd": "{} would"}
+INVERTED = {
+    "are": "is", "were": "was", "have": "has", "do": "does", "aren't": "isn't", "weren't": "wasn't",
+    "haven't": "hasn't", "don't": "doesn't",
+}  # fmt: skip
+SUBJECT_BEFORE = words("and but so because when if that then while though although or as since")
+MONTH_WORD_RE = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b", _I)
+DATE_PREPOSITION_RE = re.compile(r"\b(?:on|by|until|till|before|after|since|from)$", _I)
+PHOTO_OF_RE = re.compile(r"^(?:a|an)\s+(?:photo|picture|image|pic|snapshot|screenshot)\s+of\s+", _I)
+REFERENT_RE = re.compile(r"\b(?:it|its|them|they|this|that|there|these|those|one|he|she|him|her)\b", _I)
+# What a topic key's attribute is asked as ("What does Tom do for a living?" → user.job).
+SLOT_WORDS = {
+    "job": "job work career occupation profession living", "employer": "work job company employer",
+    "home_city": "live lives city home town moved", "hometown": "hometown grew born from",
+    "partner": "partner relationship", "relationship_status": "relationship partner single dating",
+    "age": "age old years", "diet": "diet eat food", "birthday": "birthday born",
+    "studies": "study studies school university degree course", "name": "name called",
+}  # fmt: skip
+# "…, and I …" / "… but my …": where one sentence starts a second statement with its own subject.
+CLAUSE_BREAK_RE = re.compile(
+    r"\s*(?:,\s*|;\s*)?\b(?:and|but|plus|also)\s+(?=(?:I|I'm|I've|I'll|I'd|my|we|we're|our)\b)|;\s+",
+    _I,
+)
+# A clause that points back at the other one ("… and I love it there") is not a statement of its own.
+BACK_REFERENCE_RE = re.compile(r"\b(?:it|it's|there|them|that|this|those|these|one)\b", _I)
+# Imperatives that set a standing rule even unaddressed ("Never use emoji"); other imperatives need a cue
+# that the agent is meant ("Explain it to me"), else between friends they are advice.
+STANDING_RULE_VERBS = frozenset({"always", "never", "don't", "do not", "stop", "avoid", "only", "no more"})
+# Words a favourite's thing may end on that are not part of it ("my favourite colour is" → colour).
+FAVOURITE_TRAILING = words("is are was of")
+# Replaceable attributes of a person, by the pattern that states one, in the order they are tried.
+PERSON_TOPICS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (NAME_RE, "name"),
+    (HOME_CITY_RE, "home_city"),
+    (HOMETOWN_RE, "hometown"),
+    (PARTNER_RE, "partner"),
+    (EMPLOYER_RE, "employer"),
+    (JOB_RE, "job"),
+    (AGE_RE, "age"),
+    (RELATIONSHIP_RE, "relationship_status"),
+    (DIET_RE, "diet"),
+    (BIRTHDAY_RE, "birthday"),
+    (STUDIES_RE, "studies"),
+)
+# Words that stay as they are after a third-person subject ("User too", "User gonna …").
+NO_THIRD_PERSON = words("too myself alone both all gotta gonna wanna")
+# The agent's "your X" about the user, read as the user's own words for topic detection.
+TO_FIRST_PERSON = {"your": "my", "you're": "I'm", "you": "I", "yours": "mine"}
+SECOND_PERSON_RE = re.compile(r"\b(?:your|you're|yours|you)\b", _I)
+# Conjunctions that may join two statements in one sentence (checked before CLAUSE_BREAK_RE runs).
+CLAUSE_JOINERS = ("and", "but", "plus", "also")
+# Verb endings that take "-es" in the third person ("watch" → "watches").
+ES_ENDINGS = ("s", "x", "z", "ch", "sh", "o")
+# Words that start a new person (no conjugation after them); "your" forms the addressee's possessive.
+PERSON_WORDS = words("i you my your")
+SECOND_PERSON_POSSESSIVES = words("your yours ur")

@@ -247,7 +247,7 @@ def build_server(app: FastAPI) -> MCPServer:
 
         async def act(db: AsyncSession, row: Profile) -> dict[str, Any]:
             assert isinstance(body, RememberRequest)
-            memory, created = await memories.remember(db, row, body.content, body.session_id)
+            memory, created = await memories.remember_in_profile(db, row, body.content, body.session_id)
             return {**memory.model_dump(mode="json", by_alias=True), "created": created}
 
         return await tools.run(ctx, namespace, profile, act, write=True)
@@ -470,6 +470,11 @@ class McpEndpoint:
         await self.server.session_manager.handle_request(scope, receive, send)
 
 
+# The names a server bound to loopback is reached by, on any port: the only Host (and browser Origin)
+# headers a loopback server accepts, so a web page cannot rebind a public name onto it.
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+
+
 def _security(app: FastAPI) -> TransportSecuritySettings:
     settings = app.state.settings
     if not settings.binds_loopback():
@@ -477,13 +482,8 @@ def _security(app: FastAPI) -> TransportSecuritySettings:
         return TransportSecuritySettings(enable_dns_rebinding_protection=False)
     return TransportSecuritySettings(
         enable_dns_rebinding_protection=True,
-        allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*", "127.0.0.1", "localhost", "[::1]"],
-        allowed_origins=[
-            "http://127.0.0.1:*",
-            "http://localhost:*",
-            "http://[::1]:*",
-            *settings.cors_origin_list,
-        ],
+        allowed_hosts=[*(f"{host}:*" for host in LOOPBACK_HOSTS), *LOOPBACK_HOSTS],
+        allowed_origins=[*(f"http://{host}:*" for host in LOOPBACK_HOSTS), *settings.cors_origin_list],
     )
 
 

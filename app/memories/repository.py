@@ -11,9 +11,10 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.memory_types import SUPERSEDING_TYPES, sql_list
+from app.core.memory_types import DATED_TYPES, SUPERSEDING_TYPES, MemoryType, sql_list
 from app.core.metadata import filter_sql
 from app.sessions import repository as sessions_repository
+from app.worker import queue
 
 _COLUMNS = (
     "id, type, summary, content, session_id, event_time, created_at, updated_at, metadata, superseded_by, "
@@ -193,6 +194,83 @@ async def insert_one(db: AsyncSession, profile_id: int, memory: NewMemory) -> di
     return dict(row) if row is not None else None
 
 
+# remember in one autocommit round trip: the namespace (within the key's scope) and the profile resolved
+# by name, the profile created when absent (as any write does), the memory inserted unless the profile
+# already holds its content, and the memories of its topic superseded. Each part that finds nothing
+# leaves its column NULL, and the caller takes the general path for those rare cases (a namespace out of
+# reach, a profile created concurrently, content already stored).
+_REMEMBER = f"""
+    WITH ns AS (
+        SELECT id FROM namespaces
+        WHERE name = $1 AND deleted_at IS NULL AND ($3::bigint IS NULL OR id = $3::bigint)
+    ), found AS (
+        SELECT p.id FROM profiles p JOIN ns ON p.namespace_id = ns.id
+        WHERE p.name = $2 AND p.deleted_at IS NULL
+    ), made AS (
+        INSERT INTO profiles (namespace_id, name)
+        SELECT ns.id, $2 FROM ns WHERE NOT EXISTS (SELECT 1 FROM found)
+        ON CONFLICT (namespace_id, name) WHERE deleted_at IS NULL DO NOTHING
+        RETURNING id
+    ), profile AS (
+        SELECT id FROM found UNION ALL SELECT id FROM made
+    ), ins AS (
+        INSERT INTO memories (profile_id, id, type, summary, content, session_id, topic_key, event_time,
+                              content_hash, metadata, context)
+        SELECT profile.id, $4, $5, $6, $7, $8, $9, $10::timestamptz, $11, $12::jsonb, $13 FROM profile
+        ON CONFLICT (profile_id, content_hash) DO NOTHING
+        RETURNING profile_id, {_COLUMNS}
+    ), superseded AS (
+        UPDATE memories m SET superseded_by = ins.id, updated_at = now(), valid_to = now()
+        FROM ins
+        WHERE $14 AND m.profile_id = ins.profile_id AND m.topic_key = $9 AND m.superseded_by IS NULL
+          AND m.id <> ins.id AND m.type IN {sql_list(SUPERSEDING_TYPES)}
+    )
+    SELECT (SELECT id FROM ns) AS namespace_id, (SELECT id FROM profile) AS resolved_profile_id, ins.*
+    FROM (SELECT 1) AS one LEFT JOIN ins ON true
+"""
+
+
+@dataclass(frozen=True)
+class Remembered:
+    """What the one-statement remember found: the namespace and profile ids (None: not found / not
+    resolved), and the new memory's row (None: not inserted)."""
+
+    namespace_id: int | None
+    profile_id: int | None
+    memory: dict[str, Any] | None
+
+
+async def remember_one(
+    conn: Any, scope_namespace_id: int | None, namespace: str, profile: str, memory: NewMemory
+) -> Remembered:
+    """remember as one statement on the driver's connection (see `_REMEMBER`); `scope_namespace_id` is the
+    key's namespace (None: an admin key, any namespace)."""
+    supersedes = bool(memory.topic_key) and memory.type in SUPERSEDING_TYPES
+    row = await conn.fetchrow(
+        _REMEMBER,
+        namespace,
+        profile,
+        scope_namespace_id,
+        memory.id,
+        memory.type,
+        memory.summary,
+        memory.content,
+        memory.session_id,
+        memory.topic_key,
+        memory.event_time,
+        memory.content_hash,
+        json.dumps(memory.metadata or {}),
+        memory.context,
+        supersedes,
+    )
+    created = None
+    if row["id"] is not None:
+        created = {
+            k: v for k, v in row.items() if k not in ("namespace_id", "resolved_profile_id", "profile_id")
+        }
+    return Remembered(row["namespace_id"], row["resolved_profile_id"], created)
+
+
 async def get_by_hash(db: AsyncSession, profile_id: int, content_hash: str) -> dict[str, Any] | None:
     row = await db.execute(
         text(f"SELECT {_COLUMNS} FROM memories WHERE profile_id = :p AND content_hash = :h"),
@@ -338,6 +416,30 @@ _LISTED = (
 )
 
 
+def _list_filters(
+    params: dict[str, Any],
+    before_id: str | None,
+    session_id: str | None,
+    memory_type: str | None,
+    metadata: dict[str, Any] | None,
+) -> list[str]:
+    """The list's optional filters as SQL conditions (their values put in `params`): a page's keyset
+    start, one session, one type, metadata keys."""
+    clauses: list[str] = []
+    if before_id is not None:
+        clauses.append("id < :before")
+        params["before"] = before_id
+    if session_id is not None:
+        clauses.append("session_id = :sid")
+        params["sid"] = session_id
+    if memory_type is not None:
+        clauses.append("type = :type")
+        params["type"] = memory_type
+    if metadata:
+        clauses.append(filter_sql("metadata", metadata, params))
+    return clauses
+
+
 async def list_memories(
     db: AsyncSession,
     profile_id: int,
@@ -350,21 +452,10 @@ async def list_memories(
     limit: int,
 ) -> list[dict[str, Any]]:
     """Newest first by ULID, keyset on id: any page costs the same."""
-    clauses = ["profile_id = :p"]
+    params: dict[str, Any] = {"p": profile_id, "limit": limit}
+    clauses = ["profile_id = :p", *_list_filters(params, before_id, session_id, memory_type, metadata)]
     if not include_superseded:
         clauses.append("superseded_by IS NULL")
-    params: dict[str, Any] = {"p": profile_id, "limit": limit}
-    if before_id is not None:
-        clauses.append("id < :before")
-        params["before"] = before_id
-    if session_id is not None:
-        clauses.append("session_id = :sid")
-        params["sid"] = session_id
-    if memory_type is not None:
-        clauses.append("type = :type")
-        params["type"] = memory_type
-    if metadata:
-        clauses.append(filter_sql("metadata", metadata, params))
     sql = f"SELECT {_LISTED} FROM memories WHERE {' AND '.join(clauses)} ORDER BY id DESC LIMIT :limit"
     return [dict(r) for r in (await db.execute(text(sql), params)).mappings()]
 
@@ -396,18 +487,7 @@ async def list_as_of(
 ) -> list[dict[str, Any]]:
     """What the profile held at `at`: every memory valid then, as it read then, newest first."""
     params: dict[str, Any] = {"p": profile_id, "at": at, "limit": limit}
-    clauses: list[str] = []
-    if before_id is not None:
-        clauses.append("id < :before")
-        params["before"] = before_id
-    if session_id is not None:
-        clauses.append("session_id = :sid")
-        params["sid"] = session_id
-    if memory_type is not None:
-        clauses.append("type = :type")
-        params["type"] = memory_type
-    if metadata:
-        clauses.append(filter_sql("metadata", metadata, params))
+    clauses = _list_filters(params, before_id, session_id, memory_type, metadata)
     extra = "".join(f" AND {c}" for c in clauses)
     extra_v = extra.replace("id < :before", "memory_id < :before")
     sql = f"SELECT * FROM ({_STATES_AT.format(extra=extra, extra_v=extra_v)}) s ORDER BY id DESC LIMIT :limit"
@@ -473,7 +553,142 @@ async def delete_session(db: AsyncSession, profile_id: int, session_id: str) -> 
     # The session row first, as every writer of a session takes it: deleting in another order deadlocks.
     await sessions_repository.lock_session(db, profile_id, session_id)
     await db.execute(text("DELETE FROM memories WHERE profile_id = :p AND session_id = :sid"), params)
-    await db.execute(
-        text("DELETE FROM jobs WHERE profile_id = :p AND session_id = :sid AND status = 'queued'"), params
-    )
+    await queue.drop_queued_for_session(db, profile_id, session_id)
     await sessions_repository.delete_session(db, profile_id, session_id)
+
+
+# ---------------------------------------------------------------- lines of the profile summary
+# Every read is capped at `limit` rows and reads only active memories: a summary never needs more lines
+# than its token budget holds, so a profile with a hundred thousand memories costs the same bounded reads.
+
+
+@dataclass(frozen=True)
+class MemoryLine:
+    id: str
+    type: str
+    summary: str
+    session_id: str | None
+    # When the event happened: its event time, else when its first source message was said, else when it
+    # was stored. Only filled for the dated types (events).
+    at: datetime | None
+
+
+_BY_TYPE = text(
+    """
+    SELECT id, type, summary, session_id, NULL::timestamptz AS at
+    FROM memories
+    WHERE profile_id = :p AND superseded_by IS NULL AND type = :type
+    ORDER BY id DESC
+    LIMIT :limit
+    """
+)
+
+# Facts (or another type summarised topic-keyed first) about lasting attributes (a topic key such as user.home_city) outrank loose remarks, so the
+# profile's identity survives a flood of newer small facts; among the rest, statements with substance
+# (six or more distinct words) come before one-liners like "Classic." from a chat.
+_FACTS = text(
+    """
+    (SELECT id, type, summary, session_id, NULL::timestamptz AS at, 0 AS rank
+     FROM memories
+     WHERE profile_id = :p AND superseded_by IS NULL AND topic_key IS NOT NULL AND type = :type
+     ORDER BY id DESC LIMIT :limit)
+    UNION ALL
+    (SELECT id, type, summary, session_id, NULL::timestamptz AS at,
+            CASE WHEN length(tsv) >= 6 THEN 1 ELSE 2 END AS rank
+     FROM memories
+     WHERE profile_id = :p AND superseded_by IS NULL AND topic_key IS NULL AND type = :type
+     ORDER BY id DESC LIMIT :limit)
+    ORDER BY rank, id DESC
+    LIMIT :limit
+    """
+)
+
+_EVENTS = text(
+    """
+    SELECT * FROM (
+        SELECT m.id, m.type, m.summary, m.session_id,
+               COALESCE(m.event_time,
+                        (SELECT min(msg.created_at) FROM memory_sources src
+                         JOIN messages msg ON msg.profile_id = src.profile_id AND msg.session_id = src.session_id
+                              AND msg.id = src.message_id
+                         WHERE src.profile_id = m.profile_id AND src.memory_id = m.id),
+                        m.created_at) AS at
+        FROM memories m
+        WHERE m.profile_id = :p AND m.superseded_by IS NULL AND m.type = :type
+    ) e
+    WHERE e.at >= :since
+    ORDER BY e.at DESC, e.id DESC
+    LIMIT :limit
+    """
+)
+
+_SESSION_MEMORIES = text(
+    f"""
+    SELECT m.id, m.type, m.summary, m.session_id,
+           CASE WHEN m.type IN {sql_list(DATED_TYPES)} THEN
+               COALESCE(m.event_time,
+                        (SELECT min(msg.created_at) FROM memory_sources src
+                         JOIN messages msg ON msg.profile_id = src.profile_id AND msg.session_id = src.session_id
+                              AND msg.id = src.message_id
+                         WHERE src.profile_id = m.profile_id AND src.memory_id = m.id),
+                        m.created_at)
+           END AS at
+    FROM memories m
+    WHERE m.profile_id = :p AND m.session_id = :sid AND m.superseded_by IS NULL
+    ORDER BY m.id DESC
+    LIMIT :limit
+    """
+)
+
+# Sessions that memories name, by their newest memory: a session known only from remembered memories
+# (no session row) is recent by them.
+_MEMORY_SESSIONS = text(
+    """
+    SELECT session_id, max(created_at) AS last_at
+    FROM memories
+    WHERE profile_id = :p AND superseded_by IS NULL AND session_id IS NOT NULL
+    GROUP BY session_id
+    """
+)
+
+
+def _lines(rows: Any) -> list[MemoryLine]:
+    return [
+        MemoryLine(id=r["id"], type=r["type"], summary=r["summary"], session_id=r["session_id"], at=r["at"])
+        for r in rows.mappings()
+    ]
+
+
+async def topic_keyed_first(
+    db: AsyncSession, profile_id: int, memory_type: MemoryType, limit: int
+) -> list[MemoryLine]:
+    """Active memories of one type (facts), topic-keyed ones first, each group newest first."""
+    return _lines(await db.execute(_FACTS, {"p": profile_id, "type": memory_type.value, "limit": limit}))
+
+
+async def dated_since(
+    db: AsyncSession, profile_id: int, memory_type: MemoryType, since: datetime, limit: int
+) -> list[MemoryLine]:
+    """Active memories of one dated type (events) dated at or after `since` (upcoming ones included),
+    latest first."""
+    params = {"p": profile_id, "type": memory_type.value, "since": since, "limit": limit}
+    return _lines(await db.execute(_EVENTS, params))
+
+
+async def newest_of_type(
+    db: AsyncSession, profile_id: int, memory_type: MemoryType, limit: int
+) -> list[MemoryLine]:
+    """Active memories of one type, newest first."""
+    return _lines(await db.execute(_BY_TYPE, {"p": profile_id, "type": memory_type.value, "limit": limit}))
+
+
+async def session_memories(
+    db: AsyncSession, profile_id: int, session_id: str, limit: int
+) -> list[MemoryLine]:
+    """Active memories of one session (any type), newest first."""
+    return _lines(await db.execute(_SESSION_MEMORIES, {"p": profile_id, "sid": session_id, "limit": limit}))
+
+
+async def memory_sessions(db: AsyncSession, profile_id: int) -> list[tuple[str, datetime]]:
+    """(session id, its newest active memory's time) for every session active memories name."""
+    return [(r.session_id, r.last_at) for r in await db.execute(_MEMORY_SESSIONS, {"p": profile_id})]

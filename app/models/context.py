@@ -48,19 +48,25 @@ class ContextBlock(Base):
     )
 
 
-class ContextEntry(Base):
-    """One keyed entry of a skill or search block; search entries are found through `tsv`."""
+class _EntryColumns:
+    """What a keyed entry holds, in a block's definition and in a session's copy alike (after the key's
+    owner columns); search entries are found through `tsv`."""
 
-    __tablename__ = "context_entries"
-
-    profile_id: Mapped[int] = mapped_column(BigInteger)
-    label: Mapped[str] = mapped_column(String(64))
     key: Mapped[str] = mapped_column(String(128))
     content: Mapped[str] = mapped_column(Text, nullable=False)
     description: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = created_at_column()
     updated_at: Mapped[datetime] = updated_at_column()
     tsv: Mapped[Any] = tsvector_column(english_tsvector("content"))
+
+
+class ContextEntry(_EntryColumns, Base):
+    """One keyed entry of a skill or search block; search entries are found through `tsv`."""
+
+    __tablename__ = "context_entries"
+
+    profile_id: Mapped[int] = mapped_column(BigInteger)
+    label: Mapped[str] = mapped_column(String(64))
 
     __table_args__ = (
         PrimaryKeyConstraint("profile_id", "label", "key"),
@@ -94,7 +100,7 @@ class ContextSessionBlock(Base):
     )
 
 
-class ContextSessionEntry(Base):
+class ContextSessionEntry(_EntryColumns, Base):
     """One keyed entry of a session's own copy of a skill or search block."""
 
     __tablename__ = "context_session_entries"
@@ -102,12 +108,6 @@ class ContextSessionEntry(Base):
     profile_id: Mapped[int] = mapped_column(BigInteger)
     session_id: Mapped[str] = mapped_column(String(64))
     label: Mapped[str] = mapped_column(String(64))
-    key: Mapped[str] = mapped_column(String(128))
-    content: Mapped[str] = mapped_column(Text, nullable=False)
-    description: Mapped[str | None] = mapped_column(Text)
-    created_at: Mapped[datetime] = created_at_column()
-    updated_at: Mapped[datetime] = updated_at_column()
-    tsv: Mapped[Any] = tsvector_column(english_tsvector("content"))
 
     __table_args__ = (
         PrimaryKeyConstraint("profile_id", "session_id", "label", "key"),

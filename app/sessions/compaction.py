@@ -18,9 +18,16 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Profile
 from app.sessions import repository, service, system_prompt
-from app.sessions.schemas import CompactionOut, SessionMessage
+from app.sessions.schemas import (
+    MIN_TAIL_MESSAGES,
+    PROTECT_HEAD,
+    TAIL_TOKEN_BUDGET,
+    CompactionOut,
+    SessionMessage,
+)
 from app.sessions.summariser import write_summary
 from app.sessions.tokens import estimate_parts_tokens, is_tool_part
+from app.worker.queue import enqueue_extraction
 
 if TYPE_CHECKING:
     from app.llm.client import LlmClient
@@ -135,9 +142,9 @@ async def plan_compaction(
     db: AsyncSession,
     profile: Profile,
     session_id: str,
-    protect_head: int = 3,
-    tail_token_budget: int = 20_000,
-    min_tail_messages: int = 2,
+    protect_head: int = PROTECT_HEAD,
+    tail_token_budget: int = TAIL_TOKEN_BUDGET,
+    min_tail_messages: int = MIN_TAIL_MESSAGES,
     *,
     leaf_id: str | None = None,
 ) -> CompactionPlan | None:
@@ -176,8 +183,6 @@ async def apply(
 ) -> CompactionOut | None:
     """Store the overlay, unless the history changed since the plan was read (a message of the range
     deleted, another compaction stored meanwhile): then nothing is stored and None is returned."""
-    from app.worker.queue import enqueue_extraction
-
     if not summary.strip():
         return None
     session = await service.require_session(db, profile, compaction_plan.session_id, lock=True)

@@ -16,6 +16,8 @@ from app.core.profiled_text import profile_lexeme, profiled_tsv, quote_lexeme
 from app.models import Compaction, Message, Session
 from app.sessions.fulltext import ALL_TERMS_QUERY, split_query
 
+# The longest root → leaf path a history read follows: a bound on the recursive walk, far beyond any
+# real conversation, so a corrupt parent chain cannot make one read unbounded.
 MAX_DEPTH = 10_000
 
 # ---------------------------------------------------------------- sessions
@@ -299,6 +301,7 @@ class MessageText:
 
 
 # Plain columns only: extraction reads thousands of messages a second and needs none of the parts JSON.
+# MessageText's fields, in order.
 _MESSAGE_TEXT_COLUMNS = "id, role, text_content, created_at, seq, metadata"
 _MESSAGES_BY_ID = text(
     f"SELECT {_MESSAGE_TEXT_COLUMNS} FROM messages "
@@ -311,17 +314,7 @@ _MESSAGES_BEFORE = text(
 
 
 def _message_texts(rows: Any) -> list[MessageText]:
-    return [
-        MessageText(
-            id=r.id,
-            role=r.role,
-            text=r.text_content,
-            created_at=r.created_at,
-            seq=r.seq,
-            metadata=r.metadata,
-        )
-        for r in rows
-    ]
+    return [MessageText(*r) for r in rows]  # the columns are the fields, in order
 
 
 async def window_messages(
@@ -372,9 +365,21 @@ _SEARCH = text(
 )
 
 
+@dataclass(frozen=True)
+class MessageHit:
+    """A message found by full-text search, with its rank (the columns of `_SEARCH`, in order)."""
+
+    id: str
+    session_id: str
+    role: str
+    content: str
+    created_at: datetime
+    score: float
+
+
 async def search(
     db: AsyncSession, profile_id: int, session_id: str | None, query: str, limit: int
-) -> list[dict[str, Any]]:
+) -> list[MessageHit]:
     words, phrases = split_query(query)
     params = {
         "p": profile_id,
@@ -384,8 +389,7 @@ async def search(
         "phrases": phrases,
         "limit": limit,
     }
-    rows = await db.execute(_SEARCH, params)
-    return [dict(row) for row in rows.mappings()]
+    return [MessageHit(*row) for row in await db.execute(_SEARCH, params)]
 
 
 # ---------------------------------------------------------------- compactions
@@ -423,3 +427,57 @@ async def insert_compaction(
         .returning(Compaction)
     )
     return (await db.execute(stmt)).scalar_one()
+
+
+# ---------------------------------------------------------------- recency and last words (the summary)
+
+
+@dataclass(frozen=True)
+class SessionActivity:
+    id: str
+    last_at: datetime  # its last message's time, else its row's updated_at
+    updated_at: datetime
+
+
+# A session's recency is the time of its last message (the conversation's own clock, so an imported
+# history keeps its order). The last message by `seq` is one index probe per session.
+_SESSION_ACTIVITY = text(
+    """
+    SELECT s.id,
+           COALESCE((SELECT m.created_at FROM messages m
+                     WHERE m.profile_id = s.profile_id AND m.session_id = s.id
+                     ORDER BY m.seq DESC LIMIT 1), s.updated_at) AS last_at,
+           s.updated_at
+    FROM sessions s
+    WHERE s.profile_id = :p
+    """
+)
+
+
+async def session_activity(db: AsyncSession, profile_id: int) -> list[SessionActivity]:
+    """Every session of the profile with the time of its last message."""
+    return [SessionActivity(*r) for r in await db.execute(_SESSION_ACTIVITY, {"p": profile_id})]
+
+
+@dataclass(frozen=True)
+class MessageLine:
+    role: str
+    text: str
+
+
+_LAST_MESSAGES = text(
+    """
+    SELECT role, text_content AS text FROM messages
+    WHERE profile_id = :p AND session_id = :sid AND text_content <> ''
+    ORDER BY seq DESC
+    LIMIT :limit
+    """
+)
+
+
+async def last_text_messages(
+    db: AsyncSession, profile_id: int, session_id: str, limit: int
+) -> list[MessageLine]:
+    """The session's last messages that carry text, newest first."""
+    rows = await db.execute(_LAST_MESSAGES, {"p": profile_id, "sid": session_id, "limit": limit})
+    return [MessageLine(role=r["role"], text=r["text"]) for r in rows.mappings()]

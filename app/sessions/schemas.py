@@ -178,12 +178,26 @@ class DeletedMessages(ApiModel):
     deleted: list[str] = Field(description="The ids that existed and were deleted; unknown ids are ignored.")
 
 
+# Defaults of a compaction (POST /compact and the automatic one), as the reference has them: the first
+# messages (the task's statement) are kept verbatim, and so is a recent tail of about this many tokens,
+# never fewer than MIN_TAIL_MESSAGES messages, so the conversation can go on from where it is.
+PROTECT_HEAD = 3
+TAIL_TOKEN_BUDGET = 20_000
+MIN_TAIL_MESSAGES = 2
+
+# Defaults of a truncated history read, as the reference's truncateOlderMessages has them: the last
+# KEEP_RECENT messages whole; older tool outputs and texts cut to these lengths (UTF-16 code units).
+KEEP_RECENT = 4
+MAX_TOOL_OUTPUT_CHARS = 500
+MAX_TEXT_CHARS = 10_000
+
+
 class Truncation(ApiModel):
     """How a truncated history read cuts older messages (the reference's truncateOlderMessages)."""
 
-    keep_recent: int = 4
-    max_tool_output_chars: int = 500
-    max_text_chars: int = 10_000
+    keep_recent: int = KEEP_RECENT
+    max_tool_output_chars: int = MAX_TOOL_OUTPUT_CHARS
+    max_text_chars: int = MAX_TEXT_CHARS
 
 
 class CompactionIn(RequestModel):
@@ -208,9 +222,9 @@ class CompactRequest(RequestModel):
     leaf_id: MessageId | None = Field(
         default=None, description="The branch to compact, by its leaf; default the latest leaf."
     )
-    protect_head: int = Field(default=3, ge=0, le=10_000)
-    tail_token_budget: int = Field(default=20_000, ge=0, le=10_000_000)
-    min_tail_messages: int = Field(default=2, ge=0, le=10_000)
+    protect_head: int = Field(default=PROTECT_HEAD, ge=0, le=10_000)
+    tail_token_budget: int = Field(default=TAIL_TOKEN_BUDGET, ge=0, le=10_000_000)
+    min_tail_messages: int = Field(default=MIN_TAIL_MESSAGES, ge=0, le=10_000)
 
 
 class ForkRequest(RequestModel):

@@ -19,6 +19,7 @@ from app.core.pagination import decode_cursor, decode_cursor_time, encode_cursor
 from app.models import Compaction, Message, Profile, Session
 from app.sessions import repository, system_prompt
 from app.sessions.schemas import (
+    TAIL_TOKEN_BUDGET,
     CompactionOut,
     History,
     MessageIn,
@@ -33,6 +34,7 @@ from app.sessions.schemas import (
 )
 from app.sessions.tokens import estimate_parts_tokens, estimate_string_tokens
 from app.sessions.truncation import truncate_older
+from app.worker.queue import enqueue_compaction, enqueue_extraction
 
 logger = logging.getLogger("agent_memory.sessions")
 
@@ -249,8 +251,6 @@ async def _after_append(db: AsyncSession, profile: Profile, session: Session, ne
     """What every append that stored something does: move `updatedAt`, queue the new messages for memory
     extraction (in this transaction, as ingest does; queued jobs of a session coalesce into one batch)
     unless the session opted out, and queue a compaction when the estimate passed `compactAfter`."""
-    from app.worker.queue import enqueue_extraction
-
     await repository.touch(db, profile.id, session.id)
     if session.extract_memories:
         await enqueue_extraction(db, profile.id, session.id, new_ids)
@@ -282,8 +282,6 @@ async def upsert_message(
     await repository.touch(db, profile.id, session_id)
     if session.extract_memories and row.text_content != existing.text_content:
         # Extraction is idempotent on content: only statements the edit added become new memories.
-        from app.worker.queue import enqueue_extraction
-
         await enqueue_extraction(db, profile.id, session_id, [message_id])
     return to_message(row), False
 
@@ -437,7 +435,7 @@ async def search(
     if session_id is not None:
         await require_session(db, profile, session_id)
     rows = await repository.search(db, profile.id, session_id, query, limit)
-    return SearchResults(results=[SearchHit(**row) for row in rows])
+    return SearchResults(results=[SearchHit.model_validate(row, from_attributes=True) for row in rows])
 
 
 # ---------------------------------------------------------------- compactions, fork, split
@@ -472,13 +470,11 @@ async def auto_compact(db: AsyncSession, profile: Profile, session: Session) -> 
     and answers at once; the worker compacts (maybe with an LLM) with no request waiting on it."""
     if session.compact_after is None:
         return
-    from app.worker.queue import enqueue_compaction
-
     messages, _ = await history_messages(db, profile, session.id)
     estimate = await token_estimate(db, profile, session, messages)
     if estimate > session.compact_after:
         # The tail kept verbatim must fit under the threshold, or a low threshold would never compact.
-        tail_budget = min(20_000, session.compact_after // 2)
+        tail_budget = min(TAIL_TOKEN_BUDGET, session.compact_after // 2)
         await enqueue_compaction(db, profile.id, session.id, tail_budget)
 
 
@@ -513,8 +509,6 @@ async def split(
     db: AsyncSession, profile: Profile, session_id: str, summary: str, name: str | None
 ) -> SessionInfo:
     """compactAndSplit: end this session (`endReason: compaction`) and continue in a new one seeded with the summary."""
-    from app.worker.queue import enqueue_extraction
-
     old = await require_session(db, profile, session_id, lock=True)
     ids = await repository.session_message_ids(db, profile.id, session_id)
     if ids and old.extract_memories:

@@ -27,8 +27,12 @@ if TYPE_CHECKING:
 logger = logging.getLogger("agent_memory.sessions.summariser")
 
 SECTIONS = ("Topic", "Key Points", "Current State", "Open Items")
+# The offline summary quotes sentences: a longer one is cut, so one pasted log cannot fill the budget;
+# open items past this many are older asks the summary need not carry.
 MAX_SENTENCE = 300
 MAX_OPEN_ITEMS = 10
+# Sentences with fewer words ("Sounds good.") carry no point worth keeping.
+MIN_INFORMATIVE_WORDS = 3
 # Floor of the summary's size: below this a summary loses what earlier compactions had kept.
 MIN_BUDGET = 400
 
@@ -73,7 +77,11 @@ def _speaker(role: str) -> str:
 
 
 def _informative(sentence: str) -> bool:
-    return len(sentence.split()) >= 3 and not _CHATTER.match(sentence) and not sentence.endswith("?")
+    return (
+        len(sentence.split()) >= MIN_INFORMATIVE_WORDS
+        and not _CHATTER.match(sentence)
+        and not sentence.endswith("?")
+    )
 
 
 def _normal(line: str) -> str:

@@ -12,12 +12,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from app.sessions.schemas import SessionMessage
+from app.sessions.schemas import KEEP_RECENT, MAX_TEXT_CHARS, MAX_TOOL_OUTPUT_CHARS, SessionMessage
 from app.sessions.tokens import is_tool_part, utf16_length
-
-KEEP_RECENT = 4
-MAX_TOOL_OUTPUT_CHARS = 500
-MAX_TEXT_CHARS = 10_000
 
 
 def _utf16_prefix(text: str, units: int) -> str:

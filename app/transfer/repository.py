@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy import text
@@ -123,28 +122,6 @@ async def schema_revision(conn: AsyncConnection) -> str | None:
     return (await conn.execute(text("SELECT version_num FROM alembic_version"))).scalar_one_or_none()
 
 
-async def live_profiles(
-    conn: AsyncConnection, namespace_id: int, only: str | None
-) -> AsyncIterator[tuple[int, str, datetime]]:
-    """The namespace's live profiles (or the one named), by id, in keyset batches."""
-    last = 0
-    while True:
-        rows = (
-            await conn.execute(
-                text(
-                    "SELECT id, name, created_at FROM profiles WHERE namespace_id = :ns AND deleted_at IS NULL "
-                    "AND id > :last AND (CAST(:only AS text) IS NULL OR name = :only) ORDER BY id LIMIT 500"
-                ),
-                {"ns": namespace_id, "last": last, "only": only},
-            )
-        ).all()
-        for row in rows:
-            yield row.id, row.name, row.created_at
-        if len(rows) < 500:
-            return
-        last = rows[-1].id
-
-
 async def export_lines(
     conn: AsyncConnection, table: Table, profile_id: int, profile_name: str, batch: int
 ) -> AsyncIterator[list[str]]:
@@ -180,31 +157,6 @@ async def export_lines(
         statement = following
         for i, value in enumerate(rows[-1][1:]):
             params[f"k{i}"] = value
-
-
-async def profile_for_import(
-    db: AsyncSession, namespace_id: int, name: str, created_at: datetime | None
-) -> tuple[int, bool]:
-    """The live profile of that name in the namespace, created (with its original creation time) if absent;
-    and whether it was created."""
-    found = (
-        await db.execute(
-            text("SELECT id FROM profiles WHERE namespace_id = :ns AND name = :name AND deleted_at IS NULL"),
-            {"ns": namespace_id, "name": name},
-        )
-    ).scalar_one_or_none()
-    if found is not None:
-        return int(found), False
-    created = (
-        await db.execute(
-            text(
-                "INSERT INTO profiles (namespace_id, name, created_at) VALUES (:ns, :name, coalesce(:at, now())) "
-                "RETURNING id"
-            ),
-            {"ns": namespace_id, "name": name, "at": created_at},
-        )
-    ).scalar_one()
-    return int(created), True
 
 
 async def insert_rows(db: AsyncSession, table: Table, columns: list[str], rows: list[dict[str, Any]]) -> int:

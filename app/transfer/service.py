@@ -26,6 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from app.core.errors import ValidationFailed
 from app.core.memory_types import MemoryType
 from app.core.text import storable_text
+from app.profiles import repository as profiles_repository
 from app.transfer import repository
 from app.transfer.repository import Column, Table
 
@@ -75,7 +76,9 @@ async def export_stream(
             }
             yield (json.dumps(header) + "\n").encode()
             records = 0
-            async for profile_id, name, created_at in repository.live_profiles(conn, namespace_id, profile):
+            async for profile_id, name, created_at in profiles_repository.live_in_namespace(
+                conn, namespace_id, profile
+            ):
                 line = {
                     "type": "profile",
                     "profile": name,
@@ -261,9 +264,10 @@ class _Importer:
                 raise ImportLineInvalid(number, "created_at: must be an RFC 3339 timestamp") from None
             if at is not None and at.tzinfo is None:
                 raise ImportLineInvalid(number, "created_at: must be a timestamp with an offset")
-            self.profiles[name], created = await repository.profile_for_import(
-                self.db, self.namespace_id, name, at
+            row, created = await profiles_repository.get_or_create(
+                self.db, self.namespace_id, name, created_at=at
             )
+            self.profiles[name] = row.id
             bucket = self.counts.inserted if created else self.counts.skipped
             bucket["profile"] = bucket.get("profile", 0) + 1
             self.counts.records += 1

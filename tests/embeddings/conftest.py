@@ -6,7 +6,6 @@ queued by other tests.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import AsyncIterator
 
 import httpx
@@ -14,9 +13,15 @@ import pytest
 from fastapi import FastAPI
 
 from app.core.settings import Settings
-from app.main import create_app
 from app.worker.runner import Worker
-from tests.conftest import ADMIN_KEY, fresh_database, make_settings
+from tests.conftest import (
+    admin_client,
+    fresh_database,
+    make_settings,
+    new_namespace,
+    running_worker,
+    started_app,
+)
 from tests.embeddings.fake_embeddings import (  # noqa: F401
     FakeEmbeddings,
     fake_embeddings,
@@ -48,32 +53,24 @@ async def sem_settings(sem_database_url: str, fake_embeddings_server: FakeEmbedd
 
 @pytest.fixture(scope="module")
 async def sem_app(sem_settings: Settings) -> AsyncIterator[FastAPI]:
-    application = create_app(sem_settings, run_worker=False)
-    async with application.router.lifespan_context(application):
+    async with started_app(sem_settings) as application:
         yield application
 
 
 @pytest.fixture(scope="module")
 async def sem_client(sem_app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=sem_app),
-        base_url="http://test",
-        headers={"Authorization": f"Bearer {ADMIN_KEY}"},
-    ) as c:
+    async with admin_client(sem_app) as c:
         yield c
 
 
 @pytest.fixture
 async def sem_worker(sem_app: FastAPI, sem_settings: Settings) -> AsyncIterator[Worker]:
     """A worker of that app: its own embedder, built from the settings as a worker process would."""
-    w = Worker(sem_settings, sem_app.state.sessionmaker, sem_settings.database_url or "", name="sem-test")
-    yield w
-    await w.stop(grace_seconds=5)
+    async with running_worker(sem_app, sem_settings, "sem-test") as w:
+        yield w
 
 
 @pytest.fixture
 async def sem_ns(sem_client: httpx.AsyncClient) -> str:
-    name = "t-" + secrets.token_hex(6)
-    response = await sem_client.post("/v1/namespaces", json={"name": name})
-    assert response.status_code == 201, response.text
+    name = await new_namespace(sem_client)
     return name

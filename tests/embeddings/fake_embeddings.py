@@ -3,25 +3,28 @@
 A text's vector is a sum of unit axes, one per *concept* it mentions (`CONCEPTS`: words that mean the same
 thing share an axis, so "lemon tart" and "dessert" land together while sharing no word), plus a small
 per-text component so no two texts are identical; a text with no concept gets only that component. Tests
-can queue failures (`script(error(500))`, a dropped connection, a delay) before the default answer, and
-every request is recorded. It runs in a thread, so it answers while the test's event loop waits on it.
+can queue failures (`script(error(500))`, a dropped connection, a delay) before the default answer (the
+loopback server itself is tests/fake_server.py).
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import math
 import re
-import threading
-import time
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
 
-import pytest
+from tests.fake_server import FakeServer, Reply, Request, dropped, error, server_fixtures
+
+__all__ = [
+    "FakeEmbeddings",
+    "Reply",
+    "dropped",
+    "error",
+    "fake_embeddings",
+    "fake_embeddings_server",
+    "vector_for",
+]
 
 DIMENSIONS = 16
 
@@ -51,107 +54,24 @@ def vector_for(text: str, dimensions: int = DIMENSIONS) -> list[float]:
     return [x / norm for x in vector]
 
 
-@dataclass
-class Reply:
-    status: int = 200
-    body: str | None = None  # a raw body instead of the computed vectors
-    headers: dict[str, str] = field(default_factory=dict)
-    drop: bool = False
-    delay: float = 0.0
+class FakeEmbeddings(FakeServer):
+    path = "/v1/embeddings"
+    name = "fake-embeddings"
 
-
-def error(status: int, **headers: str) -> Reply:
-    return Reply(
-        status=status,
-        body=json.dumps({"error": {"message": "scripted failure"}}),
-        headers={k.replace("_", "-"): v for k, v in headers.items()},
-    )
-
-
-@dataclass
-class Request:
-    path: str
-    headers: dict[str, str]
-    body: dict[str, Any]
-
-
-class FakeEmbeddings:
     def __init__(self) -> None:
+        super().__init__()
         self.requests: list[Request] = []
-        self.queue: list[Reply] = []
         self.reversed_order = False  # answer items in reverse order (with their `index`), as servers may
-        self._lock = threading.Lock()
-        fake = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *_args: Any) -> None:
-                pass
-
-            def do_POST(self) -> None:
-                raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                request = Request(self.path, {k.lower(): v for k, v in self.headers.items()}, json.loads(raw))
-                reply = fake._next(request)
-                if reply.delay:
-                    time.sleep(reply.delay)
-                if reply.drop:
-                    self.close_connection = True
-                    self.connection.shutdown(2)
-                    return
-                data = (reply.body if reply.body is not None else fake._answer(request)).encode()
-                self.send_response(reply.status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                for name, value in reply.headers.items():
-                    self.send_header(name, value)
-                self.end_headers()
-                with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # a client that timed out
-                    self.wfile.write(data)
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, name="fake-embeddings", daemon=True
-        )
-
-    @property
-    def url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}/v1"
-
-    def start(self) -> FakeEmbeddings:
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-
-    def script(self, *replies: Reply) -> None:
-        with self._lock:
-            self.queue.extend(replies)
 
     def reset(self) -> None:
-        with self._lock:
-            self.queue.clear()
-            self.requests.clear()
-            self.reversed_order = False
+        super().reset()
+        self.reversed_order = False
 
     def inputs(self) -> list[str]:
         """Every text the server was asked to embed, in order."""
         return [text for r in self.requests for text in r.body["input"]]
 
-    def _next(self, request: Request) -> Reply:
-        with self._lock:
-            self.requests.append(request)
-            if request.path != "/v1/embeddings":
-                return error(404)
-            if self.queue:
-                return self.queue.pop(0)
-        return Reply()
-
-    def _answer(self, request: Request) -> str:
+    def answer(self, request: Request, reply: Reply) -> str:
         texts = request.body["input"]
         texts = [texts] if isinstance(texts, str) else texts
         dimensions = int(request.body.get("dimensions") or DIMENSIONS)
@@ -164,16 +84,4 @@ class FakeEmbeddings:
         return json.dumps({"object": "list", "data": items, "model": request.body.get("model")})
 
 
-@pytest.fixture(scope="module")
-def fake_embeddings_server() -> Iterator[FakeEmbeddings]:
-    server = FakeEmbeddings().start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def fake_embeddings(fake_embeddings_server: FakeEmbeddings) -> Iterator[FakeEmbeddings]:
-    """The module's fake server, emptied of scripts and recorded requests for this test."""
-    fake_embeddings_server.reset()
-    yield fake_embeddings_server
-    fake_embeddings_server.reset()
+fake_embeddings_server, fake_embeddings = server_fixtures(FakeEmbeddings, "fake_embeddings")

@@ -6,7 +6,6 @@ queued by other tests and sends them to the fake server.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import AsyncIterator
 
 import httpx
@@ -14,9 +13,15 @@ import pytest
 from fastapi import FastAPI
 
 from app.core.settings import Settings
-from app.main import create_app
 from app.worker.runner import Worker
-from tests.conftest import ADMIN_KEY, fresh_database, make_settings
+from tests.conftest import (
+    admin_client,
+    fresh_database,
+    make_settings,
+    new_namespace,
+    running_worker,
+    started_app,
+)
 from tests.llm.fake_openai import FakeOpenAI, fake_openai, fake_openai_server  # noqa: F401
 
 # AGENT_MEMORY_JOB_MAX_ATTEMPTS at its default: jobs are enqueued without a limit of their own.
@@ -44,32 +49,24 @@ async def llm_settings(llm_database_url: str, fake_openai_server: FakeOpenAI) ->
 
 @pytest.fixture(scope="module")
 async def llm_app(llm_settings: Settings) -> AsyncIterator[FastAPI]:
-    application = create_app(llm_settings, run_worker=False)
-    async with application.router.lifespan_context(application):
+    async with started_app(llm_settings) as application:
         yield application
 
 
 @pytest.fixture(scope="module")
 async def llm_client(llm_app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=llm_app),
-        base_url="http://test",
-        headers={"Authorization": f"Bearer {ADMIN_KEY}"},
-    ) as c:
+    async with admin_client(llm_app) as c:
         yield c
 
 
 @pytest.fixture
 async def llm_worker(llm_app: FastAPI, llm_settings: Settings) -> AsyncIterator[Worker]:
     """A worker whose extractor is the LLM one (the settings point at the fake server)."""
-    w = Worker(llm_settings, llm_app.state.sessionmaker, llm_settings.database_url or "", name="llm-test")
-    yield w
-    await w.stop(grace_seconds=5)
+    async with running_worker(llm_app, llm_settings, "llm-test") as w:
+        yield w
 
 
 @pytest.fixture
 async def llm_profile_url(llm_client: httpx.AsyncClient) -> str:
-    name = "t-" + secrets.token_hex(6)
-    response = await llm_client.post("/v1/namespaces", json={"name": name})
-    assert response.status_code == 201, response.text
+    name = await new_namespace(llm_client)
     return f"/v1/namespaces/{name}/profiles/alice"

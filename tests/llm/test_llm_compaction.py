@@ -7,7 +7,7 @@ import pytest
 
 from app.sessions.summariser import LLM_SYSTEM_PROMPT
 from app.worker.runner import Worker
-from tests.llm.fake_openai import FakeOpenAI, Request, answer, error
+from tests.llm.fake_openai import ChatRequest, FakeOpenAI, answer, error
 from tests.sessions.helpers import append, history_ids, new_session, text_message
 
 FIRST = """## Topic
@@ -37,7 +37,7 @@ Booking the firm.
 - None noted."""
 
 
-def _is_summary(request: Request) -> bool:
+def _is_summary(request: ChatRequest) -> bool:
     return request.system.startswith(LLM_SYSTEM_PROMPT[:40])
 
 

@@ -12,7 +12,7 @@ from fastapi import FastAPI
 
 from app.sessions.summariser import LLM_SYSTEM_PROMPT
 from app.worker.runner import Worker
-from tests.llm.fake_openai import FakeOpenAI, Reply, Request, answer
+from tests.llm.fake_openai import ChatRequest, FakeOpenAI, Reply, answer
 from tests.sessions.helpers import append, new_session, text_message
 
 SUMMARY = (
@@ -20,7 +20,7 @@ SUMMARY = (
 )
 
 
-def _reply(request: Request) -> Reply:
+def _reply(request: ChatRequest) -> Reply:
     if request.system.startswith(LLM_SYSTEM_PROMPT[:40]):
         return answer(SUMMARY)
     if request.system.startswith("You extract"):

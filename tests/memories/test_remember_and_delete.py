@@ -14,6 +14,17 @@ async def _count(client: httpx.AsyncClient, sql: str, **params: object) -> int:
         return int((await db.execute(text(sql), params)).scalar_one())
 
 
+async def _profile_id(client: httpx.AsyncClient, profile_url: str) -> int:
+    """The id of the profile at `/v1/namespaces/{ns}/profiles/{name}`: counts stay inside this test's data."""
+    ns, name = profile_url.split("/")[3], profile_url.split("/")[5]
+    return await _count(
+        client,
+        "SELECT p.id FROM profiles p JOIN namespaces n ON n.id = p.namespace_id WHERE n.name = :ns AND p.name = :name",
+        ns=ns,
+        name=name,
+    )
+
+
 async def test_remember_creates_then_returns_existing(client: httpx.AsyncClient, profile_url: str) -> None:
     created = await client.post(f"{profile_url}/remember", json={"content": "Never use emojis in replies."})
     assert created.status_code == 201
@@ -44,13 +55,10 @@ async def test_delete_memory_removes_source_messages(
     assert deleted.status_code == 200 and deleted.json()["id"] == dog["id"] and "content" in deleted.json()
     assert (await client.get(f"{profile_url}/memories/{dog['id']}")).status_code == 404
     assert (await client.delete(f"{profile_url}/memories/{dog['id']}")).status_code == 404
-    remaining = await _count(
-        client, "SELECT count(*) FROM messages WHERE text_content LIKE '%beagle named Max%'"
-    )
-    assert remaining == 0
-    assert (
-        await _count(client, "SELECT count(*) FROM messages WHERE text_content LIKE '%bakery in Leeds%'") >= 1
-    )
+    pid = await _profile_id(client, profile_url)
+    messages_like = "SELECT count(*) FROM messages WHERE profile_id = :p AND text_content LIKE :like"
+    assert await _count(client, messages_like, p=pid, like="%beagle named Max%") == 0
+    assert await _count(client, messages_like, p=pid, like="%bakery in Leeds%") >= 1
 
 
 async def test_delete_session_is_idempotent_and_complete(
@@ -81,12 +89,15 @@ async def test_delete_session_is_idempotent_and_complete(
     first = await client.delete(f"{profile_url}/sessions/gone")
     second = await client.delete(f"{profile_url}/sessions/gone")
     assert first.status_code == 204 and second.status_code == 204
+    queued = "SELECT count(*) FROM jobs WHERE profile_id = :p AND session_id = 'gone' AND status = 'queued'"
+    assert await _count(client, queued, p=await _profile_id(client, profile_url)) == 0  # dropped with it
     await worker.drain()
     listed = (await client.get(f"{profile_url}/memories")).json()["memories"]
     assert all(m["sessionId"] != "gone" for m in listed) and any(m["sessionId"] == "kept" for m in listed)
-    assert await _count(client, "SELECT count(*) FROM messages WHERE session_id = 'gone'") == 0
-    assert await _count(client, "SELECT count(*) FROM memories WHERE session_id = 'gone'") == 0
-    assert await _count(client, "SELECT count(*) FROM sessions WHERE id = 'gone'") == 0
+    pid = await _profile_id(client, profile_url)
+    for table, column in (("messages", "session_id"), ("memories", "session_id"), ("sessions", "id")):
+        sql = f"SELECT count(*) FROM {table} WHERE profile_id = :p AND {column} = 'gone'"
+        assert await _count(client, sql, p=pid) == 0, table
 
 
 async def test_delete_profile_purges_everything(client: httpx.AsyncClient, ns: str, worker: Worker) -> None:
