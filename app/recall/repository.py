@@ -7,12 +7,12 @@ Full-text ranking is BM25 over PostgreSQL's own lexemes: each query term weighs
 matches without repeating every word.
 
 **Cost follows the matches, not the profile.** Rows are found through the GIN index keyed by profile and
-text together (`app.core.profiled_text`). A profile up to `EXACT_ROWS` rows is ranked exactly: every row
-matching any term is a candidate, and df and N are counted. A larger profile is ranked on bounded work:
-terms that PostgreSQL's own statistics (`pg_stats`, read once a minute) say are common there (more than `RARE_DF` rows) are not
-looked up in the index — their posting lists grow with the profile — but matched only in the profile's
-newest `WALK_ROWS` rows, and their df and the profile's N are estimated from those statistics; rare terms
-(the ones that decide a ranking) are still looked up in full, up to `HIT_CAP` rows each channel.
+text together (`app.core.profiled_text`). A profile up to `Settings.recall_exact_rows` rows is ranked
+exactly: every row matching any term is a candidate, and df and N are counted. A larger profile is ranked
+on bounded work: the rarest terms are looked up in the index while their estimated rows (from PostgreSQL's
+own statistics, `pg_stats`, read once a minute) add up to `LOOKUP_BUDGET`; the common ones — their posting
+lists grow with the profile — are matched only in the profile's newest `WALK_ROWS` rows, and their df and
+the profile's N are those estimates.
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.core.metadata import filter_sql
 from app.core.profiled_text import in_profile, profiled_tsv, quote_lexeme
 
-# Profiles up to this many rows (memories, and messages, each on its own) are ranked exactly; counting
-# them costs at most this many index entries (≈ 1 ms), below ranking a profile that size.
-EXACT_ROWS = 5_000
+# Profiles up to `Settings.recall_exact_rows` rows (memories, and messages, each on its own; 5,000 by
+# default) are ranked exactly: counting them costs at most that many index entries (≈ 1 ms), below ranking
+# a profile that size.
 # In a larger profile, the index looks up the rarest terms first, as long as their estimated rows add up to
 # at most this many: the candidates that decide a ranking, at a bounded cost (finding, weighing and scoring
 # a candidate costs ≈ 10 µs, so this is ≈ 6 ms a channel). The other terms are "common": their posting
@@ -48,18 +48,18 @@ HIT_CAP = 2 * LOOKUP_BUDGET
 CATALOG_SECONDS = 60.0
 
 _ANALYSE = text(
-    f"""
+    """
     WITH
     q AS (SELECT to_tsvector('english', :q) AS v, to_tsvector('english', :related) AS r)
     SELECT
-      coalesce((SELECT array_agg(lexeme ORDER BY positions[1]) FROM q, unnest(q.v)), '{{}}') AS lexemes,
-      coalesce((SELECT array_agg(lexeme) FROM q, unnest(q.r)), '{{}}') AS related,
+      coalesce((SELECT array_agg(lexeme ORDER BY positions[1]) FROM q, unnest(q.v)), '{}') AS lexemes,
+      coalesce((SELECT array_agg(lexeme) FROM q, unnest(q.r)), '{}') AS related,
       coalesce((SELECT array_agg(pq::text) FROM (
                   SELECT phraseto_tsquery('english', ph) AS pq FROM unnest(CAST(:phrases AS text[])) AS ph) x
-                WHERE numnode(pq) > 0), '{{}}') AS phrases,
+                WHERE numnode(pq) > 0), '{}') AS phrases,
       (SELECT count(*) FROM (SELECT 1 FROM memories WHERE profile_id = :p AND superseded_by IS NULL
-                             LIMIT {EXACT_ROWS}) x) AS memories,
-      (SELECT count(*) FROM (SELECT 1 FROM messages WHERE profile_id = :p LIMIT {EXACT_ROWS}) x) AS messages
+                             LIMIT :exact_rows) x) AS memories,
+      (SELECT count(*) FROM (SELECT 1 FROM messages WHERE profile_id = :p LIMIT :exact_rows) x) AS messages
     """
 )
 
@@ -299,23 +299,26 @@ def _with_visible(sql: str, visible: Visible, params: dict[str, Any]) -> str:
 
 @dataclass(frozen=True)
 class TableStats:
-    """One table's statistics for a profile: its rows (exact up to `EXACT_ROWS`, else estimated) and, in a
+    """One table's statistics for a profile: its rows (exact up to `exact_rows`, else estimated) and, in a
     large profile, PostgreSQL's estimate of the share of rows holding each lexeme."""
 
     rows: int
     exact: bool
+    cap: int  # index hits taken at most
     freqs: dict[str, float] = field(default_factory=dict)
     least: float = 0.0  # a lexeme missing from `freqs` is in fewer than this share of the rows
 
     @staticmethod
-    async def of(db: AsyncSession, table: str, profile_id: int, count: int) -> TableStats:
-        if count < EXACT_ROWS:
-            return TableStats(rows=count, exact=True)
-        # Never analysed, or the profile is not among the most common values: it has at least EXACT_ROWS
+    async def of(db: AsyncSession, table: str, profile_id: int, count: int, exact_rows: int) -> TableStats:
+        if count < exact_rows:
+            return TableStats(rows=count, exact=True, cap=exact_rows)
+        # Never analysed, or the profile is not among the most common values: it has at least exact_rows
         # rows, and with no lexeme known to be common every term is looked up (at most HIT_CAP rows).
         stats = await catalog(db, table)
         estimated = int(stats.profiles.get(profile_id, 0.0) * stats.rows)
-        return TableStats(rows=max(estimated, count), exact=False, freqs=stats.lexemes, least=stats.least)
+        return TableStats(
+            rows=max(estimated, count), exact=False, cap=HIT_CAP, freqs=stats.lexemes, least=stats.least
+        )
 
     def estimate(self, lexeme: str) -> float:
         # Missing from the list: somewhere below its least frequency; half of it is the even guess.
@@ -349,19 +352,19 @@ class Analysis:
 
 
 async def analyse(
-    db: AsyncSession, profile_id: int, query: str, phrases: list[str], related: str
+    db: AsyncSession, profile_id: int, query: str, phrases: list[str], related: str, exact_rows: int
 ) -> Analysis:
     """The query's stemmed lexemes (stopwords out), its phrases as tsquery text and the lexemes of its
     related words — all made by PostgreSQL, so they match the stored tsvectors exactly — with the
     profile's row counts (and, for a large profile, PostgreSQL's estimates)."""
-    params = {"p": profile_id, "q": query, "phrases": phrases, "related": related}
+    params = {"p": profile_id, "q": query, "phrases": phrases, "related": related, "exact_rows": exact_rows}
     row = (await db.execute(_ANALYSE, params)).one()
     return Analysis(
         lexemes=list(row.lexemes),
         phrases=list(row.phrases),
         related=list(row.related),
-        memories=await TableStats.of(db, "memories", profile_id, int(row.memories)),
-        messages=await TableStats.of(db, "messages", profile_id, int(row.messages)),
+        memories=await TableStats.of(db, "memories", profile_id, int(row.memories), exact_rows),
+        messages=await TableStats.of(db, "messages", profile_id, int(row.messages), exact_rows),
     )
 
 
@@ -386,7 +389,7 @@ class Terms:
             f"{name}_use_gin": bool(looked_up),
             f"{name}_gin": in_profile(profile_id, looked_up) if looked_up else None,
             f"{name}_exact": stats.exact,
-            f"{name}_cap": EXACT_ROWS if stats.exact else HIT_CAP,
+            f"{name}_cap": stats.cap,
             f"{name}_walk": WALK_ROWS if common else 0,
             f"{name}_est": [common.get(x) for x, _ in self.lexemes],
             f"{name}_n": stats.rows,
