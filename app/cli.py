@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -79,14 +80,35 @@ def serve(
         bool | None,
         typer.Option("--worker/--no-worker", help="Start a supervised worker process with the API."),
     ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers",
+            min=1,
+            max=64,
+            help="API processes (AGENT_MEMORY_WORKERS). Default: one per core with an external database, "
+            "one on the embedded server.",
+        ),
+    ] = None,
 ) -> None:
     """Run the API (and, by default, a worker). With no database URL, on the embedded PostgreSQL."""
+    settings = load_settings(host=host, port=port, run_worker=worker, workers=workers)
+    _configure(settings)
+    processes = settings.api_processes(os.cpu_count())
+    if processes == 1:
+        _serve_one(settings)
+    else:
+        from app.main import serve_processes
+
+        if not serve_processes(settings, processes):
+            raise typer.Exit(1)
+
+
+def _serve_one(settings: Settings) -> None:
     import uvicorn
 
     from app.main import create_app
 
-    settings = load_settings(host=host, port=port, run_worker=worker)
-    _configure(settings)
     app = create_app(settings)
     config = uvicorn.Config(
         app, host=settings.host, port=settings.port, log_config=None, access_log=False, lifespan="on"

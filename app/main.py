@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -12,15 +14,17 @@ from fastapi.openapi.utils import get_openapi
 from app import __version__
 from app.context.schemas import BlockKind
 from app.core import tracing
-from app.core.auth import KeyCache, OpenMode
+from app.core.auth import KeyCache, KeyChangeListener, OpenMode
 from app.core.db import create_sessionmaker
 from app.core.docs import install_docs
 from app.core.embedded import Database
 from app.core.errors import install_error_handlers
+from app.core.heap import freeze_startup_objects
+from app.core.metrics import process_exited
 from app.core.middleware import BodyGuardMiddleware, RequestContextMiddleware, install_cors
 from app.core.migrations import upgrade_to_head
 from app.core.openapi_shape import named_literals, shape_for_sdks
-from app.core.settings import Settings, get_settings
+from app.core.settings import Settings, get_settings, to_plain_url
 from app.embeddings import repository
 from app.embeddings.service import Semantic
 from app.llm.client import LlmClient
@@ -53,12 +57,18 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     # None with AGENT_MEMORY_EMBEDDINGS=none: recall stays lexical and no embedding job is ever queued.
     semantic = app.state.semantic = Semantic.from_settings(settings)
     supervisor: WorkerSupervisor | None = None
+    listener: KeyChangeListener | None = None
     try:
         if app.state.migrate_on_start:
             await upgrade_to_head(engine)
         async with app.state.sessionmaker() as db:
             open_mode = settings.admin_key is None and not await has_admin_key(db)
         app.state.open_mode = OpenMode(active=open_mode, has_admin_key=has_admin_key)
+        # Revocations made by other processes (API processes, the CLI) reach this one's key cache.
+        listener = app.state.key_listener = KeyChangeListener(
+            to_plain_url(url), app.state.key_cache, app.state.open_mode
+        )
+        listener.start()
         if open_mode and not settings.binds_loopback():
             reason = (
                 f"refusing to serve on {settings.host} without an API key: set AGENT_MEMORY_ADMIN_KEY "
@@ -80,16 +90,20 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             await supervisor.start()
             app.state.worker_supervisor = supervisor
         async with mcp_lifespan(app):
+            freeze_startup_objects()  # full collections stop scanning startup's objects (app.core.heap)
             yield
     finally:
         if supervisor is not None:
             await supervisor.stop()
+        if listener is not None:
+            await listener.stop()
         if llm is not None:
             await llm.aclose()
         if semantic is not None:
             await semantic.aclose()
         await database.close()
         tracing.shutdown()
+        process_exited()
 
 
 def create_app(
@@ -123,6 +137,96 @@ def create_app(
     tracing.instrument_app(app)  # no-op unless OTEL_EXPORTER_OTLP_ENDPOINT is set
     app.openapi = lambda: build_openapi(app)  # type: ignore[method-assign]
     return app
+
+
+def serve_processes(settings: Settings, processes: int) -> bool:
+    """`serve --workers N`: N uvicorn processes on one socket, with what must happen once done here, once.
+
+    This process starts the embedded server if there is no database URL, migrates, refuses an open server
+    off loopback, and supervises the one worker process; the API processes (`create_process_app`) get the
+    resolved URL and these settings through the environment, and share a fresh Prometheus multiprocess
+    directory, removed at exit. Returns False when the server could not start.
+    """
+    import shutil
+    import tempfile
+    import threading
+
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    from app.core.keys import has_admin_key
+    from app.worker.supervisor import WorkerSupervisor
+
+    metrics_dir = tempfile.mkdtemp(prefix="agent-memory-metrics-")
+    loop = asyncio.new_event_loop()
+    # The supervisor's child watching needs a running loop; uvicorn's own supervision needs the main thread.
+    thread = threading.Thread(target=loop.run_forever, name="serve-supervision", daemon=True)
+    thread.start()
+    database: Database | None = None
+    supervisor: WorkerSupervisor | None = None
+
+    async def start() -> str:
+        nonlocal database, supervisor
+        database = await Database.open(settings)
+        url = database.url
+        await upgrade_to_head(database.engine)
+        async with create_sessionmaker(database.engine)() as db:
+            open_mode = settings.admin_key is None and not await has_admin_key(db)
+        # The API processes open their own pools; this one only kept the embedded server, if any.
+        await database.engine.dispose()
+        if open_mode and not settings.binds_loopback():
+            raise StartupRefused(
+                f"refusing to serve on {settings.host} without an API key: set AGENT_MEMORY_ADMIN_KEY "
+                "(see `agent-memory keys create --admin`) or bind to 127.0.0.1"
+            )
+        if settings.run_worker:
+            supervisor = WorkerSupervisor(settings, url)
+            await supervisor.start()
+        return url
+
+    async def stop() -> None:
+        if supervisor is not None:
+            await supervisor.stop()
+        if database is not None:
+            await database.close()
+
+    try:
+        try:
+            url = asyncio.run_coroutine_threadsafe(start(), loop).result()
+        except StartupRefused as exc:
+            logger.error("%s", exc)
+            return False
+        os.environ.update(settings.as_environment())
+        os.environ["AGENT_MEMORY_DATABASE_URL"] = to_plain_url(url)
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
+        config = uvicorn.Config(
+            "app.main:create_process_app",
+            factory=True,
+            host=settings.host,
+            port=settings.port,
+            workers=processes,
+            log_config=None,
+            access_log=False,
+            lifespan="on",
+        )
+        logger.info("serving with %d API processes", processes)
+        Multiprocess(config, sockets=[config.bind_socket()]).run()
+        return True
+    finally:
+        asyncio.run_coroutine_threadsafe(stop(), loop).result()
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(timeout=5)
+        shutil.rmtree(metrics_dir, ignore_errors=True)
+
+
+def create_process_app() -> FastAPI:
+    """One of `serve --workers N`'s API processes (uvicorn's factory): settings from the environment `serve`
+    prepared; the database is migrated, and the worker supervised, by `serve` itself, once."""
+    from app.core.logging import configure_logging
+
+    settings = Settings()
+    configure_logging(settings.log_format, settings.log_level)
+    return create_app(settings, run_worker=False, migrate_on_start=False)
 
 
 def build_openapi(app: FastAPI) -> dict[str, object]:

@@ -1,6 +1,12 @@
 """Speed of recall at scale: 1M memories over 1,000 profiles, one client and 32 connections.
 
 Run: .venv/bin/python bench/bench_recall.py [--profiles 1000] [--per-profile 1000] [--keep | --reuse-db NAME]
+         [--floor] [--workers N] [--load-only]
+
+`--floor` measures the service against its SQL floor in the same run: the statements the real recall code
+sends for each question are captured in-process, then replayed through asyncpg (one client, and saturated),
+interleaved with the service's own runs, each figure with the load average. `--profiles 1 --per-profile
+100000` (or 300000) measures recall in one large profile.
 
 Targets (spec/quality.md, 2 cores): p50 ≤ 10 ms and p99 ≤ 40 ms with one client; ≥ 400 requests/s
 saturated with 32 connections.
@@ -24,6 +30,7 @@ import argparse
 import asyncio
 import hashlib
 import json
+import os
 import random
 import statistics
 import sys
@@ -401,6 +408,136 @@ async def explain(database_url: str, profile: int, question: str) -> None:
         await conn.close()
 
 
+Statements = list[tuple[str, tuple[Any, ...]]]
+
+
+async def capture(database_url: str, questions: list[tuple[int, str]]) -> list[Statements]:
+    """The statements the real recall code sends for each question (asyncpg form: SQL and parameters),
+    captured in-process through the ASGI app, to be replayed as the SQL floor."""
+    import httpx
+    from sqlalchemy import event
+
+    from app.core.settings import Settings
+    from app.main import create_app
+
+    settings = Settings(database_url=database_url, admin_key=ADMIN_KEY, log_level="WARNING")
+    app = create_app(settings, run_worker=False)
+    captured: list[Statements] = []
+    current: Statements = []
+    async with app.router.lifespan_context(app):
+
+        def record(conn: Any, cursor: Any, statement: str, parameters: Any, context: Any, many: bool) -> None:
+            current.append((statement, tuple(parameters or ())))
+
+        event.listen(app.state.engine.sync_engine, "before_cursor_execute", record)
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(
+            transport=transport, base_url="http://bench", headers={"Authorization": f"Bearer {ADMIN_KEY}"}
+        ) as client:
+            for profile, question in questions:
+                current = []
+                response = await client.post(_path(profile), json={"query": question})
+                assert response.status_code == 200, response.text
+                captured.append(current)
+    return captured
+
+
+async def floor_one_client(database_url: str, recalls: list[Statements], warmup: int) -> dict[str, float]:
+    """The captured statements replayed through one asyncpg connection, one recall after another: the
+    database's share of a recall, with no HTTP, no framework and no ORM."""
+    conn = await asyncpg.connect(database_url)
+    latencies: list[float] = []
+    try:
+        for n, statements in enumerate(recalls):
+            t0 = time.perf_counter()
+            for sql, parameters in statements:
+                await conn.fetch(sql, *parameters)
+            if n >= warmup:
+                latencies.append(time.perf_counter() - t0)
+    finally:
+        await conn.close()
+    return {"p50": _ms(percentile(latencies, 50)), "p99": _ms(percentile(latencies, 99))}
+
+
+async def floor_saturated(
+    database_url: str, recalls: list[Statements], connections: int, seconds: float
+) -> dict[str, float]:
+    counter = 0
+    done = 0
+
+    async def loop(conn: asyncpg.Connection, until: float, count: bool) -> None:
+        nonlocal counter, done
+        while time.perf_counter() < until:
+            statements = recalls[counter % len(recalls)]
+            counter += 1
+            for sql, parameters in statements:
+                await conn.fetch(sql, *parameters)
+            done += count
+
+    conns = [await asyncpg.connect(database_url) for _ in range(connections)]
+    try:
+        await asyncio.gather(*(loop(c, time.perf_counter() + 2.0, False) for c in conns))  # warm-up
+        started = time.perf_counter()
+        await asyncio.gather(*(loop(c, started + seconds, True) for c in conns))
+        return {"rps": done / (time.perf_counter() - started)}
+    finally:
+        for c in conns:
+            await c.close()
+
+
+def _load() -> str:
+    return "/".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+async def measure_against_floor(database_url: str, key: str, args: argparse.Namespace) -> None:
+    """Service and SQL floor in the same run, interleaved (service, floor, service, floor…), with the
+    load average beside each figure: the machine is shared, so only ratios measured together count."""
+    rng = random.Random(args.seed)
+    questions = [
+        (rng.randrange(args.profiles), recall_question(rng)) for _ in range(args.warmup + args.queries)
+    ]
+    recalls = await capture(database_url, questions)
+    per_recall = statistics.fmean(len(r) for r in recalls)
+    single: list[list[Any]] = []
+    saturated_rows: list[list[Any]] = []
+    if args.workers:
+        os.environ["AGENT_MEMORY_WORKERS"] = str(args.workers)  # serve --workers, read by the spawned server
+    async with running_server(database_url, worker=False) as server:
+        for run in range(args.runs):
+            service = await one_client(server.port, key, questions, args.warmup)
+            load_service = _load()
+            floor = await floor_one_client(database_url, recalls, args.warmup)
+            load_floor = _load()
+            single.append([run + 1, service["p50"], floor["p50"], service["p50"] / floor["p50"],
+                           service["p99"], floor["p99"], f"{load_service} | {load_floor}"])  # fmt: skip
+        for run in range(args.runs):
+            service_s = await saturated(server.port, key, questions, args.connections, args.seconds)
+            load_service = _load()
+            floor_s = await floor_saturated(database_url, recalls, args.connections, args.seconds)
+            load_floor = _load()
+            saturated_rows.append([run + 1, service_s["rps"], floor_s["rps"], service_s["rps"] / floor_s["rps"],
+                                   int(service_s["errors"]), f"{load_service} | {load_floor}"])  # fmt: skip
+    print_table(
+        f"recall, one client, service vs its SQL floor ({per_recall:.1f} statements a recall through asyncpg), "
+        f"{args.queries} questions after {args.warmup} warm-up (target: service p50 ≤ 1.3 × floor)",
+        [
+            "run",
+            "service p50 ms",
+            "floor p50 ms",
+            "ratio",
+            "service p99 ms",
+            "floor p99 ms",
+            "load 1/5/15 min",
+        ],
+        single,
+    )
+    print_table(
+        f"recall, saturated, {args.connections} connections, {args.seconds:g}s each (target ≥ 400 requests/s)",
+        ["run", "service req/s", "floor req/s", "service / floor", "errors", "load 1/5/15 min"],
+        saturated_rows,
+    )
+
+
 async def measure(database_url: str, key: str, args: argparse.Namespace) -> None:
     if not RECALL_REPOSITORY.exists():
         print(
@@ -468,13 +605,13 @@ async def main(args: argparse.Namespace) -> None:
         finally:
             await conn.close()
         print(f"reusing database {args.reuse_db}: {args.profiles:,} profiles, {total:,} memories")
-        await measure(url, key, args)
+        await (measure_against_floor if args.floor else measure)(url, key, args)
         return
     async with bench_database(args.keep, prefix="bench_recall") as url:
         holder: dict[str, str] = {}
         await load(url, args, holder)
         if not args.load_only:
-            await measure(url, holder["key"], args)
+            await (measure_against_floor if args.floor else measure)(url, holder["key"], args)
 
 
 def parse_args() -> argparse.Namespace:
@@ -501,6 +638,17 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--keep", action="store_true", help="keep the loaded database for --reuse-db")
     parser.add_argument("--reuse-db", metavar="NAME", help="measure an already loaded (kept) database")
     parser.add_argument("--load-only", action="store_true", help="load (with --keep) and measure nothing")
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="measure the service against its SQL floor (the same statements through asyncpg), interleaved",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        help="API processes of the served app (serve --workers; 0: its default)",
+    )
     return parser.parse_args()
 
 

@@ -69,6 +69,7 @@ class Server:
 
     env: dict[str, str]
     worker: bool = True
+    extra_args: list[str] = field(default_factory=list)
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
     log_path: Path | None = None
@@ -82,6 +83,7 @@ class Server:
         args = [str(AGENT_MEMORY), "serve", "--host", "127.0.0.1", "--port", str(self.port)]
         if not self.worker:
             args.append("--no-worker")
+        args.extend(self.extra_args)
         env = {**os.environ, "AGENT_MEMORY_LOG_LEVEL": "WARNING", "AGENT_MEMORY_ADMIN_KEY": ADMIN_KEY}
         env.update(self.env)
         self.log_path = Path(f"/tmp/agent-memory-bench-{self.port}.log")
@@ -135,8 +137,12 @@ async def bench_database(keep: bool, prefix: str = "bench") -> AsyncIterator[str
 
 
 @contextlib.asynccontextmanager
-async def running_server(database_url: str, *, worker: bool = True) -> AsyncIterator[Server]:
-    server = Server(env={"AGENT_MEMORY_DATABASE_URL": database_url}, worker=worker)
+async def running_server(
+    database_url: str, *, worker: bool = True, extra_args: Sequence[str] = ()
+) -> AsyncIterator[Server]:
+    server = Server(
+        env={"AGENT_MEMORY_DATABASE_URL": database_url}, worker=worker, extra_args=list(extra_args)
+    )
     server.spawn()
     try:
         await server.wait_ready()
@@ -182,10 +188,14 @@ class LeanClient:
                 await self._writer.wait_closed()
 
     async def request(self, method: str, path: str, body: Any = None) -> tuple[int, bytes]:
+        payload = b"" if body is None else json.dumps(body, separators=(",", ":")).encode()
+        return await self.request_bytes(method, path, payload)
+
+    async def request_bytes(self, method: str, path: str, payload: bytes) -> tuple[int, bytes]:
+        """A request whose JSON body is already encoded (large bodies sent many times, e.g. ingest)."""
         if self._writer is None or self._reader is None:
             await self.connect()
         assert self._writer is not None and self._reader is not None
-        payload = b"" if body is None else json.dumps(body, separators=(",", ":")).encode()
         head = f"{method} {path} HTTP/1.1\r\n{self._headers}Content-Length: {len(payload)}\r\n\r\n"
         self._writer.write(head.encode() + payload)
         raw = await self._reader.readuntil(b"\r\n\r\n")

@@ -5,10 +5,16 @@ open, which `serve` allows only on a loopback bind: a request without a key, or 
 is not a live key (generated SDK clients always send one), then acts as admin, while a live key is still
 honoured, so scoped keys behave the same in both modes. Open mode ends, without a restart, once an admin
 key exists: `OpenMode` asks the database again at most every `KEY_CACHE_SECONDS`.
+
+Several API processes (`serve --workers N`) each cache verified keys; a revocation (or a namespace's
+deletion) is announced with NOTIFY, and every process's `KeyChangeListener` drops that key at once. While
+a process's listener is not connected, its cache is not trusted: every key is checked in the database.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import hmac
 import logging
@@ -18,6 +24,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
+import asyncpg
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -77,18 +84,25 @@ def parse_key(token: str) -> tuple[str, str] | None:
 
 
 # How long a verified key is trusted without asking the database again. Revoking a key or deleting its
-# namespace clears it here at once; other API processes notice within this many seconds.
+# namespace clears it here at once, and in other API processes when the NOTIFY reaches them (at commit);
+# this bound is for what a notification cannot cover (one lost with a connection that then recovered).
 KEY_CACHE_SECONDS = 5.0
 
 
 @dataclass
 class KeyCache:
-    """Verified keys of this process: key id → (secret hash, namespace id, expiry on the monotonic clock)."""
+    """Verified keys of this process: key id → (secret hash, namespace id, expiry on the monotonic clock).
+
+    `trusted` is False until this process listens for key changes (and whenever it stops listening): the
+    cache then answers nothing, so each request checks its key in the database."""
 
     ttl: float = KEY_CACHE_SECONDS
     entries: dict[str, tuple[bytes, int | None, float]] = field(default_factory=dict)
+    trusted: bool = False
 
     def get(self, key_id: str) -> tuple[bytes, int | None] | None:
+        if not self.trusted:
+            return None
         entry = self.entries.get(key_id)
         if entry is None or entry[2] < time.monotonic():
             self.entries.pop(key_id, None)
@@ -106,6 +120,73 @@ class KeyCache:
             self.entries.clear()
         else:
             self.entries.pop(key_id, None)
+
+
+# Reconnecting the listener: from this delay, doubling up to the cap.
+LISTEN_RETRY_SECONDS = 0.5
+LISTEN_RETRY_MAX_SECONDS = 10.0
+
+
+class KeyChangeListener:
+    """LISTENs for key changes on a connection of its own and applies them to this process's cache."""
+
+    def __init__(self, database_url: str, cache: KeyCache, open_mode: OpenMode) -> None:
+        self.database_url = database_url
+        self.cache = cache
+        self.open_mode = open_mode
+        self.connected = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._conn: Any = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="key-change-listener")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        self.cache.trusted = False
+
+    def _on_change(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        if payload == keys.ADMIN_KEY_EXISTS:
+            self.open_mode.end()
+        elif payload == keys.EVERY_KEY:
+            self.cache.forget()
+        else:
+            self.cache.forget(payload)
+
+    async def _run(self) -> None:
+        delay = LISTEN_RETRY_SECONDS
+        while True:
+            try:
+                conn = await asyncpg.connect(self.database_url, timeout=5)
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as exc:
+                logger.warning(
+                    "key change listener cannot connect (%s); keys are checked in the database", exc
+                )
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, LISTEN_RETRY_MAX_SECONDS)
+                continue
+            lost = asyncio.Event()
+            conn.add_termination_listener(lambda _c, lost=lost: lost.set())
+            try:
+                await conn.add_listener(keys.KEYS_CHANNEL, self._on_change)
+                # What was cached while nobody listened may be stale.
+                self.cache.forget()
+                self.cache.trusted = True
+                self.connected.set()
+                delay = LISTEN_RETRY_SECONDS
+                await lost.wait()
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
+                pass
+            finally:
+                self.cache.trusted = False
+                self.connected.clear()
+                with contextlib.suppress(Exception):
+                    await conn.close(timeout=1)
+            logger.warning("key change listener lost its connection; reconnecting")
+            await asyncio.sleep(delay)
 
 
 @dataclass

@@ -9,11 +9,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import ApiKey, Namespace
+
+# Every API process LISTENs here (core.auth.KeyChangeListener) and drops what it cached of a key named in a
+# notification; "*" drops everything (a namespace's keys died with it), "admin" says an admin key exists.
+KEYS_CHANNEL = "agent_memory_keys"
+EVERY_KEY = "*"
+ADMIN_KEY_EXISTS = "admin"
+
+_ANNOUNCE = text("SELECT pg_notify(:channel, :payload)")
+
+
+async def announce(db: AsyncSession, payload: str) -> None:
+    """Tell every API process, at commit, that a key changed (its id), that many did (`EVERY_KEY`) or that
+    an admin key now exists (`ADMIN_KEY_EXISTS`)."""
+    await db.execute(_ANNOUNCE, {"channel": KEYS_CHANNEL, "payload": payload})
 
 
 @dataclass(frozen=True)
@@ -56,7 +70,10 @@ async def insert_key(
         .values(id=key_id, name=name, namespace_id=namespace_id, secret_sha256=secret_sha256)
         .returning(ApiKey)
     )
-    return (await db.execute(stmt)).scalar_one()
+    key = (await db.execute(stmt)).scalar_one()
+    if namespace_id is None:
+        await announce(db, ADMIN_KEY_EXISTS)
+    return key
 
 
 async def list_keys(db: AsyncSession, namespace_id: int) -> list[ApiKey]:
@@ -71,7 +88,10 @@ async def revoke_key(db: AsyncSession, namespace_id: int, key_id: str) -> bool:
         .values(revoked_at=func.coalesce(ApiKey.revoked_at, func.now()))
         .returning(ApiKey.id)
     )
-    return (await db.execute(stmt)).scalar_one_or_none() is not None
+    revoked = (await db.execute(stmt)).scalar_one_or_none() is not None
+    if revoked:
+        await announce(db, key_id)
+    return revoked
 
 
 async def has_admin_key(db: AsyncSession) -> bool:
@@ -99,4 +119,7 @@ async def revoke_any_key(db: AsyncSession, key_id: str) -> ApiKey | None:
         .values(revoked_at=func.coalesce(ApiKey.revoked_at, func.now()))
         .returning(ApiKey)
     )
-    return (await db.execute(stmt)).scalar_one_or_none()
+    key = (await db.execute(stmt)).scalar_one_or_none()
+    if key is not None:
+        await announce(db, key_id)
+    return key

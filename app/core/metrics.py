@@ -1,8 +1,15 @@
-"""Prometheus metrics of the API and the worker, exposed at /metrics."""
+"""Prometheus metrics of the API and the worker, exposed at /metrics.
+
+Under `serve --workers N` the API processes share a metrics directory (prometheus_client's multiprocess
+mode: PROMETHEUS_MULTIPROC_DIR, made by `serve` before the processes start), so any process's /metrics
+answers the sum over all of them.
+"""
 
 from __future__ import annotations
 
-from prometheus_client import Counter, Gauge, Histogram
+import os
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest, multiprocess
 
 REQUESTS = Counter(
     "agent_memory_http_requests_total",
@@ -26,3 +33,22 @@ JOB_SECONDS = Histogram(
     buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60),
 )
 MEMORIES_CREATED = Counter("agent_memory_memories_created_total", "Memories created by type", ["type"])
+
+
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+
+
+def exposition() -> bytes:
+    """The text /metrics answers: this process's metrics, or every API process's when they share a
+    directory."""
+    if os.environ.get(MULTIPROC_ENV):
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+        return generate_latest(registry)
+    return generate_latest()
+
+
+def process_exited() -> None:
+    """An API process stopping: its live gauges leave the shared directory (counters stay, as totals)."""
+    if os.environ.get(MULTIPROC_ENV):
+        multiprocess.mark_process_dead(os.getpid())  # type: ignore[no-untyped-call]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import json
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -27,6 +28,13 @@ class Settings(BaseSettings):
     log_format: Literal["json", "console"] = "json"
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     run_worker: bool = Field(default=True, description="`serve` starts a supervised worker process.")
+    workers: int | None = Field(
+        default=None,
+        ge=1,
+        le=64,
+        description="API processes `serve` runs. Unset: one per core with an external database, one on the "
+        "embedded server.",
+    )
     db_pool_size: int = Field(default=10, ge=1, le=200)
     db_max_overflow: int = Field(default=10, ge=0, le=200)
     db_pool_timeout_seconds: float = Field(
@@ -103,6 +111,13 @@ class Settings(BaseSettings):
     recall_semantic_weight: float = Field(
         default=1.0, ge=0, le=10, description="Weight of the semantic channel in recall's fusion."
     )
+    recall_exact_rows: int = Field(
+        default=5_000,
+        ge=1,
+        le=1_000_000,
+        description="Profiles up to this many memories (or messages) are ranked exactly; larger ones on bounded "
+        "work (rarest terms looked up, common ones matched in the newest rows, statistics from pg_stats).",
+    )
     cors_origins: str = Field(
         default="",
         description="Comma-separated origins allowed to call the API from a browser (CORS). Empty: CORS off.",
@@ -169,6 +184,29 @@ class Settings(BaseSettings):
         if self.database_url is None:
             return None
         return to_async_url(self.database_url)
+
+    def api_processes(self, cores: int | None) -> int:
+        """How many API processes `serve` runs: as set, else the machine's cores when the database is
+        external (the embedded server shares the machine; one process keeps its footprint small)."""
+        if self.workers is not None:
+            return self.workers
+        return max(1, cores or 1) if self.database_url is not None else 1
+
+    def as_environment(self) -> dict[str, str]:
+        """These settings as `AGENT_MEMORY_*` variables, for a child process to read the same ones (values
+        given in code, e.g. by tests, included); unset ones are left out."""
+        env: dict[str, str] = {}
+        for name, value in self.model_dump().items():
+            if value is None:
+                continue
+            key = f"AGENT_MEMORY_{name.upper()}"
+            if isinstance(value, bool):
+                env[key] = "true" if value else "false"
+            elif isinstance(value, list | dict | tuple | set):
+                env[key] = json.dumps(list(value) if isinstance(value, set | tuple) else value)
+            else:
+                env[key] = str(value)
+        return env
 
     def binds_loopback(self) -> bool:
         if self.host == "localhost":

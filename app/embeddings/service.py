@@ -110,7 +110,7 @@ class Semantic:
         )
 
 
-def get_semantic(request: Request) -> Semantic | None:
+async def get_semantic(request: Request) -> Semantic | None:
     """The API process's semantic channel (created in the lifespan), or None without embeddings."""
     semantic: Semantic | None = getattr(request.app.state, "semantic", None)
     return semantic

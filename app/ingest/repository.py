@@ -1,13 +1,12 @@
-"""SQL of ingest: session upsert, bulk message insert (idempotent on message identity), job lookup."""
+"""SQL of ingest: session upsert, bulk message insert (idempotent on message identity). Its jobs' SQL is
+the worker's (app.worker.queue)."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import select, text
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
-
-from app.models import Job
 
 _UPSERT_SESSION = text(
     """
@@ -69,8 +68,3 @@ async def insert_messages(
         },
     )
     return set(rows.scalars())
-
-
-async def get_job(db: AsyncSession, profile_id: int, job_id: str) -> Job | None:
-    stmt = select(Job).where(Job.id == job_id, Job.profile_id == profile_id)
-    return (await db.execute(stmt)).scalar_one_or_none()

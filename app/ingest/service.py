@@ -77,7 +77,7 @@ async def ingest(db: AsyncSession, profile: Profile, request: IngestRequest) -> 
 
 
 async def get_job(db: AsyncSession, profile: Profile, job_id: str) -> JobOut:
-    job = await repository.get_job(db, profile.id, job_id)
+    job = await queue.job_status(db, profile.id, job_id)
     if job is None:
         raise JobNotFound(f"job '{job_id}' not found")
     return JobOut(

@@ -191,8 +191,9 @@ def parse_json_object(reply: str) -> dict[str, Any]:
     return value
 
 
-def get_llm(request: Request) -> LlmClient | None:
-    """The API process's client (created in the lifespan), or None when no LLM is configured."""
+async def get_llm(request: Request) -> LlmClient | None:
+    """The API process's client (created in the lifespan), or None when no LLM is configured. `async` so
+    FastAPI calls it on the event loop: a plain `def` dependency runs in the threadpool, a hop per request."""
     client: LlmClient | None = getattr(request.app.state, "llm", None)
     return client
 

@@ -247,7 +247,7 @@ def build_server(app: FastAPI) -> MCPServer:
 
         async def act(db: AsyncSession, row: Profile) -> dict[str, Any]:
             assert isinstance(body, RememberRequest)
-            memory, created = await memories.remember(db, row, body.content, body.session_id)
+            memory, created = await memories.remember_in_profile(db, row, body.content, body.session_id)
             return {**memory.model_dump(mode="json", by_alias=True), "created": created}
 
         return await tools.run(ctx, namespace, profile, act, write=True)

@@ -194,6 +194,83 @@ async def insert_one(db: AsyncSession, profile_id: int, memory: NewMemory) -> di
     return dict(row) if row is not None else None
 
 
+# remember in one autocommit round trip: the namespace (within the key's scope) and the profile resolved
+# by name, the profile created when absent (as any write does), the memory inserted unless the profile
+# already holds its content, and the memories of its topic superseded. Each part that finds nothing
+# leaves its column NULL, and the caller takes the general path for those rare cases (a namespace out of
+# reach, a profile created concurrently, content already stored).
+_REMEMBER = f"""
+    WITH ns AS (
+        SELECT id FROM namespaces
+        WHERE name = $1 AND deleted_at IS NULL AND ($3::bigint IS NULL OR id = $3::bigint)
+    ), found AS (
+        SELECT p.id FROM profiles p JOIN ns ON p.namespace_id = ns.id
+        WHERE p.name = $2 AND p.deleted_at IS NULL
+    ), made AS (
+        INSERT INTO profiles (namespace_id, name)
+        SELECT ns.id, $2 FROM ns WHERE NOT EXISTS (SELECT 1 FROM found)
+        ON CONFLICT (namespace_id, name) WHERE deleted_at IS NULL DO NOTHING
+        RETURNING id
+    ), profile AS (
+        SELECT id FROM found UNION ALL SELECT id FROM made
+    ), ins AS (
+        INSERT INTO memories (profile_id, id, type, summary, content, session_id, topic_key, event_time,
+                              content_hash, metadata, context)
+        SELECT profile.id, $4, $5, $6, $7, $8, $9, $10::timestamptz, $11, $12::jsonb, $13 FROM profile
+        ON CONFLICT (profile_id, content_hash) DO NOTHING
+        RETURNING profile_id, {_COLUMNS}
+    ), superseded AS (
+        UPDATE memories m SET superseded_by = ins.id, updated_at = now(), valid_to = now()
+        FROM ins
+        WHERE $14 AND m.profile_id = ins.profile_id AND m.topic_key = $9 AND m.superseded_by IS NULL
+          AND m.id <> ins.id AND m.type IN {sql_list(SUPERSEDING_TYPES)}
+    )
+    SELECT (SELECT id FROM ns) AS namespace_id, (SELECT id FROM profile) AS resolved_profile_id, ins.*
+    FROM (SELECT 1) AS one LEFT JOIN ins ON true
+"""
+
+
+@dataclass(frozen=True)
+class Remembered:
+    """What the one-statement remember found: the namespace and profile ids (None: not found / not
+    resolved), and the new memory's row (None: not inserted)."""
+
+    namespace_id: int | None
+    profile_id: int | None
+    memory: dict[str, Any] | None
+
+
+async def remember_one(
+    conn: Any, scope_namespace_id: int | None, namespace: str, profile: str, memory: NewMemory
+) -> Remembered:
+    """remember as one statement on the driver's connection (see `_REMEMBER`); `scope_namespace_id` is the
+    key's namespace (None: an admin key, any namespace)."""
+    supersedes = bool(memory.topic_key) and memory.type in SUPERSEDING_TYPES
+    row = await conn.fetchrow(
+        _REMEMBER,
+        namespace,
+        profile,
+        scope_namespace_id,
+        memory.id,
+        memory.type,
+        memory.summary,
+        memory.content,
+        memory.session_id,
+        memory.topic_key,
+        memory.event_time,
+        memory.content_hash,
+        json.dumps(memory.metadata or {}),
+        memory.context,
+        supersedes,
+    )
+    created = None
+    if row["id"] is not None:
+        created = {
+            k: v for k, v in row.items() if k not in ("namespace_id", "resolved_profile_id", "profile_id")
+        }
+    return Remembered(row["namespace_id"], row["resolved_profile_id"], created)
+
+
 async def get_by_hash(db: AsyncSession, profile_id: int, content_hash: str) -> dict[str, Any] | None:
     row = await db.execute(
         text(f"SELECT {_COLUMNS} FROM memories WHERE profile_id = :p AND content_hash = :h"),

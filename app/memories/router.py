@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import Depends, Query, Response
+from fastapi import Depends, Query, Request, Response
 
+from app.core.auth import CurrentPrincipal
 from app.core.db import DbSession
 from app.core.errors import ValidationFailed, error_responses
 from app.core.metadata import parse_filter
-from app.core.names import SessionPath
+from app.core.names import NamespacePath, ProfilePath, SessionPath
 from app.core.pagination import Cursor, Limit
 from app.core.timestamps import AwareTimestamp
 from app.embeddings.service import ConfiguredSemantic
@@ -23,7 +24,7 @@ from app.memories.schemas import (
     MemoryType,
     RememberRequest,
 )
-from app.profiles.access import ExistingProfile, ProfileForWrite, profile_router
+from app.profiles.access import ExistingProfile, profile_router
 
 router = profile_router("memory")
 
@@ -38,20 +39,31 @@ router = profile_router("memory")
 )
 async def remember(
     body: RememberRequest,
-    profile: ProfileForWrite,
+    namespace: NamespacePath,
+    profile: ProfilePath,
+    principal: CurrentPrincipal,
     db: DbSession,
+    request: Request,
     response: Response,
     semantic: ConfiguredSemantic,
 ) -> MemoryOut:
     """Store one statement as a memory, synchronously (201); content already stored answers 200 with it."""
     memory, created = await service.remember(
-        db, profile, body.content, body.session_id, body.metadata, embed=semantic is not None
+        request.app.state.engine,
+        db,
+        principal,
+        namespace,
+        profile,
+        body.content,
+        body.session_id,
+        body.metadata,
+        embed=semantic is not None,
     )
     response.status_code = 201 if created else 200
     return memory
 
 
-def metadata_filter(
+async def metadata_filter(
     metadata: Annotated[
         str | None,
         Query(

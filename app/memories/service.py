@@ -7,9 +7,11 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from ulid import ULID
 
+from app.core.auth import Principal
+from app.core.db import driver_connection
 from app.core.errors import Conflict, NotFound
 from app.core.metrics import MEMORIES_CREATED
 from app.core.pagination import decode_cursor, encode_cursor
@@ -27,6 +29,8 @@ from app.memories.schemas import (
     MemoryVersion,
 )
 from app.models import Profile
+from app.namespaces.service import NamespaceNotFound
+from app.profiles import service as profiles
 from app.sessions import repository as sessions_repository
 
 
@@ -81,6 +85,40 @@ async def store(db: AsyncSession, profile_id: int, memories: list[NewMemory]) ->
 
 
 async def remember(
+    engine: AsyncEngine,
+    db: AsyncSession,
+    principal: Principal,
+    namespace: str,
+    profile_name: str,
+    content: str,
+    session_id: str | None,
+    metadata: dict[str, Any] | None = None,
+    *,
+    embed: bool = False,
+) -> tuple[MemoryOut, bool]:
+    """One statement → one memory, classified by the extractor. Returns (memory, created).
+
+    The usual case (new content, embeddings off) is one autocommit statement on the driver's connection,
+    the profile resolved (or created) inside it; `db` (the request's unit of work) is used only by the
+    rarer cases: content already stored, a profile created concurrently, an embedding job to queue with
+    the memory.
+    """
+    memory = _classified(content, session_id, metadata)
+    if not embed:
+        async with driver_connection(engine) as conn:
+            done = await repository.remember_one(
+                conn, principal.namespace_id, namespace, profile_name, memory
+            )
+        if done.namespace_id is None:
+            raise NamespaceNotFound(f"namespace '{namespace}' not found")
+        if done.memory is not None:
+            MEMORIES_CREATED.labels(memory.type).inc()
+            return MemoryOut.model_validate(done.memory), True
+    profile, _ = await profiles.for_write(db, principal, namespace, profile_name)
+    return await _remember_in_transaction(db, profile, memory, embed=embed)
+
+
+async def remember_in_profile(
     db: AsyncSession,
     profile: Profile,
     content: str,
@@ -89,7 +127,13 @@ async def remember(
     *,
     embed: bool = False,
 ) -> tuple[MemoryOut, bool]:
-    """One statement → one memory, classified by the extractor. Returns (memory, created)."""
+    """remember into a profile already resolved in the caller's transaction (the MCP tool)."""
+    return await _remember_in_transaction(
+        db, profile, _classified(content, session_id, metadata), embed=embed
+    )
+
+
+def _classified(content: str, session_id: str | None, metadata: dict[str, Any] | None) -> NewMemory:
     from app.extraction.default import classify_one
 
     # The extractor classifies and summarises; the memory keeps the statement exactly as given.
@@ -98,6 +142,12 @@ async def remember(
     )
     [memory] = new_memories([extracted], session_id)
     memory.metadata = metadata
+    return memory
+
+
+async def _remember_in_transaction(
+    db: AsyncSession, profile: Profile, memory: NewMemory, *, embed: bool
+) -> tuple[MemoryOut, bool]:
     row = await repository.insert_one(db, profile.id, memory)
     if row is not None:
         MEMORIES_CREATED.labels(memory.type).inc()

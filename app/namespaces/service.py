@@ -57,6 +57,7 @@ async def delete(db: AsyncSession, principal: Principal, name: str) -> None:
     if namespace is None:
         return  # deleted already (or never there): deletes are idempotent, a repeat answers as the first
     profile_ids = await repository.soft_delete(db, namespace.id)
+    await keys.announce(db, keys.EVERY_KEY)  # its keys die with it, in every API process
     for profile_id in profile_ids:
         await queue.enqueue_purge_profile(db, profile_id)
 

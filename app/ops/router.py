@@ -5,10 +5,11 @@ from __future__ import annotations
 from functools import lru_cache
 
 from fastapi import APIRouter, Request, Response
-from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from prometheus_client import CONTENT_TYPE_LATEST
 from pydantic import Field
 
 from app.core.errors import Unavailable, error_responses
+from app.core.metrics import exposition
 from app.core.migrations import head_revision, schema_revision_within
 from app.core.schemas import ApiModel
 
@@ -70,5 +71,6 @@ async def readyz(request: Request) -> Readiness:
 
 @router.get("/metrics", response_class=Response, responses={200: {"content": {"text/plain": {}}}})
 async def metrics() -> Response:
-    """Prometheus metrics: requests and latencies by route template, jobs, memories created."""
-    return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
+    """Prometheus metrics: requests and latencies by route template, jobs, memories created. With several
+    API processes (`serve --workers N`), the sum over all of them."""
+    return Response(exposition(), media_type=CONTENT_TYPE_LATEST)

@@ -13,8 +13,14 @@ from app.worker import repository
 from app.worker.kinds import CompactPayload, ExtractPayload, JobPayload, PurgePayload
 
 NOTIFY_CHANNEL = repository.NOTIFY_CHANNEL
+JobStatus = repository.JobStatus
 # A deleted session's queued jobs are dropped with it, in the caller's transaction.
 drop_queued_for_session = repository.drop_queued_for_session
+
+
+async def job_status(db: AsyncSession, profile_id: int, job_id: str) -> JobStatus | None:
+    """A job of this profile as its status endpoint shows it (None: no such job in the profile)."""
+    return await repository.status(db, profile_id, job_id)
 
 
 async def enqueue(

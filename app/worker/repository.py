@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import text
@@ -43,7 +44,13 @@ _ENQUEUE = text(
     RETURNING id
     """
 )
-_NOTIFY = text("SELECT pg_notify(:channel, :kind)")
+# The job and its wake-up in one round trip; the NOTIFY is delivered at commit, as the outbox needs.
+_ENQUEUE_AND_NOTIFY = text(
+    f"""
+    WITH job AS ({_ENQUEUE.text})
+    SELECT job.id, pg_notify(:channel, :kind) FROM job
+    """
+)
 
 # Claim takes queued jobs whose time has come and reclaims running jobs whose lease expired (their
 # worker died or stalled), in one statement.
@@ -108,8 +115,9 @@ async def enqueue(
 ) -> str:
     """Insert (or coalesce into a queued one) and NOTIFY at commit; the id of the job that will run."""
     row = await db.execute(
-        _ENQUEUE,
+        _ENQUEUE_AND_NOTIFY,
         {
+            "channel": NOTIFY_CHANNEL,
             "id": job_id,
             "kind": kind,
             "profile_id": profile_id,
@@ -120,8 +128,32 @@ async def enqueue(
         },
     )
     queued_id: str = row.scalar_one()
-    await db.execute(_NOTIFY, {"channel": NOTIFY_CHANNEL, "kind": kind})
     return queued_id
+
+
+@dataclass(frozen=True)
+class JobStatus:
+    """A job as its status endpoint shows it."""
+
+    id: str
+    kind: str
+    status: str
+    attempts: int
+    result: dict[str, Any] | None
+    last_error: str | None
+    created_at: datetime
+    finished_at: datetime | None
+
+
+_STATUS = text(
+    "SELECT id, kind, status, attempts, result, last_error, created_at, finished_at FROM jobs "
+    "WHERE id = :id AND profile_id = :p"
+)
+
+
+async def status(db: AsyncSession, profile_id: int, job_id: str) -> JobStatus | None:
+    row = (await db.execute(_STATUS, {"id": job_id, "p": profile_id})).mappings().one_or_none()
+    return JobStatus(**row) if row is not None else None
 
 
 async def claim(db: AsyncSession, me: str, lease_seconds: float, n: int) -> list[ClaimedJob]:

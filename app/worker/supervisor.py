@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import signal
@@ -46,19 +45,14 @@ class WorkerSupervisor:
 
     def _env(self) -> dict[str, str]:
         env = dict(os.environ)
+        # The API processes' shared metrics directory is theirs: the worker serves its own /metrics.
+        env.pop("PROMETHEUS_MULTIPROC_DIR", None)
+        # Settings given in code (tests, embedding apps) reach the child too; the environment's own
+        # values are already in `env`.
+        for key, value in self.settings.as_environment().items():
+            if key not in env and key not in ("AGENT_MEMORY_DATABASE_URL", "AGENT_MEMORY_DATA_DIR"):
+                env[key] = value
         env["AGENT_MEMORY_DATABASE_URL"] = to_plain_url(self.database_url)
-        for name, value in self.settings.model_dump().items():
-            key = f"AGENT_MEMORY_{name.upper()}"
-            # Settings given in code (tests, embedding apps) reach the child too; the environment's own
-            # values are already in `env`.
-            if key in env or value is None or name in ("database_url", "data_dir"):
-                continue
-            if isinstance(value, bool):
-                env[key] = "true" if value else "false"
-            elif isinstance(value, list | dict | tuple | set):
-                env[key] = json.dumps(list(value) if isinstance(value, set | tuple) else value)
-            else:
-                env[key] = str(value)
         return env
 
     async def _spawn(self) -> None:

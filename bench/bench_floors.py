@@ -1,0 +1,325 @@
+"""The request paths against their floors, measured in one run, A/B interleaved.
+
+Run: .venv/bin/python bench/bench_floors.py [--workers N] [--rounds 3] [--seconds 5] [--connections 32]
+
+One fresh database on the local PostgreSQL (127.0.0.1:5432, dropped at the end unless --keep) serves both:
+- the service, `agent-memory serve --no-worker --workers N`, with a scoped namespace key;
+- the floors, `uvicorn bench.floor_app:app --workers N` (bench/floor_app.py): an empty endpoint, and one
+  INSERT … RETURNING into the same `memories` table per request on a pooled asyncpg connection.
+
+Each round measures, at --connections keep-alive connections for --seconds each (after a warm-up
+second): the service's /healthz and the floor's /noop (requests/s), the floor's raw insert and the
+service's remember (requests/s), and the service's ingest (accepted messages/s in 500-message batches,
+every message new). Rounds alternate their order (forward, then backward) so a drift of the shared
+machine's load falls on both sides of each pair. Printed: each figure with `os.getloadavg()` (1 min)
+beside it, the medians, and the service / floor ratios. The load generator is this process (uvloop,
+a lean HTTP client): it shares the two cores with the server and PostgreSQL, as for both sides alike.
+
+Targets (issue 14): remember ≥ 1,500 requests/s and ≥ 0.5 of its raw-insert floor; ingest ≥ 20,000
+messages/s accepted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import asyncpg
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.common import (  # noqa: E402
+    ROOT,
+    LeanClient,
+    bench_database,
+    chat_message,
+    free_port,
+    memory_statement,
+    print_table,
+    running_server,
+    scoped_key,
+)
+
+NAMESPACE = "floors"
+PROFILES = 8
+BATCH = 500
+
+# One request on a connection: returns whether its status was the expected one.
+Send = Callable[[LeanClient, int], Awaitable[bool]]
+
+
+@dataclass
+class Figure:
+    name: str
+    per_s: float
+    errors: int
+    load: float
+
+
+class Floor:
+    """bench/floor_app.py under uvicorn, on the bench's database."""
+
+    def __init__(self, database_url: str, workers: int) -> None:
+        self.port = free_port()
+        self.database_url = database_url
+        self.workers = workers
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log = Path(f"/tmp/agent-memory-floor-{self.port}.log")
+
+    def spawn(self) -> None:
+        args = [sys.executable, "-m", "uvicorn", "bench.floor_app:app", "--host", "127.0.0.1"]
+        args += ["--port", str(self.port), "--workers", str(self.workers), "--no-access-log"]
+        args += ["--log-level", "warning"]
+        env = {**os.environ, "FLOOR_DATABASE_URL": self.database_url}
+        with self.log.open("wb") as out:
+            self.process = subprocess.Popen(args, env=env, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
+
+    async def start(self) -> None:
+        self.spawn()
+        assert self.process is not None
+        deadline = time.monotonic() + 30
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{self.port}", timeout=2) as client:
+            while time.monotonic() < deadline:
+                if self.process.poll() is not None:
+                    raise RuntimeError(f"floor app exited:\n{self.log.read_text(errors='replace')}")
+                with contextlib.suppress(httpx.TransportError):
+                    if (await client.get("/noop")).status_code == 200:
+                        return
+                await asyncio.sleep(0.05)
+        raise TimeoutError("floor app not ready")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+async def saturate(
+    name: str, port: int, key: str | None, send: Send, connections: int, seconds: float
+) -> Figure:
+    """`connections` loops of `send` for a warm-up second, then `seconds` counted: completions per second
+    (a request still in flight at the end is not counted)."""
+    count = errors = 0
+    sequence = 0
+
+    async def loop(until: float, counted: bool) -> None:
+        nonlocal count, errors, sequence
+        client = LeanClient(port, key)
+        try:
+            while time.perf_counter() < until:
+                sequence += 1
+                ok = await send(client, sequence)
+                if counted and time.perf_counter() <= until:
+                    count += 1
+                    errors += not ok
+        finally:
+            await client.close()
+
+    await asyncio.gather(*(loop(time.perf_counter() + 1.0, False) for _ in range(connections)))
+    load = os.getloadavg()[0]
+    started = time.perf_counter()
+    await asyncio.gather(*(loop(started + seconds, True) for _ in range(connections)))
+    return Figure(name, count / seconds, errors, load)
+
+
+def _statement(round_no: int, n: int) -> str:
+    """A realistic statement, made unique (content is unique per profile) by its request number."""
+    _, _, content, _ = memory_statement(random.Random(n), n)
+    return f"{content} Ref {round_no}-{n}."
+
+
+def _ingest_messages(seed: int) -> bytes:
+    """A 500-message conversation's `messages` array, encoded once; each request gives it a new session,
+    so every message is new (a message's identity includes its session)."""
+    rng = random.Random(seed)
+    messages = []
+    for i in range(BATCH):
+        role, content = chat_message(rng, i)
+        messages.append({"role": role, "content": content})
+    return json.dumps(messages, separators=(",", ":")).encode()
+
+
+async def profile_ids(database_url: str) -> list[int]:
+    conn = await asyncpg.connect(database_url)
+    try:
+        rows = await conn.fetch(
+            "SELECT p.id FROM profiles p JOIN namespaces n ON n.id = p.namespace_id "
+            "WHERE n.name = $1 AND p.deleted_at IS NULL ORDER BY p.name",
+            NAMESPACE,
+        )
+    finally:
+        await conn.close()
+    return [r["id"] for r in rows]
+
+
+async def run(args: argparse.Namespace) -> None:
+    print(f"agent-memory floors benchmark — {time.strftime('%Y-%m-%d %H:%M:%S')}, {os.cpu_count()} cores")
+    print(f"workers {args.workers}, {args.connections} connections, {args.seconds:g}s per figure")
+    async with (
+        bench_database(args.keep, prefix="bench_floors") as url,
+        running_server(
+            url, worker=False, extra_args=["--workers", str(args.workers)] if args.workers != 1 else []
+        ) as server,
+    ):
+        key = await scoped_key(server, NAMESPACE)
+        assert server.process is not None
+        print(f"service pid {server.process.pid} (for py-spy)")
+        warm = LeanClient(server.port, key)
+        for p in range(PROFILES):  # the profiles exist before anything is timed
+            status, body = await warm.request(
+                "POST", f"/v1/namespaces/{NAMESPACE}/profiles/p{p}/remember", {"content": f"I am user {p}."}
+            )
+            assert status in (200, 201), body
+        await warm.close()
+        ids = await profile_ids(url)
+        floor = Floor(url, args.workers)
+        await floor.start()
+        conversations = [_ingest_messages(s) for s in range(4)]
+        try:
+            rounds: list[list[Figure]] = []
+            for round_no in range(args.rounds):
+
+                async def healthz(client: LeanClient, n: int) -> bool:
+                    status, _ = await client.request("GET", "/healthz")
+                    return status == 200
+
+                async def noop(client: LeanClient, n: int) -> bool:
+                    status, _ = await client.request("GET", "/noop")
+                    return status == 200
+
+                async def insert(client: LeanClient, n: int, r: int = round_no) -> bool:
+                    body = {"profileId": ids[n % len(ids)], "content": _statement(r, n)}
+                    status, _ = await client.request("POST", "/insert", body)
+                    return status == 201
+
+                async def remember(client: LeanClient, n: int, r: int = round_no) -> bool:
+                    path = f"/v1/namespaces/{NAMESPACE}/profiles/p{n % PROFILES}/remember"
+                    status, _ = await client.request("POST", path, {"content": _statement(r, n)})
+                    return status == 201
+
+                async def ingest(client: LeanClient, n: int, r: int = round_no) -> bool:
+                    path = f"/v1/namespaces/{NAMESPACE}/profiles/p{n % PROFILES}/ingest"
+                    payload = (
+                        b'{"sessionId":"r%d-s%d","messages":' % (r, n)
+                        + conversations[n % len(conversations)]
+                        + b"}"
+                    )
+                    status, _ = await client.request_bytes("POST", path, payload)
+                    return status == 202
+
+                plan: list[tuple[str, int, str | None, Send]] = [
+                    ("service /healthz", server.port, None, healthz),
+                    ("floor /noop", floor.port, None, noop),
+                    ("floor raw insert", floor.port, None, insert),
+                    ("service remember", server.port, key, remember),
+                    ("service ingest (batches)", server.port, key, ingest),
+                ]
+                if args.only:
+                    plan = [step for step in plan if any(word in step[0] for word in args.only.split(","))]
+                if round_no % 2:
+                    plan.reverse()
+                figures = []
+                for name, port, auth, send in plan:
+                    figure = await saturate(name, port, auth, send, args.connections, args.seconds)
+                    print(
+                        f"  round {round_no + 1}: {name:26} {figure.per_s:10,.0f}/s  load {figure.load:.2f}"
+                    )
+                    figures.append(figure)
+                rounds.append(sorted(figures, key=lambda f: f.name))
+        finally:
+            floor.stop()
+    report(rounds)
+
+
+def report(rounds: list[list[Figure]]) -> None:
+    names = [f.name for f in rounds[0]]
+    if len(names) < 5:  # a partial run (--only): the figures above are the report
+        return
+    rows = []
+    medians: dict[str, float] = {}
+    for i, name in enumerate(names):
+        values = [r[i].per_s for r in rounds]
+        medians[name] = statistics.median(values)
+        scale = BATCH if "ingest" in name else 1
+        unit = "messages/s" if scale > 1 else "requests/s"
+        rows.append(
+            [
+                name,
+                unit,
+                *[f"{r[i].per_s * scale:,.0f} (load {r[i].load:.2f}, {r[i].errors} err)" for r in rounds],
+                medians[name] * scale,
+            ]
+        )
+    print_table(
+        "figures per round (load average, 1 min, at the start of each)",
+        ["measure", "unit", *[f"round {n + 1}" for n in range(len(rounds))], "median"],
+        rows,
+    )
+    ratio_rows = [
+        [
+            "remember / raw insert",
+            medians["service remember"] / medians["floor raw insert"],
+            [
+                round(r[names.index("service remember")].per_s / r[names.index("floor raw insert")].per_s, 2)
+                for r in rounds
+            ],
+            "≥ 0.5",
+        ],
+        [
+            "/healthz / floor /noop",
+            medians["service /healthz"] / medians["floor /noop"],
+            [
+                round(r[names.index("service /healthz")].per_s / r[names.index("floor /noop")].per_s, 2)
+                for r in rounds
+            ],
+            "",
+        ],
+    ]
+    print_table(
+        "service / floor (medians; per round)", ["ratio", "median", "per round", "target"], ratio_rows
+    )
+    print(
+        f"\nremember {medians['service remember']:,.0f} requests/s (target ≥ 1,500); "
+        f"ingest {medians['service ingest (batches)'] * BATCH:,.0f} messages/s (target ≥ 20,000)"
+    )
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--workers", type=int, default=1, help="API processes of the service and the floor")
+    parser.add_argument("--connections", type=int, default=32, help="concurrent keep-alive connections")
+    parser.add_argument("--seconds", type=float, default=5, help="counted seconds per figure")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (medians reported)")
+    parser.add_argument("--keep", action="store_true", help="keep the database")
+    parser.add_argument(
+        "--only", help="measure only these (comma-separated words of their names, e.g. remember,insert)"
+    )
+    return parser.parse_args()
+
+
+if __name__ == "__main__":
+    arguments = parse_args()
+    try:
+        import uvloop
+    except ImportError:
+        asyncio.run(run(arguments))
+    else:
+        uvloop.run(run(arguments))
