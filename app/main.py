@@ -19,6 +19,7 @@ from app.core.db import create_sessionmaker
 from app.core.docs import install_docs
 from app.core.embedded import Database
 from app.core.errors import install_error_handlers
+from app.core.heap import freeze_startup_objects
 from app.core.metrics import process_exited
 from app.core.middleware import BodyGuardMiddleware, RequestContextMiddleware, install_cors
 from app.core.migrations import upgrade_to_head
@@ -89,6 +90,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             await supervisor.start()
             app.state.worker_supervisor = supervisor
         async with mcp_lifespan(app):
+            freeze_startup_objects()  # full collections stop scanning startup's objects (app.core.heap)
             yield
     finally:
         if supervisor is not None:

@@ -1,6 +1,12 @@
 """Speed of recall at scale: 1M memories over 1,000 profiles, one client and 32 connections.
 
 Run: .venv/bin/python bench/bench_recall.py [--profiles 1000] [--per-profile 1000] [--keep | --reuse-db NAME]
+         [--floor] [--workers N] [--load-only]
+
+`--floor` measures the service against its SQL floor in the same run: the statements the real recall code
+sends for each question are captured in-process, then replayed through asyncpg (one client, and saturated),
+interleaved with the service's own runs, each figure with the load average. `--profiles 1 --per-profile
+100000` (or 300000) measures recall in one large profile.
 
 Targets (spec/quality.md, 2 cores): p50 ≤ 10 ms and p99 ≤ 40 ms with one client; ≥ 400 requests/s
 saturated with 32 connections.

@@ -1,21 +1,29 @@
 """Database engine and the request's unit of work: one AsyncSession per request, committed by its dependency.
 
 The pool's wait and a new connection's handshake are bounded by settings, so a saturated or restarting
-database fails a request within seconds (503, see `app.core.unavailable`) instead of half a minute. Also the one database limit a
-client can reach with text of an allowed size: a full-text index entry (`tsvector`) over 1 MiB, turned
-into a 422 where such text is written.
+database fails a request within seconds (503, see `app.core.unavailable`) instead of half a minute. The
+pool's wait is a budget per request, not per checkout: a request that checks out twice (recall lets its
+connection go while the query is embedded, then takes one again) waits for connections at most the bound
+in all, counted from when the request arrived (its time queued behind other requests on a busy event
+loop included), so a saturated pool sheds it within the bound. Also the
+one database limit a client can reach with text of an allowed size: a full-text index entry (`tsvector`)
+over 1 MiB, turned into a 422 where such text is written.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar
 
 import asyncpg
 from fastapi import Depends, Request
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.pool import AsyncAdaptedQueuePool, ConnectionPoolEntry, QueuePool
 
 from app.core.errors import ValidationFailed
 from app.core.settings import Settings
@@ -56,9 +64,63 @@ def indexed_text_fits(loc: list[str | int]) -> Iterator[None]:
         raise
 
 
+@dataclass
+class WaitBudget:
+    """The current unit of work's time for waiting on pooled connections: the pool's bound, counted from
+    `since` (monotonic seconds); None: the count starts afresh at the next checkout."""
+
+    since: float | None
+
+
+# Set by `get_db` for the request's unit of work; the worker and the CLI set none (the plain bound applies
+# to each checkout there).
+_wait_budget: ContextVar[WaitBudget | None] = ContextVar("db_wait_budget", default=None)
+# When the request reached the app (monotonic), set by `app.core.middleware.RequestContextMiddleware`.
+request_received_var: ContextVar[float | None] = ContextVar("request_received", default=None)
+
+
+@contextmanager
+def wait_budget(since: float | None) -> Iterator[WaitBudget]:
+    """Within: every checkout from a `RequestBoundedPool` shares one wait, the pool's bound from `since`."""
+    budget = WaitBudget(since)
+    token = _wait_budget.set(budget)
+    try:
+        yield budget
+    finally:
+        _wait_budget.reset(token)
+
+
+class RequestBoundedPool(AsyncAdaptedQueuePool):
+    """The async queue pool, its wait (`timeout`, the bound) shared by the checkouts of a unit of work.
+
+    `QueuePool._do_get` reads `_timeout` for its wait at once, before it can yield to another request
+    (all of them share one event loop), so setting it just before is setting it for this checkout."""
+
+    def __init__(self, creator: Any, *, timeout: float = 30.0, **kw: Any) -> None:
+        super().__init__(creator, timeout=timeout, **kw)
+        self.bound = timeout
+
+    def recreate(self) -> QueuePool:
+        self._timeout = self.bound  # what `recreate` passes on is the bound, not the last checkout's wait
+        return super().recreate()
+
+    def _do_get(self) -> ConnectionPoolEntry:
+        budget = _wait_budget.get()
+        if budget is None:
+            self._timeout = self.bound
+        else:
+            now = time.monotonic()
+            if budget.since is None:
+                budget.since = now
+            # Zero still takes a connection that is free at once; it only refuses to wait for one.
+            self._timeout = max(0.0, budget.since + self.bound - now)
+        return super()._do_get()
+
+
 def create_engine(url: str, settings: Settings) -> AsyncEngine:
     return create_async_engine(
         url,
+        poolclass=RequestBoundedPool,
         # Every connection the pool opens is kept (up to pool size + overflow), none closed when a burst
         # ends: SQLAlchemy closes an overflow connection on return whenever `pool_size` sit idle, and
         # under load that meant a reconnect (TCP, SSL attempt, auth, the driver's setup queries, every
@@ -111,15 +173,16 @@ async def get_db(request: Request) -> AsyncIterator[AsyncSession]:
     """The request's unit of work: committed before the response is sent, rolled back on any error
     (autocommit for routes marked `read_only`)."""
     maker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
-    async with maker() as session:
-        if getattr(getattr(request.scope.get("route"), "endpoint", None), _READ_ONLY, False):
-            await session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
-        try:
-            yield session
-            await session.commit()
-        except BaseException:
-            await session.rollback()
-            raise
+    with wait_budget(request_received_var.get() or time.monotonic()):
+        async with maker() as session:
+            if getattr(getattr(request.scope.get("route"), "endpoint", None), _READ_ONLY, False):
+                await session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+            try:
+                yield session
+                await session.commit()
+            except BaseException:
+                await session.rollback()
+                raise
 
 
 # scope="function": the commit happens before the response is sent, so a 2xx means committed.
@@ -136,6 +199,10 @@ async def get_release(db: DbSession) -> Callable[[], Awaitable[None]]:
 
     async def release() -> None:
         await db.commit()
+        # What follows is an outside call of its own length: a later checkout waits the full bound again.
+        budget = _wait_budget.get()
+        if budget is not None:
+            budget.since = None
 
     return release
 

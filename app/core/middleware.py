@@ -21,6 +21,7 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.core.db import request_received_var
 from app.core.errors import problem_response
 from app.core.logging import request_id_var, trace_id_var
 from app.core.metrics import REQUEST_SECONDS, REQUESTS
@@ -105,6 +106,7 @@ class RequestContextMiddleware(_HttpMiddleware):
         traceparent = headers.get(b"traceparent", b"").decode("latin-1")
         trace_token = trace_id_var.set(trace_id_of(traceparent) if traceparent else None)
         started = time.perf_counter()
+        received_token = request_received_var.set(time.monotonic())  # the pool's wait counts from here
         status = 500
 
         async def send_wrapper(message: Message) -> None:
@@ -133,6 +135,7 @@ class RequestContextMiddleware(_HttpMiddleware):
             )
             request_id_var.reset(token)
             trace_id_var.reset(trace_token)
+            request_received_var.reset(received_token)
 
 
 class BodyGuardMiddleware(_HttpMiddleware):

@@ -111,6 +111,13 @@ class Settings(BaseSettings):
     recall_semantic_weight: float = Field(
         default=1.0, ge=0, le=10, description="Weight of the semantic channel in recall's fusion."
     )
+    recall_exact_rows: int = Field(
+        default=5_000,
+        ge=1,
+        le=1_000_000,
+        description="Profiles up to this many memories (or messages) are ranked exactly; larger ones on bounded "
+        "work (rarest terms looked up, common ones matched in the newest rows, statistics from pg_stats).",
+    )
     cors_origins: str = Field(
         default="",
         description="Comma-separated origins allowed to call the API from a browser (CORS). Empty: CORS off.",

@@ -7,17 +7,18 @@ Full-text ranking is BM25 over PostgreSQL's own lexemes: each query term weighs
 matches without repeating every word.
 
 **Cost follows the matches, not the profile.** Rows are found through the GIN index keyed by profile and
-text together (`app.core.profiled_text`). A profile up to `EXACT_ROWS` rows is ranked exactly: every row
-matching any term is a candidate, and df and N are counted. A larger profile is ranked on bounded work:
-terms that PostgreSQL's own statistics (`pg_stats`) say are common there (more than `RARE_DF` rows) are not
-looked up in the index — their posting lists grow with the profile — but matched only in the profile's
-newest `WALK_ROWS` rows, and their df and the profile's N are estimated from those statistics; rare terms
-(the ones that decide a ranking) are still looked up in full, up to `HIT_CAP` rows each channel.
+text together (`app.core.profiled_text`). A profile up to `Settings.recall_exact_rows` rows is ranked
+exactly: every row matching any term is a candidate, and df and N are counted. A larger profile is ranked
+on bounded work: the rarest terms are looked up in the index while their estimated rows (from PostgreSQL's
+own statistics, `pg_stats`, read once a minute) add up to `LOOKUP_BUDGET`; the common ones — their posting
+lists grow with the profile — are matched only in the profile's newest `WALK_ROWS` rows, and their df and
+the profile's N are those estimates.
 """
 
 from __future__ import annotations
 
 import functools
+import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -28,9 +29,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.core.metadata import filter_sql
 from app.core.profiled_text import in_profile, profiled_tsv, quote_lexeme
 
-# Profiles up to this many rows (memories, and messages, each on its own) are ranked exactly; counting
-# them costs at most this many index entries (≈ 3 ms), far below ranking a profile that size.
-EXACT_ROWS = 20_000
+# Profiles up to `Settings.recall_exact_rows` rows (memories, and messages, each on its own; 5,000 by
+# default) are ranked exactly: counting them costs at most that many index entries (≈ 1 ms), below ranking
+# a profile that size.
 # In a larger profile, the index looks up the rarest terms first, as long as their estimated rows add up to
 # at most this many: the candidates that decide a ranking, at a bounded cost (finding, weighing and scoring
 # a candidate costs ≈ 10 µs, so this is ≈ 6 ms a channel). The other terms are "common": their posting
@@ -42,52 +43,72 @@ WALK_ROWS = 1_000
 # At most this many index hits per channel in a large profile, should the statistics (global and sampled)
 # underestimate a term in this profile.
 HIT_CAP = 2 * LOOKUP_BUDGET
-
-# PostgreSQL's own statistics of a large profile (run only when a count reached EXACT_ROWS): its row count
-# (the profile's share in the column's most-common-values list, times the table's rows) and how common each
-# query lexeme is in the table (the tsvector column's most-common-elements list). A lexeme missing from that
-# list is rarer than its last entry. Fresh as of the last ANALYZE, which autovacuum repeats as tables grow.
-_ESTIMATES = """
-    SELECT
-      (SELECT v.f * c.reltuples
-       FROM pg_stats s CROSS JOIN LATERAL unnest(s.most_common_vals::text::bigint[], s.most_common_freqs) AS v(id, f),
-            pg_class c
-       WHERE s.schemaname = current_schema() AND s.tablename = '{table}' AND s.attname = 'profile_id'
-         AND v.id = :p AND c.oid = '{table}'::regclass) AS rows,
-      (SELECT json_object_agg(e.lexeme, e.f)
-       FROM pg_stats s CROSS JOIN LATERAL unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs)
-            AS e(lexeme, f)
-       WHERE s.schemaname = current_schema() AND s.tablename = '{table}' AND s.attname = 'tsv'
-         AND e.lexeme IN (SELECT lexeme FROM wanted)) AS freqs,
-      -- The least frequency the list holds (its elements are followed by min, max and null frequency).
-      (SELECT s.most_common_elem_freqs[cardinality(s.most_common_elems::text::text[]) + 1]
-       FROM pg_stats s
-       WHERE s.schemaname = current_schema() AND s.tablename = '{table}' AND s.attname = 'tsv') AS least
-"""
+# PostgreSQL's statistics change only when ANALYZE runs (autovacuum repeats it as a table grows by a
+# tenth): each process reads them again at most this often.
+CATALOG_SECONDS = 60.0
 
 _ANALYSE = text(
-    f"""
+    """
     WITH
-    n AS (SELECT
-        (SELECT count(*) FROM (SELECT 1 FROM memories WHERE profile_id = :p AND superseded_by IS NULL
-                               LIMIT {EXACT_ROWS}) x) AS memories,
-        (SELECT count(*) FROM (SELECT 1 FROM messages WHERE profile_id = :p LIMIT {EXACT_ROWS}) x) AS messages),
-    q AS (SELECT to_tsvector('english', :q) AS v, to_tsvector('english', :related) AS r),
-    wanted AS (SELECT lexeme FROM q, unnest(q.v) UNION SELECT lexeme FROM q, unnest(q.r))
+    q AS (SELECT to_tsvector('english', :q) AS v, to_tsvector('english', :related) AS r)
     SELECT
-      coalesce((SELECT array_agg(lexeme ORDER BY positions[1]) FROM q, unnest(q.v)), '{{}}') AS lexemes,
-      coalesce((SELECT array_agg(lexeme) FROM q, unnest(q.r)), '{{}}') AS related,
+      coalesce((SELECT array_agg(lexeme ORDER BY positions[1]) FROM q, unnest(q.v)), '{}') AS lexemes,
+      coalesce((SELECT array_agg(lexeme) FROM q, unnest(q.r)), '{}') AS related,
       coalesce((SELECT array_agg(pq::text) FROM (
                   SELECT phraseto_tsquery('english', ph) AS pq FROM unnest(CAST(:phrases AS text[])) AS ph) x
-                WHERE numnode(pq) > 0), '{{}}') AS phrases,
-      n.memories, n.messages,
-      CASE WHEN n.memories >= {EXACT_ROWS}
-           THEN (SELECT to_json(e) FROM ({_ESTIMATES.format(table="memories")}) e) END AS memory_estimates,
-      CASE WHEN n.messages >= {EXACT_ROWS}
-           THEN (SELECT to_json(e) FROM ({_ESTIMATES.format(table="messages")}) e) END AS message_estimates
-    FROM n
+                WHERE numnode(pq) > 0), '{}') AS phrases,
+      (SELECT count(*) FROM (SELECT 1 FROM memories WHERE profile_id = :p AND superseded_by IS NULL
+                             LIMIT :exact_rows) x) AS memories,
+      (SELECT count(*) FROM (SELECT 1 FROM messages WHERE profile_id = :p LIMIT :exact_rows) x) AS messages
     """
 )
+
+# A table's statistics as ANALYZE left them: its rows, the most common profiles with their share of the
+# rows, and the most common lexemes of its tsvector with theirs (followed, in the frequencies, by the least
+# and greatest of them and the share of NULLs).
+_CATALOG = text(
+    """
+    SELECT (SELECT reltuples FROM pg_class WHERE oid = CAST(:table AS regclass)) AS reltuples,
+           p.most_common_vals::text::bigint[] AS profiles, p.most_common_freqs AS profile_freqs,
+           t.most_common_elems::text::text[] AS lexemes, t.most_common_elem_freqs AS lexeme_freqs
+    FROM (SELECT 1) one
+    LEFT JOIN pg_stats p ON p.schemaname = current_schema() AND p.tablename = :table AND p.attname = 'profile_id'
+    LEFT JOIN pg_stats t ON t.schemaname = current_schema() AND t.tablename = :table AND t.attname = 'tsv'
+    """
+)
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """One table's statistics from PostgreSQL's catalogue (see `_CATALOG`)."""
+
+    rows: float
+    profiles: dict[int, float]  # profile id → its share of the rows, for the most common profiles
+    lexemes: dict[str, float]  # lexeme → the share of rows holding it, for the most common lexemes
+    least: float  # a lexeme missing from `lexemes` is in fewer than this share of the rows
+
+
+_catalogs: dict[str, tuple[float, Catalog]] = {}
+
+
+async def catalog(db: AsyncSession, table: str) -> Catalog:
+    """The table's statistics, read from the catalogue at most once every CATALOG_SECONDS per process."""
+    now = time.monotonic()
+    cached = _catalogs.get(table)
+    if cached is not None and now - cached[0] < CATALOG_SECONDS:
+        return cached[1]
+    row = (await db.execute(_CATALOG, {"table": table})).one()
+    freqs = list(row.lexeme_freqs or [])
+    lexemes = list(row.lexemes or [])
+    found = Catalog(
+        rows=max(float(row.reltuples or 0), 0.0),
+        profiles=dict(zip(row.profiles or [], row.profile_freqs or [], strict=False)),
+        lexemes=dict(zip(lexemes, freqs, strict=False)),
+        least=float(freqs[len(lexemes)]) if len(freqs) > len(lexemes) else 0.0,
+    )
+    _catalogs[table] = (now, found)
+    return found
+
 
 # BM25 constants: no length normalisation (b = 0): chat statements are short, and normalising hurt ranking
 # (so the length of a row never enters the score).
@@ -278,26 +299,25 @@ def _with_visible(sql: str, visible: Visible, params: dict[str, Any]) -> str:
 
 @dataclass(frozen=True)
 class TableStats:
-    """One table's statistics for a profile: its rows (exact up to `EXACT_ROWS`, else estimated) and, in a
-    large profile, PostgreSQL's estimate of the rows holding each query lexeme."""
+    """One table's statistics for a profile: its rows (exact up to `exact_rows`, else estimated) and, in a
+    large profile, PostgreSQL's estimate of the share of rows holding each lexeme."""
 
     rows: int
     exact: bool
+    cap: int  # index hits taken at most
     freqs: dict[str, float] = field(default_factory=dict)
     least: float = 0.0  # a lexeme missing from `freqs` is in fewer than this share of the rows
 
     @staticmethod
-    def of(count: int, estimates: dict[str, Any] | None) -> TableStats:
-        if count < EXACT_ROWS:
-            return TableStats(rows=count, exact=True)
-        # No statistics yet (never analysed), or the profile is not among the most common values: it has
-        # at least EXACT_ROWS rows, and every term is looked up in the index (at most HIT_CAP rows).
-        estimates = estimates or {}
+    async def of(db: AsyncSession, table: str, profile_id: int, count: int, exact_rows: int) -> TableStats:
+        if count < exact_rows:
+            return TableStats(rows=count, exact=True, cap=exact_rows)
+        # Never analysed, or the profile is not among the most common values: it has at least exact_rows
+        # rows, and with no lexeme known to be common every term is looked up (at most HIT_CAP rows).
+        stats = await catalog(db, table)
+        estimated = int(stats.profiles.get(profile_id, 0.0) * stats.rows)
         return TableStats(
-            rows=max(int(estimates.get("rows") or 0), count),
-            exact=False,
-            freqs=estimates.get("freqs") or {},
-            least=float(estimates.get("least") or 0.0),
+            rows=max(estimated, count), exact=False, cap=HIT_CAP, freqs=stats.lexemes, least=stats.least
         )
 
     def estimate(self, lexeme: str) -> float:
@@ -332,19 +352,19 @@ class Analysis:
 
 
 async def analyse(
-    db: AsyncSession, profile_id: int, query: str, phrases: list[str], related: str
+    db: AsyncSession, profile_id: int, query: str, phrases: list[str], related: str, exact_rows: int
 ) -> Analysis:
     """The query's stemmed lexemes (stopwords out), its phrases as tsquery text and the lexemes of its
     related words — all made by PostgreSQL, so they match the stored tsvectors exactly — with the
     profile's row counts (and, for a large profile, PostgreSQL's estimates)."""
-    params = {"p": profile_id, "q": query, "phrases": phrases, "related": related}
+    params = {"p": profile_id, "q": query, "phrases": phrases, "related": related, "exact_rows": exact_rows}
     row = (await db.execute(_ANALYSE, params)).one()
     return Analysis(
         lexemes=list(row.lexemes),
         phrases=list(row.phrases),
         related=list(row.related),
-        memories=TableStats.of(int(row.memories), row.memory_estimates),
-        messages=TableStats.of(int(row.messages), row.message_estimates),
+        memories=await TableStats.of(db, "memories", profile_id, int(row.memories), exact_rows),
+        messages=await TableStats.of(db, "messages", profile_id, int(row.messages), exact_rows),
     )
 
 
@@ -369,7 +389,7 @@ class Terms:
             f"{name}_use_gin": bool(looked_up),
             f"{name}_gin": in_profile(profile_id, looked_up) if looked_up else None,
             f"{name}_exact": stats.exact,
-            f"{name}_cap": EXACT_ROWS if stats.exact else HIT_CAP,
+            f"{name}_cap": stats.cap,
             f"{name}_walk": WALK_ROWS if common else 0,
             f"{name}_est": [common.get(x) for x, _ in self.lexemes],
             f"{name}_n": stats.rows,

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
 from app.core.db import DbSession, ReleaseDb, read_only
 from app.core.errors import error_responses
+from app.core.settings import Settings
 from app.embeddings.service import ConfiguredSemantic
 from app.llm.client import ConfiguredLlm
 from app.profiles.access import ExistingProfile
@@ -28,9 +29,11 @@ async def recall(
     release_db: ReleaseDb,
     llm: ConfiguredLlm,
     semantic: ConfiguredSemantic,
+    request: Request,
 ) -> RecallResult:
     """Find the memories that answer a question and synthesise an answer ("" when nothing matches)."""
-    ranked = await service.recall(db, profile, body, semantic=semantic)
+    settings: Settings = request.app.state.settings
+    ranked = await service.recall(db, profile, body, semantic=semantic, exact_rows=settings.recall_exact_rows)
     if llm is None:
         return ranked.result
     await release_db()  # the reads are done: no connection waits on the LLM

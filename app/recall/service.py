@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.dates import format_date
 from app.core.memory_types import POLICIES, types_where
+from app.core.settings import Settings
 from app.core.tokens import estimate_tokens
 from app.embeddings.service import Semantic
 from app.extraction.lemmas import base_forms
@@ -34,6 +35,8 @@ from app.recall.rerank import Query, rerank
 from app.recall.schemas import RecallCandidate, RecallRequest, RecallResult
 
 logger = logging.getLogger("agent_memory.recall")
+
+DEFAULT_EXACT_ROWS = Settings.model_fields["recall_exact_rows"].default
 
 
 @dataclass(frozen=True)
@@ -214,10 +217,16 @@ class Ranked:
 
 
 async def recall(
-    db: AsyncSession, profile: Profile, request: RecallRequest, *, semantic: Semantic | None = None
+    db: AsyncSession,
+    profile: Profile,
+    request: RecallRequest,
+    *,
+    semantic: Semantic | None = None,
+    exact_rows: int = DEFAULT_EXACT_ROWS,
 ) -> Ranked:
     """Rank the profile's memories for the question and answer extractively (all the database work).
-    `semantic` (embeddings configured) adds the semantic channel."""
+    `semantic` (embeddings configured) adds the semantic channel; profiles up to `exact_rows` rows are
+    ranked exactly (`app.recall.repository`)."""
     reference = _reference(request.reference_date)
     level = LEVELS[request.thinking_level]
     width = max(level.width, request.limit)
@@ -233,7 +242,7 @@ async def recall(
     words = q.words_of(text)
     # Irregular verbs in their base form too ("ran" → run): the stemmer leaves them apart.
     related = " ".join(filter(None, [related_words(words), " ".join(base_forms(text))]))
-    analysis = await repository.analyse(db, profile.id, text, phrases, related)
+    analysis = await repository.analyse(db, profile.id, text, phrases, related, exact_rows)
     parsed = q.build(analysis.lexemes, analysis.phrases, text, related=analysis.related)
 
     terms = _terms(parsed, analysis.phrases)

@@ -13,6 +13,7 @@ import signal
 
 from app.core.db import create_sessionmaker
 from app.core.embedded import Database
+from app.core.heap import freeze_startup_objects
 from app.core.migrations import upgrade_to_head
 from app.core.settings import Settings
 from app.worker.health import HealthServer
@@ -71,6 +72,7 @@ async def run_worker_process(
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
         watcher = asyncio.create_task(_watch_parent(parent_pid, stop)) if parent_pid else None
+        freeze_startup_objects()  # its own loop (leases, LISTEN) is not held up by full collections either
         await worker.start()
         logger.info("worker %s running", worker.id, extra={"worker_id": worker.id})
         if metrics_port is not None:

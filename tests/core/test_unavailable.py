@@ -11,15 +11,17 @@ from __future__ import annotations
 import asyncio
 import socket
 import struct
+import time
 from collections.abc import AsyncIterator
 
 import httpx
 import pytest
 from fastapi import FastAPI
 from sqlalchemy import text
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from app.core.db import create_engine, create_sessionmaker
+from app.core.db import create_engine, create_sessionmaker, wait_budget
 from app.core.settings import Settings, to_async_url
 from app.main import create_app
 from tests.conftest import ADMIN_KEY, make_settings
@@ -182,6 +184,37 @@ async def test_exhausted_pool_sheds_with_503_and_readyz_still_answers(
         assert ready.status_code == 200 and ready.json()["status"] == "ready"
     assert (await own_client.get(PROFILE)).json()["code"] == "namespace_not_found"
     await engine.dispose()
+
+
+async def test_pool_wait_is_one_bound_per_request_not_per_checkout(
+    own_app: FastAPI, database_url: str
+) -> None:
+    """A request that lets its connection go and takes one again (recall around embedding the query)
+    waits the bound once in all: a checkout after the request's wait is spent does not wait again. The
+    wait a checkout was given is read from the pool's error (no timers asserted)."""
+    settings: Settings = own_app.state.settings
+    engine = create_engine(
+        to_async_url(database_url), settings.model_copy(update={"db_pool_size": 1, "db_max_overflow": 0})
+    )
+    bound = settings.db_pool_timeout_seconds
+    try:
+        with wait_budget(time.monotonic() - 60) as budget:  # the request's wait is spent
+            async with engine.connect() as free:  # a free connection is still taken at once
+                await free.execute(text("SELECT 1"))
+            async with engine.connect() as held:
+                await held.execute(text("SELECT 1"))
+                with pytest.raises(PoolTimeout, match=r"timeout 0\.00"):
+                    await engine.connect().start()
+                # After an outside call (ReleaseDb) the next checkout's wait starts afresh.
+                budget.since = None
+                with pytest.raises(PoolTimeout, match=rf"timeout {bound:.2f}"):
+                    await engine.connect().start()
+        async with engine.connect() as held:  # outside a request (worker, CLI): the bound per checkout
+            await held.execute(text("SELECT 1"))
+            with pytest.raises(PoolTimeout, match=rf"timeout {bound:.2f}"):
+                await engine.connect().start()
+    finally:
+        await engine.dispose()
 
 
 async def test_readyz_is_503_when_the_database_is_away(
