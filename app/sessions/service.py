@@ -23,7 +23,6 @@ from app.sessions.schemas import (
     CompactionOut,
     History,
     MessageIn,
-    SearchHit,
     SearchResults,
     SessionCreate,
     SessionInfo,
@@ -428,7 +427,7 @@ async def search(
     if session_id is not None:
         await require_session(db, profile, session_id)
     rows = await repository.search(db, profile.id, session_id, query, limit)
-    return SearchResults(results=[SearchHit.model_validate(row, from_attributes=True) for row in rows])
+    return SearchResults(results=rows)
 
 
 # ---------------------------------------------------------------- compactions, fork, split
