@@ -183,17 +183,16 @@ _DETAILS = """
         SELECT m.id AS memory_id, m.type, m.summary, m.content, m.session_id, m.event_time, m.created_at,
                coalesce(src.sources, '{}') AS sources, src.seq, src.told_at,
                ARRAY(SELECT t.lexeme FROM terms t WHERE m.tsv @@ t.q) AS memory_terms,
-               ARRAY(SELECT t.lexeme FROM terms t WHERE EXISTS (
-                   SELECT 1 FROM memory_sources s2
-                   JOIN messages g2 ON g2.profile_id = :p AND g2.session_id = s2.session_id
-                                    AND g2.id = s2.message_id
-                   WHERE s2.profile_id = :p AND s2.memory_id = m.id AND g2.tsv @@ t.q)) AS message_terms
+               coalesce(src.message_terms, '{}') AS message_terms
         FROM memories m
+        -- One pass over the memory's source messages, each tested against every term.
         LEFT JOIN LATERAL (
-            SELECT array_agg(s.session_id || '/' || s.message_id) AS sources, min(g.seq) AS seq,
-                   max(g.created_at) AS told_at
+            SELECT array_agg(DISTINCT s.session_id || '/' || s.message_id) AS sources, min(g.seq) AS seq,
+                   max(g.created_at) AS told_at,
+                   array_agg(DISTINCT t.lexeme) FILTER (WHERE t.lexeme IS NOT NULL) AS message_terms
             FROM memory_sources s
             JOIN messages g ON g.profile_id = :p AND g.session_id = s.session_id AND g.id = s.message_id
+            LEFT JOIN terms t ON g.tsv @@ t.q
             WHERE s.profile_id = :p AND s.memory_id = m.id) src ON true
         WHERE m.profile_id = :p AND {live_m}
           AND m.id IN (SELECT id FROM found UNION SELECT unnest(CAST(:extra_ids AS text[]))))
