@@ -123,6 +123,9 @@ def create_app(
         # /docs from the package's own Swagger UI assets (install_docs); no CDN-loaded pages.
         docs_url=None,
         redoc_url=None,
+        # FastAPI's own OpenTelemetry hooks off: tracing is app.core.tracing's (OTEL_EXPORTER_OTLP_ENDPOINT),
+        # and the native check asks the global providers again on every request (~5% of remember's CPU).
+        telemetry={"tracing": False, "metrics": False, "logs": False},
     )
     app.state.settings = settings
     app.state.key_cache = KeyCache()

@@ -170,16 +170,23 @@ async def profile_ids(database_url: str) -> list[int]:
 
 async def run(args: argparse.Namespace) -> None:
     print(f"agent-memory floors benchmark — {time.strftime('%Y-%m-%d %H:%M:%S')}, {os.cpu_count()} cores")
+    # The same connection budget for both sides, split over the processes, so that service and floor
+    # together stay well under the shared server's max_connections (100 here).
+    per_process = max(4, args.pool // args.workers)
+    os.environ["AGENT_MEMORY_DB_POOL_SIZE"] = str(per_process)
+    os.environ["AGENT_MEMORY_DB_MAX_OVERFLOW"] = "0"
+    os.environ["FLOOR_POOL_SIZE"] = str(per_process)
+    print(f"{per_process} database connections per process, service and floor alike")
     print(f"workers {args.workers}, {args.connections} connections, {args.seconds:g}s per figure")
     async with (
         bench_database(args.keep, prefix="bench_floors") as url,
-        running_server(
-            url, worker=False, extra_args=["--workers", str(args.workers)] if args.workers != 1 else []
-        ) as server,
+        running_server(url, worker=False, extra_args=["--workers", str(args.workers)]) as server,
     ):
         key = await scoped_key(server, NAMESPACE)
         assert server.process is not None
-        print(f"service pid {server.process.pid} (for py-spy)")
+        print(
+            f"service pid {server.process.pid} (for py-spy; with --workers > 1, the API processes are its children)"
+        )
         warm = LeanClient(server.port, key)
         for p in range(PROFILES):  # the profiles exist before anything is timed
             status, body = await warm.request(
@@ -308,6 +315,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--connections", type=int, default=32, help="concurrent keep-alive connections")
     parser.add_argument("--seconds", type=float, default=5, help="counted seconds per figure")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (medians reported)")
+    parser.add_argument(
+        "--pool", type=int, default=20, help="database connections per side, over its processes"
+    )
     parser.add_argument("--keep", action="store_true", help="keep the database")
     parser.add_argument(
         "--only", help="measure only these (comma-separated words of their names, e.g. remember,insert)"

@@ -34,8 +34,9 @@ _INSERT = """
 
 @asynccontextmanager
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
-    # The service's pool is 10 + 10 overflow (AGENT_MEMORY_DB_POOL_SIZE / _MAX_OVERFLOW): the same bound.
-    pool = await asyncpg.create_pool(os.environ["FLOOR_DATABASE_URL"], min_size=10, max_size=20)
+    # The bench gives the service's processes the same bound (AGENT_MEMORY_DB_POOL_SIZE, no overflow).
+    size = int(os.environ.get("FLOOR_POOL_SIZE", "20"))
+    pool = await asyncpg.create_pool(os.environ["FLOOR_DATABASE_URL"], min_size=1, max_size=size)
     app.state.pool = pool
     try:
         yield

@@ -121,8 +121,12 @@ def create_engine(url: str, settings: Settings) -> AsyncEngine:
     return create_async_engine(
         url,
         poolclass=RequestBoundedPool,
-        pool_size=settings.db_pool_size,
-        max_overflow=settings.db_max_overflow,
+        # Every connection the pool opens is kept (up to pool size + overflow), none closed when a burst
+        # ends: SQLAlchemy closes an overflow connection on return whenever `pool_size` sit idle, and
+        # under load that meant a reconnect (TCP, SSL attempt, auth, the driver's setup queries, every
+        # statement prepared again) for a good share of requests.
+        pool_size=settings.db_pool_size + settings.db_max_overflow,
+        max_overflow=0,
         # A saturated pool sheds load: past this wait a request answers 503 instead of queueing for 30 s.
         pool_timeout=settings.db_pool_timeout_seconds,
         # A server that accepts TCP but never finishes the handshake (starting up, overloaded) fails

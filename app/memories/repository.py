@@ -222,7 +222,8 @@ _REMEMBER = f"""
     ), superseded AS (
         UPDATE memories m SET superseded_by = ins.id, updated_at = now(), valid_to = now()
         FROM ins
-        WHERE $14 AND m.profile_id = ins.profile_id AND m.topic_key = $9 AND m.superseded_by IS NULL
+        -- the profile as a value (not a join column), so the topic index is searched by profile and topic
+        WHERE $14 AND m.profile_id = (SELECT profile_id FROM ins) AND m.topic_key = $9 AND m.superseded_by IS NULL
           AND m.id <> ins.id AND m.type IN {sql_list(SUPERSEDING_TYPES)}
     )
     SELECT (SELECT id FROM ns) AS namespace_id, (SELECT id FROM profile) AS resolved_profile_id, ins.*

@@ -15,6 +15,7 @@ from app.core.db import indexed_text_fits
 from app.core.profiled_text import profile_lexeme, profiled_tsv, quote_lexeme
 from app.models import Compaction, Message, Session
 from app.sessions.fulltext import ALL_TERMS_QUERY, split_query
+from app.sessions.schemas import SearchHit
 
 # The longest root → leaf path a history read follows: a bound on the recursive walk, far beyond any
 # real conversation, so a corrupt parent chain cannot make one read unbounded.
@@ -365,21 +366,11 @@ _SEARCH = text(
 )
 
 
-@dataclass(frozen=True)
-class MessageHit:
-    """A message found by full-text search, with its rank (the columns of `_SEARCH`, in order)."""
-
-    id: str
-    session_id: str
-    role: str
-    content: str
-    created_at: datetime
-    score: float
-
-
 async def search(
     db: AsyncSession, profile_id: int, session_id: str | None, query: str, limit: int
-) -> list[MessageHit]:
+) -> list[SearchHit]:
+    """Messages matching every word (and phrase), best first. A hit is its row as the API shows it: the
+    statement selects exactly SearchHit's fields."""
     words, phrases = split_query(query)
     params = {
         "p": profile_id,
@@ -389,7 +380,7 @@ async def search(
         "phrases": phrases,
         "limit": limit,
     }
-    return [MessageHit(*row) for row in await db.execute(_SEARCH, params)]
+    return [SearchHit.model_validate(row) for row in (await db.execute(_SEARCH, params)).mappings()]
 
 
 # ---------------------------------------------------------------- compactions

@@ -23,7 +23,6 @@ from app.sessions.schemas import (
     CompactionOut,
     History,
     MessageIn,
-    SearchHit,
     SearchResults,
     SessionCreate,
     SessionInfo,
@@ -110,17 +109,10 @@ async def ensure_session(db: AsyncSession, profile: Profile, session_id: str) ->
 
 async def create_session(db: AsyncSession, profile: Profile, body: SessionCreate) -> SessionInfo:
     session_id = body.id or str(uuid.uuid4())
+    # The request's other fields are the session's columns, by the same names.
+    columns = body.model_dump(exclude={"id", "metadata"})
     row = await repository.insert_session(
-        db,
-        profile.id,
-        session_id,
-        name=body.name,
-        parent_session_id=body.parent_session_id,
-        model=body.model,
-        source=body.source,
-        compact_after=body.compact_after,
-        extract_memories=body.extract_memories,
-        metadata_=body.metadata or {},
+        db, profile.id, session_id, **columns, metadata_=body.metadata or {}
     )
     if row is None:
         raise SessionExists(f"session '{session_id}' already exists")
@@ -435,7 +427,7 @@ async def search(
     if session_id is not None:
         await require_session(db, profile, session_id)
     rows = await repository.search(db, profile.id, session_id, query, limit)
-    return SearchResults(results=[SearchHit.model_validate(row, from_attributes=True) for row in rows])
+    return SearchResults(results=rows)
 
 
 # ---------------------------------------------------------------- compactions, fork, split
