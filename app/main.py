@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import signal
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -222,11 +224,24 @@ def serve_processes(settings: Settings, processes: int) -> bool:
         shutil.rmtree(metrics_dir, ignore_errors=True)
 
 
+def _stop_with_parent() -> None:
+    """An API process ends (SIGTERM: uvicorn's graceful shutdown) when `serve` dies, even by SIGKILL.
+    Left running, orphans kept the port, so a restarted `serve` could not bind it, and kept answering with
+    no worker behind them (seen in the fault suite's api-kill). Linux only (prctl PR_SET_PDEATHSIG)."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    pr_set_pdeathsig = 1
+    ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
+
+
 def create_process_app() -> FastAPI:
     """One of `serve --workers N`'s API processes (uvicorn's factory): settings from the environment `serve`
     prepared; the database is migrated, and the worker supervised, by `serve` itself, once."""
     from app.core.logging import configure_logging
 
+    _stop_with_parent()
     settings = Settings()
     configure_logging(settings.log_format, settings.log_level)
     return create_app(settings, run_worker=False, migrate_on_start=False)
