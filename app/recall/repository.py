@@ -457,9 +457,8 @@ async def channels(
         "end": window[1] if window else None,
         "width": width,
         "extra_ids": extra_ids or [],
-        # The newest memories told in the window come from about as many of its newest messages (one or
-        # two memories per message, and a memory from one or two messages): four times covers it.
-        "told_cap": 4 * width,
+        # Memories told in the window: from its newest messages, as many as a walk reads.
+        "told_cap": WALK_ROWS,
         **terms.scan("mem", profile_id, analysis.memories),
         **terms.scan("msg", profile_id, analysis.messages),
     }
