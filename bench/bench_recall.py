@@ -430,6 +430,14 @@ async def capture(database_url: str, questions: list[tuple[int, str]]) -> list[S
             current.append((statement, tuple(parameters or ())))
 
         event.listen(app.state.engine.sync_engine, "before_cursor_execute", record)
+        # Recall's own statements go straight to the driver's connection (app.recall.repository._fetch).
+        original_fetch = asyncpg.Connection.fetch
+
+        async def fetch(conn: asyncpg.Connection, query: str, *args: Any, **kwargs: Any) -> Any:
+            current.append((query, tuple(args)))
+            return await original_fetch(conn, query, *args, **kwargs)
+
+        asyncpg.Connection.fetch = fetch
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(
             transport=transport, base_url="http://bench", headers={"Authorization": f"Bearer {ADMIN_KEY}"}
@@ -439,6 +447,7 @@ async def capture(database_url: str, questions: list[tuple[int, str]]) -> list[S
                 response = await client.post(_path(profile), json={"query": question})
                 assert response.status_code == 200, response.text
                 captured.append(current)
+        asyncpg.Connection.fetch = original_fetch
     return captured
 
 
