@@ -5,7 +5,6 @@ memories make a "large" profile; the same questions run against an app that rank
 from __future__ import annotations
 
 import contextlib
-import secrets
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -13,8 +12,7 @@ import asyncpg
 import httpx
 import pytest
 
-from app.main import create_app
-from tests.conftest import ADMIN_KEY, make_settings
+from tests.conftest import admin_client, make_settings, new_namespace, started_app
 
 HIKES = [f"On day {n} I went hiking with Bruno near the lake." for n in range(1, 31)]
 RARE = "I keep the spare carburettor for my Vespa in the garage."
@@ -23,13 +21,9 @@ OTHERS = ["My sister Ana lives in Porto.", "I adopted a grey cat called Miso."]
 
 @contextlib.asynccontextmanager
 async def app_client(database_url: str, exact_rows: int) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(make_settings(database_url, recall_exact_rows=exact_rows), run_worker=False)
-    async with app.router.lifespan_context(app):
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(
-            transport=transport, base_url="http://test", headers={"Authorization": f"Bearer {ADMIN_KEY}"}
-        ) as client:
-            yield client
+    settings = make_settings(database_url, recall_exact_rows=exact_rows)
+    async with started_app(settings) as app, admin_client(app) as client:
+        yield client
 
 
 async def _recall(client: httpx.AsyncClient, url: str, query: str) -> list[dict[str, Any]]:
@@ -42,10 +36,8 @@ async def _recall(client: httpx.AsyncClient, url: str, query: str) -> list[dict[
 @pytest.fixture(scope="module")
 async def loaded(database_url: str) -> str:
     """A profile of 33 memories, analysed so that PostgreSQL has statistics for it; its URL."""
-    ns = "large-" + secrets.token_hex(4)
     async with app_client(database_url, exact_rows=5_000) as client:
-        assert (await client.post("/v1/namespaces", json={"name": ns})).status_code == 201
-        url = f"/v1/namespaces/{ns}/profiles/alice"
+        url = f"/v1/namespaces/{await new_namespace(client)}/profiles/alice"
         for content in [*HIKES, RARE, *OTHERS]:
             response = await client.post(f"{url}/remember", json={"content": content})
             assert response.status_code == 201, response.text

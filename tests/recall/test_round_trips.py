@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import secrets
 import struct
 from collections.abc import AsyncIterator
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
-from app.main import create_app
-from tests.conftest import ADMIN_KEY, make_settings
+from tests.conftest import admin_client, make_settings, new_namespace, started_app
 
 # Frontend message types that end a round trip: the client waits for the server's answer after them.
 _SYNC = ord("S")
@@ -88,23 +86,17 @@ async def proxied_client(database_url: str) -> AsyncIterator[tuple[httpx.AsyncCl
     proxy = CountingProxy(parts.hostname or "127.0.0.1", parts.port or 5432)
     port = await proxy.start()
     netloc = (parts.username + "@" if parts.username else "") + f"127.0.0.1:{port}"
-    app = create_app(make_settings(urlunsplit(parts._replace(netloc=netloc))), run_worker=False)
     try:
-        async with app.router.lifespan_context(app):
-            transport = httpx.ASGITransport(app=app)
-            async with httpx.AsyncClient(
-                transport=transport, base_url="http://test", headers={"Authorization": f"Bearer {ADMIN_KEY}"}
-            ) as client:
-                yield client, proxy
+        settings = make_settings(urlunsplit(parts._replace(netloc=netloc)))
+        async with started_app(settings) as app, admin_client(app) as client:
+            yield client, proxy
     finally:
         await proxy.close()
 
 
 async def test_recall_takes_at_most_three_round_trips(database_url: str) -> None:
     async with proxied_client(database_url) as (client, proxy):
-        ns = "rt-" + secrets.token_hex(4)
-        assert (await client.post("/v1/namespaces", json={"name": ns})).status_code == 201
-        url = f"/v1/namespaces/{ns}/profiles/alice"
+        url = f"/v1/namespaces/{await new_namespace(client)}/profiles/alice"
         for content in ("I adopted a grey cat called Miso.", "My sister Ana lives in Porto."):
             remembered = await client.post(f"{url}/remember", json={"content": content})
             assert remembered.status_code == 201, remembered.text
