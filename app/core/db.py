@@ -22,7 +22,13 @@ from typing import Annotated, Any, TypeVar
 import asyncpg
 from fastapi import Depends, Request
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
 from sqlalchemy.pool import AsyncAdaptedQueuePool, ConnectionPoolEntry, QueuePool
 
 from app.core.errors import ValidationFailed
@@ -34,6 +40,7 @@ __all__ = [
     "ReleaseDb",
     "database_unavailable",
     "driver_connection",
+    "session_driver_connection",
     "indexed_text_fits",
     "read_only",
 ]
@@ -149,8 +156,18 @@ async def driver_connection(engine: AsyncEngine) -> AsyncIterator[Any]:
     its connection's methods.
     """
     async with engine.connect() as conn:
-        raw = await conn.get_raw_connection()
-        yield raw.driver_connection
+        yield await _driver(conn)
+
+
+async def session_driver_connection(db: AsyncSession) -> Any:
+    """The asyncpg connection under the session's current connection (checked out if need be): statements
+    run on it join whatever the session is in (nothing, in autocommit), with no SQLAlchemy processing."""
+    return await _driver(await db.connection())
+
+
+async def _driver(conn: AsyncConnection) -> Any:
+    raw = await conn.get_raw_connection()
+    return raw.driver_connection
 
 
 def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

@@ -27,6 +27,7 @@ from sqlalchemy import text
 from sqlalchemy.dialects.postgresql.asyncpg import PGDialect_asyncpg
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.db import session_driver_connection
 from app.core.metadata import filter_sql
 from app.core.profiled_text import in_profile, profiled_tsv, quote_lexeme
 
@@ -308,9 +309,7 @@ async def _fetch(db: AsyncSession, sql: str, params: dict[str, Any]) -> list[Any
     a recall, 10 % more throughput). The statement joins whatever the session is in: nothing
     (autocommit) on the recall route."""
     compiled = _compiled(sql)
-    connection = await db.connection()
-    raw = await connection.get_raw_connection()
-    driver: Any = raw.driver_connection
+    driver = await session_driver_connection(db)
     rows: list[Any] = await driver.fetch(compiled.sql, *[params[name] for name in compiled.names])
     return rows
 
