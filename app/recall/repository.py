@@ -245,7 +245,7 @@ _CHANNELS_SQL = f"""
         (SELECT 'told', s.memory_id, extract(epoch FROM max(g.created_at)), NULL
          FROM (SELECT session_id, id, created_at FROM messages
                WHERE :has_window AND profile_id = :p AND created_at >= :start AND created_at < :end
-               ORDER BY created_at DESC LIMIT :told_cap) g
+               ORDER BY created_at DESC LIMIT {WALK_ROWS}) g  -- its newest messages, as many as a walk reads
          JOIN memory_sources s ON s.profile_id = :p AND s.session_id = g.session_id AND s.message_id = g.id
          JOIN memories m ON m.profile_id = :p AND m.id = s.memory_id AND {{live_m}}
          GROUP BY s.memory_id
@@ -479,8 +479,6 @@ async def channels(
         "end": window[1] if window else None,
         "width": width,
         "extra_ids": extra_ids or [],
-        # Memories told in the window: from its newest messages, as many as a walk reads.
-        "told_cap": WALK_ROWS,
         **terms.scan("mem", profile_id, analysis.memories),
         **terms.scan("msg", profile_id, analysis.messages),
     }

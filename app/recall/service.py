@@ -277,13 +277,15 @@ async def recall(
         # Only the fused head goes on: the second stage reranks it, the tail could never reach the top.
         head = sorted(fused, key=lambda m: (fused[m], m), reverse=True)[: max(level.rerank, request.limit)]
         fused = {m: fused[m] for m in head}
-    for rank, memory_id in enumerate(
-        _prior_order({m: rows[m] for m in fused}, found.latest_session), start=1
-    ):
+    # The priors and the second stage look at the fused candidates only, as when their details were read
+    # for them alone (a speaker is one a fused candidate names).
+    fused_rows = {m: rows[m] for m in fused}
+    for rank, memory_id in enumerate(_prior_order(fused_rows, found.latest_session), start=1):
         fused[memory_id] += W_PRIOR / (RRF_K + rank)
     query_terms = {t: w for t, w in terms.lexemes}
     if level.rerank:
-        fused = rerank(fused, rows, hits, Query(query_terms, found.df, analysis.memories.rows), len(channels))
+        query = Query(query_terms, found.df, analysis.memories.rows)
+        fused = rerank(fused, fused_rows, hits, query, len(channels))
 
     # Ties go to the newer memory (ULIDs sort by time).
     ordered = sorted(fused, key=lambda m: (fused[m], m), reverse=True)
