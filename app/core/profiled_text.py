@@ -15,9 +15,10 @@ def profiled_tsv(alias: str = "") -> str:
     return f"profiled_tsv({col}profile_id, {col}tsv)"
 
 
-def profile_lexeme(profile_id: int) -> str:
+def profile_term(profile_id: int) -> str:
+    """The profile's lexeme as a tsquery operand: AND it into a query to keep the query in the profile."""
     # The space keeps it apart from every lexeme the text parser makes.
-    return f" p{profile_id}"
+    return quote_lexeme(f" p{profile_id}")
 
 
 def quote_lexeme(lexeme: str) -> str:
@@ -27,4 +28,4 @@ def quote_lexeme(lexeme: str) -> str:
 
 def in_profile(profile_id: int, query: str) -> str:
     """tsquery text matching `query` (tsquery text) within one profile only."""
-    return f"{quote_lexeme(profile_lexeme(profile_id))} & ({query})"
+    return f"{profile_term(profile_id)} & ({query})"

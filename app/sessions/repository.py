@@ -12,7 +12,7 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.db import indexed_text_fits
-from app.core.profiled_text import profile_lexeme, profiled_tsv, quote_lexeme
+from app.core.profiled_text import profile_term, profiled_tsv
 from app.models import Compaction, Message, Session
 from app.sessions.fulltext import ALL_TERMS_QUERY, split_query
 from app.sessions.schemas import SearchHit
@@ -374,7 +374,7 @@ async def search(
     words, phrases = split_query(query)
     params = {
         "p": profile_id,
-        "in_profile": quote_lexeme(profile_lexeme(profile_id)),
+        "in_profile": profile_term(profile_id),
         "s": session_id,
         "words": words,
         "phrases": phrases,
