@@ -364,46 +364,17 @@ async def saturated(
 
 
 async def explain(database_url: str, profile: int, question: str) -> None:
-    """EXPLAIN (ANALYZE, BUFFERS) of the full-text statements the real recall code runs for one request."""
-    import httpx
-    from sqlalchemy import event
-
-    from app.core.settings import Settings
-    from app.main import create_app
-
-    settings = Settings(database_url=database_url, admin_key=ADMIN_KEY, log_level="WARNING")
-    app = create_app(settings, run_worker=False)
-    captured: list[tuple[str, Any]] = []
-    async with app.router.lifespan_context(app):
-
-        def capture(
-            conn: Any, cursor: Any, statement: str, parameters: Any, context: Any, many: bool
-        ) -> None:
-            if "@@" in statement:
-                captured.append((statement, parameters))
-
-        event.listen(app.state.engine.sync_engine, "before_cursor_execute", capture)
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(
-            transport=transport, base_url="http://bench", headers={"Authorization": f"Bearer {ADMIN_KEY}"}
-        ) as client:
-            response = await client.post(_path(profile), json={"query": question})
-            print(
-                f"\nEXPLAIN for profile user-{profile}, query {question!r} → {response.json().get('count')} candidates"
-            )
+    """EXPLAIN (ANALYZE, BUFFERS) of the full-text statements the real recall code runs for one request,
+    as `capture` records them."""
+    [statements] = await capture(database_url, [(profile, question)])
     conn = await asyncpg.connect(database_url)
     try:
-        for n, (statement, parameters) in enumerate(captured):
+        print(f"\nEXPLAIN for profile user-{profile}, query {question!r}")
+        for n, (statement, parameters) in enumerate(s for s in statements if "@@" in s[0]):
             plan = await conn.fetch("EXPLAIN (ANALYZE, BUFFERS) " + statement, *parameters)
-            lines = [r[0] for r in plan]
-            name = (
-                "memory full-text"
-                if "FROM memories WHERE" in statement.split("hits")[0]
-                else "message full-text"
-            )
-            print(f"\n-- statement {n + 1} ({name}); parameters: {parameters}")
+            print(f"\n-- full-text statement {n + 1}; parameters: {parameters}")
             print(" ".join(statement.split()))
-            print("\n".join(lines))
+            print("\n".join(r[0] for r in plan))
     finally:
         await conn.close()
 
@@ -509,9 +480,8 @@ async def measure_against_floor(database_url: str, key: str, args: argparse.Name
     per_recall = statistics.fmean(len(r) for r in recalls)
     single: list[list[Any]] = []
     saturated_rows: list[list[Any]] = []
-    if args.workers:
-        os.environ["AGENT_MEMORY_WORKERS"] = str(args.workers)  # serve --workers, read by the spawned server
-    async with running_server(database_url, worker=False) as server:
+    workers = ["--workers", str(args.workers)] if args.workers else []
+    async with running_server(database_url, worker=False, extra_args=workers) as server:
         for run in range(args.runs):
             service = await one_client(server.port, key, questions, args.warmup)
             load_service = _load()
