@@ -21,7 +21,8 @@ from typing import Annotated, Any, TypeVar
 
 import asyncpg
 from fastapi import Depends, Request
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy import event
+from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
     AsyncEngine,
@@ -124,7 +125,23 @@ class RequestBoundedPool(AsyncAdaptedQueuePool):
         return super()._do_get()
 
 
+def _drop_closed_connection(dbapi_connection: Any, record: ConnectionPoolEntry, proxy: Any) -> None:
+    """At checkout: a pooled connection the server has closed (a restart, an idle timeout, a terminated
+    backend) is replaced before the request uses it, so a request after a database restart is not the
+    one that finds out. asyncpg knows without a round trip: the server's goodbye, or the socket's end,
+    already closed it. (A connection that died silently still fails its request with 503, as without
+    pings; the pool then drops it.)"""
+    if dbapi_connection.driver_connection.is_closed():
+        raise DisconnectionError("the server closed this pooled connection")  # the pool takes another
+
+
 def create_engine(url: str, settings: Settings) -> AsyncEngine:
+    engine = _engine(url, settings)
+    event.listen(engine.sync_engine.pool, "checkout", _drop_closed_connection)
+    return engine
+
+
+def _engine(url: str, settings: Settings) -> AsyncEngine:
     return create_async_engine(
         url,
         poolclass=RequestBoundedPool,

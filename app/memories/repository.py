@@ -300,6 +300,22 @@ async def get_active(db: AsyncSession, profile_id: int, memory_id: str) -> dict[
     return dict(found) if found else None
 
 
+async def deleted_state(db: AsyncSession, profile_id: int, memory_id: str) -> dict[str, Any] | None:
+    """The state a memory had when `DELETE /memories/{id}` removed it (its archived last version), so a
+    repeated delete can answer as the first did; None if it was never deleted that way."""
+    row = await db.execute(
+        text(
+            "SELECT memory_id AS id, type, summary, content, session_id, event_time, created_at, "
+            "valid_from AS updated_at, metadata, superseded_by, version, valid_from, valid_to "
+            "FROM memory_versions WHERE profile_id = :p AND memory_id = :id AND deleted_at IS NOT NULL "
+            "ORDER BY version DESC LIMIT 1"
+        ),
+        {"p": profile_id, "id": memory_id},
+    )
+    found = row.mappings().one_or_none()
+    return dict(found) if found else None
+
+
 # The state a memory is leaving, copied into the archive; `deleted_at` is set when it leaves for good.
 _ARCHIVE = text(
     """

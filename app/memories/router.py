@@ -143,7 +143,8 @@ async def memory_history(memory_id: str, profile: ExistingProfile, db: DbSession
 @router.delete("/memories/{memory_id}")
 async def delete_memory(memory_id: str, profile: ExistingProfile, db: DbSession) -> MemoryOut:
     """Delete a memory and the messages it was extracted from (their children in a session's tree are
-    re-linked to the deleted message's parent, so the history stays one path); answers the deleted memory."""
+    re-linked to the deleted message's parent, so the history stays one path); answers the deleted memory.
+    Idempotent: deleting it again answers the same memory; an id that never was a memory here → 404."""
     return await service.delete_memory(db, profile, memory_id)
 
 

@@ -322,8 +322,14 @@ async def memory_history(db: AsyncSession, profile: Profile, memory_id: str) -> 
 
 async def delete_memory(db: AsyncSession, profile: Profile, memory_id: str) -> MemoryOut:
     """The memory and the messages it was extracted from; those messages' children are re-linked to their
-    parents, so each session's history stays one walkable path."""
-    row = await _active_or_404(db, profile, memory_id)
+    parents, so each session's history stays one walkable path. Deleting it again answers as the first
+    delete did (api.md: deletes are idempotent): the same memory, from the archive."""
+    row = await repository.get_active(db, profile.id, memory_id)
+    if row is None:
+        gone = await repository.deleted_state(db, profile.id, memory_id)
+        if gone is None:
+            raise MemoryNotFound(f"memory '{memory_id}' not found")
+        return MemoryOut.model_validate(gone)
     by_session: dict[str, list[str]] = {}
     for session_id, message_id in await repository.source_keys(db, profile.id, memory_id):
         by_session.setdefault(session_id, []).append(message_id)

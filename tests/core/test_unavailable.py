@@ -173,6 +173,27 @@ async def test_connection_terminated_under_the_pool_is_503_then_recovers(
     await engine.dispose()
 
 
+async def test_connection_the_server_closed_is_replaced_at_checkout(
+    own_app: FastAPI, own_client: httpx.AsyncClient, database_url: str
+) -> None:
+    """A database restart (or an idle timeout) closes pooled connections while they sit idle: the app's
+    pool notices at checkout and takes a new one, so the first request afterwards is answered, not 503."""
+    settings: Settings = own_app.state.settings
+    engine = create_engine(
+        to_async_url(database_url), settings.model_copy(update={"db_pool_size": 1, "db_max_overflow": 0})
+    )
+    own_app.state.sessionmaker = create_sessionmaker(engine)
+    async with engine.connect() as conn:  # the pool's one connection, which the app's requests use too
+        pid = (await conn.execute(text("SELECT pg_backend_pid()"))).scalar_one()
+    assert (await own_client.get(PROFILE)).json()["code"] == "namespace_not_found"
+    async with create_async_engine(to_async_url(database_url)).connect() as admin:
+        killed = await admin.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+        assert killed.scalar_one() is True
+    await asyncio.sleep(0.05)  # the server's goodbye reaches the idle connection
+    assert (await own_client.get(PROFILE)).json()["code"] == "namespace_not_found"
+    await engine.dispose()
+
+
 async def test_exhausted_pool_sheds_with_503_and_readyz_still_answers(
     own_app: FastAPI, own_client: httpx.AsyncClient, database_url: str
 ) -> None:

@@ -54,7 +54,11 @@ async def test_delete_memory_removes_source_messages(
     deleted = await client.delete(f"{profile_url}/memories/{dog['id']}")
     assert deleted.status_code == 200 and deleted.json()["id"] == dog["id"] and "content" in deleted.json()
     assert (await client.get(f"{profile_url}/memories/{dog['id']}")).status_code == 404
-    assert (await client.delete(f"{profile_url}/memories/{dog['id']}")).status_code == 404
+    # Deletes are idempotent (api.md): deleting it again answers as the first delete did.
+    again = await client.delete(f"{profile_url}/memories/{dog['id']}")
+    assert again.status_code == 200 and again.json() == deleted.json()
+    never = await client.delete(f"{profile_url}/memories/01ARZ3NDEKTSV4RRFFQ69G5FAV")
+    assert never.status_code == 404 and never.json()["code"] == "memory_not_found"
     pid = await _profile_id(client, profile_url)
     messages_like = "SELECT count(*) FROM messages WHERE profile_id = :p AND text_content LIKE :like"
     assert await _count(client, messages_like, p=pid, like="%beagle named Max%") == 0
