@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import time
+from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -179,12 +180,17 @@ def _ranked(name: str, rows: str, newest: str, tf: str, labels_tf: str) -> str:
 # (seq) and in time; which query terms the memory's own text (summary, content, context) holds, and which
 # its source messages hold.
 _DETAILS = """
+    wanted AS MATERIALIZED (SELECT id FROM found UNION SELECT unnest(CAST(:extra_ids AS text[]))),
     details AS MATERIALIZED (
         SELECT m.id AS memory_id, m.type, m.summary, m.content, m.session_id, m.event_time, m.created_at,
                coalesce(src.sources, '{}') AS sources, src.seq, src.told_at,
                ARRAY(SELECT t.lexeme FROM terms t WHERE m.tsv @@ t.q) AS memory_terms,
                coalesce(src.message_terms, '{}') AS message_terms
-        FROM memories m
+        FROM wanted w
+        -- Each wanted memory looked up by its key (LIMIT 1 keeps the planner from turning this into a join
+        -- it may start from the profile's every memory when its statistics are stale or missing).
+        CROSS JOIN LATERAL (SELECT * FROM memories m
+                            WHERE m.profile_id = :p AND m.id = w.id AND {live_m} LIMIT 1) m
         -- One pass over the memory's source messages, each tested against every term.
         LEFT JOIN LATERAL (
             SELECT array_agg(DISTINCT s.session_id || '/' || s.message_id) AS sources, min(g.seq) AS seq,
@@ -193,11 +199,18 @@ _DETAILS = """
             FROM memory_sources s
             JOIN messages g ON g.profile_id = :p AND g.session_id = s.session_id AND g.id = s.message_id
             LEFT JOIN terms t ON g.tsv @@ t.q
-            WHERE s.profile_id = :p AND s.memory_id = m.id) src ON true
-        WHERE m.profile_id = :p AND {live_m}
-          AND m.id IN (SELECT id FROM found UNION SELECT unnest(CAST(:extra_ids AS text[]))))
+            WHERE s.profile_id = :p AND s.memory_id = m.id) src ON true)
 """
 _NO_DETAILS = ", ".join(["NULL"] * 12)  # as many as the columns of details
+
+
+# The live memories one message sourced, looked up from that message (OFFSET 0 keeps the planner from
+# flattening the lookup into a join it may start from the profile's every memory when its statistics are
+# stale or missing, as in a profile just written).
+_SOURCED = """SELECT s.memory_id FROM memory_sources s
+                    JOIN memories m ON m.profile_id = :p AND m.id = s.memory_id AND {{live_m}}
+                    WHERE s.profile_id = :p AND s.session_id = {session} AND s.message_id = {message}
+                    OFFSET 0"""
 
 
 # All channels in one round trip: memory full text, raw-message full text mapped to the memories those
@@ -220,10 +233,9 @@ _CHANNELS_SQL = f"""
     {_ranked("msg", _MESSAGE_ROWS, "created_at", _MESSAGE_TF, _MESSAGE_LABELS_TF)},
     msg_memories AS (
         SELECT s.memory_id AS id, max(r.score) AS score
-        FROM msg r
-        JOIN memory_sources s ON s.profile_id = :p AND s.session_id = split_part(r.id, '/', 1)
-                             AND s.message_id = substr(r.id, strpos(r.id, '/') + 1)
-        JOIN memories m ON m.profile_id = :p AND m.id = s.memory_id AND {{live_m}}
+        FROM msg r CROSS JOIN LATERAL ({
+    _SOURCED.format(session="split_part(r.id, '/', 1)", message="substr(r.id, strpos(r.id, '/') + 1)")
+}) s
         GROUP BY s.memory_id
         ORDER BY score DESC, s.memory_id DESC
         LIMIT :width),
@@ -246,8 +258,7 @@ _CHANNELS_SQL = f"""
          FROM (SELECT session_id, id, created_at FROM messages
                WHERE :has_window AND profile_id = :p AND created_at >= :start AND created_at < :end
                ORDER BY created_at DESC LIMIT {WALK_ROWS}) g  -- its newest messages, as many as a walk reads
-         JOIN memory_sources s ON s.profile_id = :p AND s.session_id = g.session_id AND s.message_id = g.id
-         JOIN memories m ON m.profile_id = :p AND m.id = s.memory_id AND {{live_m}}
+         CROSS JOIN LATERAL ({_SOURCED.format(session="g.session_id", message="g.id")}) s
          GROUP BY s.memory_id
          ORDER BY 3 DESC, 2 DESC LIMIT :width)),
     {_DETAILS}
@@ -483,21 +494,26 @@ async def channels(
         **terms.scan("msg", profile_id, analysis.messages),
     }
     found = Channels()
-    lists = {"memory": found.memory, "message": found.message, "window": found.window, "told": found.told}
     result = await _fetch(db, _with_visible(_CHANNELS_SQL, visible, params), params)
-    # Rows come in each channel's order, best first. Unpacked by position (the channel's columns, then the
-    # details' in Candidate's field order): a hundred rows a recall, where lookups by name cost a millisecond.
+    hits: dict[str, list[tuple[float, str, str | None]]] = defaultdict(list)
+    # Unpacked by position (the channel's columns, then the details' in Candidate's field order): a hundred
+    # rows a recall, where lookups by name cost a millisecond.
     for channel, memory_id, score, topic_key, latest_session, *detail in result:
         if channel == "df":
             found.df[memory_id] = int(score)
-            continue
-        if channel == "latest":
+        elif channel == "latest":
             found.latest_session = latest_session
-            continue
-        if channel == "topic":
-            found.topic.append((memory_id, topic_key))
-        elif channel in lists:
-            lists[channel].append(memory_id)
-        if detail[0] is not None and memory_id not in found.candidates:
-            found.candidates[memory_id] = Candidate(*detail)
+        else:
+            hits[channel].append((score, memory_id, topic_key))
+            if detail[0] is not None and memory_id not in found.candidates:
+                found.candidates[memory_id] = Candidate(*detail)
+    # Each channel best first, as its SQL ranked it (score, then the newer id): the rows of a UNION ALL and
+    # its joins come in no promised order.
+    for ranked in hits.values():
+        ranked.sort(reverse=True)
+    found.memory = [memory_id for _, memory_id, _ in hits["memory"]]
+    found.message = [memory_id for _, memory_id, _ in hits["message"]]
+    found.window = [memory_id for _, memory_id, _ in hits["window"]]
+    found.told = [memory_id for _, memory_id, _ in hits["told"]]
+    found.topic = [(memory_id, key) for _, memory_id, key in hits["topic"] if key is not None]
     return found
