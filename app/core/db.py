@@ -12,6 +12,7 @@ over 1 MiB, turned into a 422 where such text is written.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -20,8 +21,10 @@ from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar
 
 import asyncpg
+from asyncpg.exceptions._base import InternalClientError
 from fastapi import Depends, Request
-from sqlalchemy import event
+from sqlalchemy import event, text
+from sqlalchemy.dialects.postgresql.asyncpg import PGDialect_asyncpg
 from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
@@ -41,7 +44,7 @@ __all__ = [
     "ReleaseDb",
     "database_unavailable",
     "driver_connection",
-    "session_driver_connection",
+    "driver_fetch",
     "indexed_text_fits",
     "read_only",
 ]
@@ -173,18 +176,62 @@ async def driver_connection(engine: AsyncEngine) -> AsyncIterator[Any]:
     its connection's methods.
     """
     async with engine.connect() as conn:
-        yield await _driver(conn)
+        driver = await _driver(conn)
+        async with _dropped_if_closed(conn, driver):
+            yield driver
 
 
-async def session_driver_connection(db: AsyncSession) -> Any:
-    """The asyncpg connection under the session's current connection (checked out if need be): statements
-    run on it join whatever the session is in (nothing, in autocommit), with no SQLAlchemy processing."""
-    return await _driver(await db.connection())
+@asynccontextmanager
+async def _dropped_if_closed(conn: AsyncConnection, driver: Any) -> AsyncIterator[None]:
+    """Around statements sent to the driver's connection itself: SQLAlchemy never sees their errors, so
+    when one finds the connection gone (the server restarted, the backend was terminated) the pooled
+    connection is invalidated here, or the pool would hand the dead connection out again."""
+    try:
+        yield
+    except InternalClientError as exc:  # its protocol lost track (an error from a backend that is going)
+        await conn.invalidate(exc)
+        raise
+    except (OSError, asyncpg.InterfaceError, asyncpg.PostgresError) as exc:
+        if driver.is_closed():
+            await conn.invalidate(exc)
+        raise
 
 
 async def _driver(conn: AsyncConnection) -> Any:
     raw = await conn.get_raw_connection()
     return raw.driver_connection
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    sql: str  # in asyncpg's form ($1, $2…)
+    names: tuple[str, ...]  # the parameter of each position
+
+
+# The dialect the engine uses (asyncpg), for compiling to its positional form; its class is unannotated.
+_DIALECT = PGDialect_asyncpg()  # type: ignore[no-untyped-call]
+
+
+@functools.lru_cache(maxsize=256)
+def _compiled(sql: str) -> _Compiled:
+    # Parsing the bind parameters out of a long statement costs milliseconds (recall's ≈ 2 ms); a hot
+    # path's variants are few, so each is parsed once.
+    compiled = text(sql).compile(dialect=_DIALECT)
+    return _Compiled(compiled.string, tuple(compiled.positiontup or ()))
+
+
+async def driver_fetch(db: AsyncSession, sql: str, params: dict[str, Any]) -> list[Any]:
+    """Run a hot path's statement (`:name` parameters) on the asyncpg connection under the request's
+    session: the rows come straight from the driver, without SQLAlchemy's statement and row processing
+    (measured on recall: 1.5–2 ms less a request, 10 % more throughput). Meant for `read_only` routes
+    (autocommit): SQLAlchemy's asyncpg adapter sends BEGIN lazily, with its own first statement, so in a
+    transaction that has not run one yet, a statement sent here would run outside it."""
+    compiled = _compiled(sql)
+    conn = await db.connection()
+    driver = await _driver(conn)
+    async with _dropped_if_closed(conn, driver):
+        rows: list[Any] = await driver.fetch(compiled.sql, *[params[name] for name in compiled.names])
+    return rows
 
 
 def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

@@ -8,6 +8,7 @@ releases the job it was running for a prompt retry and reconnects with backoff (
 from __future__ import annotations
 
 import asyncpg
+from asyncpg.exceptions._base import InternalClientError
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
@@ -31,7 +32,9 @@ def _unavailable_here(exc: BaseException) -> bool:
     # as they are, not wrapped, when the pool opens a new connection.
     if isinstance(exc, OSError):
         return True
-    if isinstance(exc, asyncpg.PostgresConnectionError | asyncpg.InterfaceError):
+    # InternalClientError: the connection's protocol state broke, as when the backend's farewell arrives
+    # mid-statement (the pooled connection is dropped for it, `app.core.db`).
+    if isinstance(exc, asyncpg.PostgresConnectionError | asyncpg.InterfaceError | InternalClientError):
         return True
     sqlstate = getattr(exc, "sqlstate", None)
     return isinstance(sqlstate, str) and (sqlstate in UNAVAILABLE_SQLSTATES or sqlstate.startswith("08"))
