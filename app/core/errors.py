@@ -7,6 +7,7 @@ from http import HTTPStatus
 from typing import Any
 
 import asyncpg
+from asyncpg.exceptions._base import InternalClientError
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -176,8 +177,16 @@ def install_error_handlers(app: FastAPI) -> None:
         return problem_response(500, "internal_error", "An internal error occurred.")
 
     # Registered by class (not left to the catch-all) so they are answered without the catch-all's
-    # re-raise: SQLAlchemy's errors, the pool's timeout, asyncpg's raw connect errors, OSError.
-    for database_error in (SQLAlchemyError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
+    # re-raise: SQLAlchemy's errors, the pool's timeout, asyncpg's raw connect errors and its protocol's
+    # own (statements sent to the driver directly), OSError.
+    database_errors = (
+        SQLAlchemyError,
+        OSError,
+        asyncpg.PostgresError,
+        asyncpg.InterfaceError,
+        InternalClientError,
+    )
+    for database_error in database_errors:
         app.add_exception_handler(database_error, _database)
 
     @app.exception_handler(Exception)
