@@ -38,7 +38,11 @@ class Settings(BaseSettings):
     db_pool_size: int = Field(default=10, ge=1, le=200)
     db_max_overflow: int = Field(default=10, ge=0, le=200)
     db_pool_timeout_seconds: float = Field(
-        default=3.0, gt=0, le=120, description="Longest wait for a pooled connection before answering 503."
+        default=3.0,
+        gt=0,
+        le=120,
+        description="A request that gets no pooled connection within this time of arriving is answered 503 "
+        "within it.",
     )
     db_connect_timeout_seconds: float = Field(
         default=5.0, gt=0, le=120, description="Longest wait for a new database connection to open."
