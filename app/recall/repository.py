@@ -209,6 +209,11 @@ _SOURCED = """SELECT s.memory_id FROM memory_sources s
                     JOIN memories m ON m.profile_id = :p AND m.id = s.memory_id AND {{live_m}}
                     WHERE s.profile_id = :p AND s.session_id = {session} AND s.message_id = {message}
                     OFFSET 0"""
+# A message hit is "session/id" (`_MESSAGE_ROWS`); a message told in the window is a row of messages (g).
+_SOURCED_BY_MESSAGE_HIT = _SOURCED.format(
+    session="split_part(r.id, '/', 1)", message="substr(r.id, strpos(r.id, '/') + 1)"
+)
+_SOURCED_BY_TOLD = _SOURCED.format(session="g.session_id", message="g.id")
 
 
 # All channels in one round trip: memory full text, raw-message full text mapped to the memories those
@@ -231,9 +236,7 @@ _CHANNELS_SQL = f"""
     {_ranked("msg", _MESSAGE_ROWS, "created_at", _MESSAGE_TF, _MESSAGE_LABELS_TF)},
     msg_memories AS (
         SELECT s.memory_id AS id, max(r.score) AS score
-        FROM msg r CROSS JOIN LATERAL ({
-    _SOURCED.format(session="split_part(r.id, '/', 1)", message="substr(r.id, strpos(r.id, '/') + 1)")
-}) s
+        FROM msg r CROSS JOIN LATERAL ({_SOURCED_BY_MESSAGE_HIT}) s
         GROUP BY s.memory_id
         ORDER BY score DESC, s.memory_id DESC
         LIMIT :width),
@@ -256,7 +259,7 @@ _CHANNELS_SQL = f"""
          FROM (SELECT session_id, id, created_at FROM messages
                WHERE :has_window AND profile_id = :p AND created_at >= :start AND created_at < :end
                ORDER BY created_at DESC LIMIT {WALK_ROWS}) g  -- its newest messages, as many as a walk reads
-         CROSS JOIN LATERAL ({_SOURCED.format(session="g.session_id", message="g.id")}) s
+         CROSS JOIN LATERAL ({_SOURCED_BY_TOLD}) s
          GROUP BY s.memory_id
          ORDER BY 3 DESC, 2 DESC LIMIT :width)),
     {_DETAILS}
