@@ -222,6 +222,10 @@ _SOURCED_BY_TOLD = _SOURCED.format(session="g.session_id", message="g.id")
 # answered by what was said yesterday too), plus the profile's document frequency of each query term
 # for the second stage. Every part reads a bounded number of rows: the full-text parts as `_ranked` says,
 # topics and the window through their (profile, …) indexes, the newest rows first.
+# The near channel: the neighbours of each full-text channel's best NEAR_SEEDS hits, NEAR_TURNS turns on
+# either side in their session (chosen on the three development sets: 3 seeds or 1 turn found less).
+NEAR_SEEDS = 5
+NEAR_TURNS = 2
 _CHANNELS_SQL = f"""
     WITH
     terms AS (
@@ -240,8 +244,36 @@ _CHANNELS_SQL = f"""
         GROUP BY s.memory_id
         ORDER BY score DESC, s.memory_id DESC
         LIMIT :width),
+    -- The turns next to the best hits of both full-text channels: an answer often sits beside the turn
+    -- that matches the question (a reply to it, the next sentence of one story) without its words.
+    near_seeds AS MATERIALIZED (
+        SELECT id, row_number() OVER (ORDER BY score DESC, id DESC) AS rank FROM (
+            (SELECT id, score FROM mem ORDER BY score DESC, id DESC LIMIT {NEAR_SEEDS})
+            UNION ALL
+            (SELECT id, score FROM msg_memories ORDER BY score DESC, id DESC LIMIT {NEAR_SEEDS})) x),
+    near AS (
+        SELECT s2.memory_id AS id, -min(ns.rank * 10 + abs(n.place)) AS score
+        FROM near_seeds ns
+        JOIN memory_sources s ON s.profile_id = :p AND s.memory_id = ns.id
+        JOIN messages g ON g.profile_id = :p AND g.session_id = s.session_id AND g.id = s.message_id
+        CROSS JOIN LATERAL (
+            (SELECT b.id, -1 AS place FROM messages b
+             WHERE b.profile_id = :p AND b.session_id = g.session_id AND b.seq < g.seq
+             ORDER BY b.seq DESC LIMIT {NEAR_TURNS})
+            UNION ALL
+            (SELECT a.id, 1 FROM messages a
+             WHERE a.profile_id = :p AND a.session_id = g.session_id AND a.seq > g.seq
+             ORDER BY a.seq LIMIT {NEAR_TURNS})) n
+        JOIN memory_sources s2 ON s2.profile_id = :p AND s2.session_id = g.session_id AND s2.message_id = n.id
+        JOIN memories m ON m.profile_id = :p AND m.id = s2.memory_id AND {{live_m}}
+        WHERE s2.memory_id NOT IN (SELECT id FROM near_seeds)
+        GROUP BY s2.memory_id
+        ORDER BY score DESC, s2.memory_id DESC
+        LIMIT :width),
     found AS (
         SELECT 'memory' AS channel, id, score, NULL AS topic_key FROM mem
+        UNION ALL
+        SELECT 'near', id, score, NULL FROM near
         UNION ALL
         SELECT 'message', id, score, NULL FROM msg_memories
         UNION ALL
@@ -434,6 +466,7 @@ class Channels:
     topic: list[tuple[str, str]] = field(default_factory=list)
     window: list[str] = field(default_factory=list)
     told: list[str] = field(default_factory=list)
+    near: list[str] = field(default_factory=list)  # next to the best full-text hits in their sessions
     df: dict[str, int] = field(default_factory=dict)  # memories of the profile holding each query term
     candidates: dict[str, Candidate] = field(default_factory=dict)
     latest_session: str | None = None  # the profile's most recently active session
@@ -489,5 +522,6 @@ async def channels(
     found.message = [memory_id for _, memory_id, _ in hits["message"]]
     found.window = [memory_id for _, memory_id, _ in hits["window"]]
     found.told = [memory_id for _, memory_id, _ in hits["told"]]
+    found.near = [memory_id for _, memory_id, _ in hits["near"]]
     found.topic = [(memory_id, key) for _, memory_id, key in hits["topic"] if key is not None]
     return found

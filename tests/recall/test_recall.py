@@ -239,3 +239,25 @@ async def test_a_reply_is_found_through_the_question_it_answers(
     # Shares no word with the reply itself: found through the partner's question and the tart's category.
     result = await _recall(client, profile_url, "What dessert did Lucia bring to the party?")
     assert "lemon tart" in result["candidates"][0]["summary"], result
+
+
+async def test_the_turn_beside_a_matching_one_is_a_candidate(
+    client: httpx.AsyncClient, profile_url: str, worker: Worker
+) -> None:
+    """An answer that shares no word with the question is still found when it sits next to a turn that
+    matches it: the near channel takes the neighbours of the best full-text hits."""
+    messages = [
+        {
+            "role": "user",
+            "content": "The kitchen renovation is finally happening, the builders start Monday.",
+        },
+        {"role": "user", "content": "We picked dark green cabinets and a marble island."},
+        {"role": "user", "content": "I also ordered a new bookshelf for the study."},
+    ]
+    response = await client.post(f"{profile_url}/ingest", json={"sessionId": "home", "messages": messages})
+    assert response.status_code == 202
+    await worker.drain()
+    result = await _recall(client, profile_url, "What is planned for the kitchen renovation?")
+    summaries = [c["summary"].lower() for c in result["candidates"]]
+    assert any("kitchen" in s for s in summaries)
+    assert any("cabinets" in s for s in summaries), summaries
