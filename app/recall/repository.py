@@ -220,9 +220,9 @@ _SOURCED_BY_TOLD = _SOURCED.format(session="g.session_id", message="g.id")
 # messages sourced, topic keys sharing a word with the question, events inside the time window and,
 # after them, memories told inside it (their source messages' time: "what did I do yesterday?" is
 # answered by what was said yesterday too), the turns beside the best full-text hits (`near`), plus the
-# profile's document frequency of each query term
-# for the second stage. Every part reads a bounded number of rows: the full-text parts as `_ranked` says,
-# topics and the window through their (profile, …) indexes, the newest rows first.
+# profile's document frequency of each query term for the second stage. Every part reads a bounded number
+# of rows: the full-text parts as `_ranked` says, topics and the window through their (profile, …)
+# indexes, the newest rows first.
 # The near channel: the neighbours of each full-text channel's best NEAR_SEEDS hits, NEAR_TURNS turns on
 # either side in their session (chosen on the three development sets: 3 seeds or 1 turn found less).
 NEAR_SEEDS = 5
