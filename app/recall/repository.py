@@ -17,6 +17,7 @@ the profile's N are those estimates.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -131,30 +132,54 @@ _LIVE_MEMORIES = "SELECT id, tsv FROM memories WHERE profile_id = :p AND {live}"
 _MESSAGE_ROWS = "SELECT session_id || '/' || id AS id, tsv FROM messages WHERE profile_id = :p"
 
 
-def _ranked(name: str, rows: str, newest: str, tf: str, labels_tf: str) -> str:
+@dataclass(frozen=True)
+class Shape:
+    """Which parts of a `_ranked` channel run, written into its SQL as it is built (not passed as
+    parameters): a generic plan then holds only the parts that run, so PostgreSQL can keep reusing it
+    instead of planning the whole statement afresh for every recall of a large profile."""
+
+    exact: bool  # every occurrence counted (exact profile) or each label once (large profile)
+    gin: bool  # some terms are looked up in the profile-keyed index
+    walk: bool  # some terms are matched in the newest rows only
+
+
+def _ranked(name: str, rows: str, newest: str, tf: str, labels_tf: str, shape: Shape) -> str:
     """CTEs `{name}_…` ending in `{name}` (id, score): BM25 over the candidates of `rows` (id, tsv, filtered
     by its own WHERE clause), best first.
 
     Candidates: the rows the profile-keyed index finds for `:{name}_gin` (every term in an exact profile,
-    the rare ones in a large one), and the newest `:{name}_walk` rows (0 in an exact profile) that match any
-    term. Only the candidates are weighed, against the query's terms only (see `_MEMORY_TF`).
+    the rare ones in a large one), and the newest WALK_ROWS rows that match any term (in a large profile
+    with common terms). Only the candidates are weighed, against the query's terms only (see `_MEMORY_TF`).
     df is counted among the candidates (exact for every term looked up in the index), unless the term's
     estimate is given (`:{name}_est`: a common term of a large profile); N is `:{name}_n`."""
+    found = []
+    if shape.gin:
+        found.append(
+            f"(SELECT id, tsv FROM ({rows} AND {profiled_tsv()} @@ CAST(:{name}_gin AS tsquery)) g"
+            f" LIMIT :{name}_cap)"
+        )
+    if shape.walk:
+        found.append(
+            f"SELECT id, tsv FROM ({rows} ORDER BY {newest} DESC LIMIT {WALK_ROWS}) w"
+            " WHERE tsv @@ CAST(:anyq AS tsquery)"
+        )
+    hits = (
+        "\n        UNION\n        ".join(found)
+        or "SELECT NULL::text AS id, NULL::tsvector AS tsv WHERE false"
+    )
+    if shape.exact:
+        weighed = f"""SELECT h.id, t.lexeme, t.w, {tf} AS wtf
+        FROM {name}_hits h CROSS JOIN LATERAL unnest(h.tsv) AS u(lexeme, positions, weights)
+        JOIN terms t ON t.lexeme = u.lexeme"""
+    else:
+        weighed = (
+            f"SELECT h.id, t.lexeme, t.w, {labels_tf} AS wtf FROM {name}_hits h JOIN terms t ON h.tsv @@ t.q"
+        )
     return f"""
     {name}_hits AS MATERIALIZED (
-        (SELECT id, tsv FROM ({rows} AND :{name}_use_gin
-                              AND {profiled_tsv()} @@ CAST(:{name}_gin AS tsquery)) g LIMIT :{name}_cap)
-        UNION
-        SELECT id, tsv FROM ({rows} ORDER BY {newest} DESC LIMIT :{name}_walk) w
-        WHERE tsv @@ CAST(:anyq AS tsquery)),
+        {hits}),
     {name}_matches AS MATERIALIZED (
-        SELECT h.id, t.lexeme, t.w, {tf} AS wtf
-        FROM {name}_hits h CROSS JOIN LATERAL unnest(h.tsv) AS u(lexeme, positions, weights)
-        JOIN terms t ON t.lexeme = u.lexeme
-        WHERE :{name}_exact
-        UNION ALL
-        SELECT h.id, t.lexeme, t.w, {labels_tf} FROM {name}_hits h JOIN terms t ON h.tsv @@ t.q
-        WHERE NOT :{name}_exact
+        {weighed}
         UNION ALL
         SELECT h.id, p.lexeme, p.w, 1.0 FROM {name}_hits h JOIN phrases p ON h.tsv @@ p.q),
     {name}_df AS (
@@ -216,18 +241,42 @@ _SOURCED_BY_MESSAGE_HIT = _SOURCED.format(
 _SOURCED_BY_TOLD = _SOURCED.format(session="g.session_id", message="g.id")
 
 
+# Events inside the question's time window, newest first, and after them the memories told inside it (by
+# their source messages' time): only in the statement of a question that names a time.
+_WINDOW_PARTS = f"""
+        UNION ALL
+        (SELECT 'window', id, extract(epoch FROM event_time), NULL FROM memories
+         WHERE profile_id = :p AND {{live}}
+           AND event_time >= :start AND event_time < :end
+         ORDER BY event_time DESC, id DESC LIMIT :width)
+        UNION ALL
+        (SELECT 'told', s.memory_id, extract(epoch FROM max(g.created_at)), NULL
+         FROM (SELECT session_id, id, created_at FROM messages
+               WHERE profile_id = :p AND created_at >= :start AND created_at < :end
+               ORDER BY created_at DESC LIMIT {WALK_ROWS}) g  -- its newest messages, as many as a walk reads
+         CROSS JOIN LATERAL ({_SOURCED_BY_TOLD}) s
+         GROUP BY s.memory_id
+         ORDER BY 3 DESC, 2 DESC LIMIT :width)"""
+_NO_WINDOW = ""
+
+
+# The near channel: the neighbours of each full-text channel's best NEAR_SEEDS hits, NEAR_TURNS turns on
+# either side in their session (chosen on the three development sets: 3 seeds or 1 turn found less).
+NEAR_SEEDS = 5
+NEAR_TURNS = 2
+
+
 # All channels in one round trip: memory full text, raw-message full text mapped to the memories those
 # messages sourced, topic keys sharing a word with the question, events inside the time window and,
 # after them, memories told inside it (their source messages' time: "what did I do yesterday?" is
 # answered by what was said yesterday too), the turns beside the best full-text hits (`near`), plus the
 # profile's document frequency of each query term for the second stage. Every part reads a bounded number
 # of rows: the full-text parts as `_ranked` says, topics and the window through their (profile, …)
-# indexes, the newest rows first.
-# The near channel: the neighbours of each full-text channel's best NEAR_SEEDS hits, NEAR_TURNS turns on
-# either side in their session (chosen on the three development sets: 3 seeds or 1 turn found less).
-NEAR_SEEDS = 5
-NEAR_TURNS = 2
-_CHANNELS_SQL = f"""
+# indexes, the newest rows first. Which parts run is written into the statement as it is built (see
+# `Shape`; the window's two parts only when the question names a time).
+@functools.lru_cache(maxsize=64)
+def _channels_sql(mem: Shape, msg: Shape, window: bool) -> str:
+    return f"""
     WITH
     terms AS (
         SELECT t.lexeme, t.w, CAST(t.q AS tsquery) AS q, CAST(t.q || '\\:A' AS tsquery) AS qa,
@@ -237,8 +286,8 @@ _CHANNELS_SQL = f"""
     phrases AS (
         SELECT CAST(t.q AS tsquery) AS q, t.q AS lexeme, t.w
         FROM unnest(CAST(:phrases AS text[]), CAST(:phrase_weights AS float8[])) AS t(q, w)),
-    {_ranked("mem", _LIVE_MEMORIES, "id", _MEMORY_TF, _MEMORY_LABELS_TF)},
-    {_ranked("msg", _MESSAGE_ROWS, "created_at", _MESSAGE_TF, _MESSAGE_LABELS_TF)},
+    {_ranked("mem", _LIVE_MEMORIES, "id", _MEMORY_TF, _MEMORY_LABELS_TF, mem)},
+    {_ranked("msg", _MESSAGE_ROWS, "created_at", _MESSAGE_TF, _MESSAGE_LABELS_TF, msg)},
     msg_memories AS (
         SELECT s.memory_id AS id, max(r.score) AS score
         FROM msg r CROSS JOIN LATERAL ({_SOURCED_BY_MESSAGE_HIT}) s
@@ -282,19 +331,7 @@ _CHANNELS_SQL = f"""
          WHERE profile_id = :p AND {{live}} AND topic_key IS NOT NULL
            AND regexp_split_to_array(topic_key, '[._]') && CAST(:words AS text[])
          ORDER BY id DESC LIMIT 500)
-        UNION ALL
-        (SELECT 'window', id, extract(epoch FROM event_time), NULL FROM memories
-         WHERE :has_window AND profile_id = :p AND {{live}}
-           AND event_time >= :start AND event_time < :end
-         ORDER BY event_time DESC, id DESC LIMIT :width)
-        UNION ALL
-        (SELECT 'told', s.memory_id, extract(epoch FROM max(g.created_at)), NULL
-         FROM (SELECT session_id, id, created_at FROM messages
-               WHERE :has_window AND profile_id = :p AND created_at >= :start AND created_at < :end
-               ORDER BY created_at DESC LIMIT {WALK_ROWS}) g  -- its newest messages, as many as a walk reads
-         CROSS JOIN LATERAL ({_SOURCED_BY_TOLD}) s
-         GROUP BY s.memory_id
-         ORDER BY 3 DESC, 2 DESC LIMIT :width)),
+{_WINDOW_PARTS if window else _NO_WINDOW}),
     {_DETAILS}
     SELECT f.channel, f.id, f.score, f.topic_key, NULL AS latest_session, d.*
     FROM found f LEFT JOIN details d ON d.memory_id = f.id
@@ -418,18 +455,16 @@ class Terms:
         """One OR tsquery of every term, to find the rows worth scoring."""
         return _or([quote_lexeme(x) for x, _ in self.lexemes] + [f"({q})" for q, _ in self.phrases])
 
-    def scan(self, name: str, profile_id: int, stats: TableStats) -> dict[str, Any]:
-        """The parameters of one `_ranked` channel: which terms the index looks up, how many newest rows
-        the common ones are matched in, their df estimates, and N."""
+    def scan(self, name: str, profile_id: int, stats: TableStats) -> tuple[Shape, dict[str, Any]]:
+        """The shape and parameters of one `_ranked` channel: which terms the index looks up, whether the
+        common ones are matched in the newest rows, their df estimates, and N."""
         common = stats.common([x for x, _ in self.lexemes])
         rare = [quote_lexeme(x) for x, _ in self.lexemes if x not in common]
         looked_up = _or(rare + [f"({q})" for q, _ in self.phrases])
-        return {
-            f"{name}_use_gin": bool(looked_up),
+        shape = Shape(exact=stats.exact, gin=bool(looked_up), walk=bool(common))
+        return shape, {
             f"{name}_gin": in_profile(profile_id, looked_up) if looked_up else None,
-            f"{name}_exact": stats.exact,
             f"{name}_cap": stats.cap,
-            f"{name}_walk": WALK_ROWS if common else 0,
             f"{name}_est": [common.get(x) for x, _ in self.lexemes],
             f"{name}_n": stats.rows,
         }
@@ -493,16 +528,19 @@ async def channels(
         "phrase_weights": [w for _, w in terms.phrases],
         "anyq": terms.any_query(),
         "words": words,
-        "has_window": window is not None,
         "start": window[0] if window else None,
         "end": window[1] if window else None,
         "width": width,
         "extra_ids": extra_ids or [],
-        **terms.scan("mem", profile_id, analysis.memories),
-        **terms.scan("msg", profile_id, analysis.messages),
     }
+    mem_shape, mem_params = terms.scan("mem", profile_id, analysis.memories)
+    msg_shape, msg_params = terms.scan("msg", profile_id, analysis.messages)
+    params.update(mem_params)
+    params.update(msg_params)
     found = Channels()
-    result = await driver_fetch(db, _with_visible(_CHANNELS_SQL, visible, params), params)
+    result = await driver_fetch(
+        db, _with_visible(_channels_sql(mem_shape, msg_shape, window is not None), visible, params), params
+    )
     hits: dict[str, list[tuple[float, str, str | None]]] = defaultdict(list)
     # Unpacked by position (the channel's columns, then the details' in Candidate's field order): a hundred
     # rows a recall, where lookups by name cost a millisecond.
