@@ -147,13 +147,7 @@ def _drop_closed_connection(dbapi_connection: Any, record: ConnectionPoolEntry, 
 
 
 def create_engine(url: str, settings: Settings) -> AsyncEngine:
-    engine = _engine(url, settings)
-    event.listen(engine.sync_engine.pool, "checkout", _drop_closed_connection)
-    return engine
-
-
-def _engine(url: str, settings: Settings) -> AsyncEngine:
-    return create_async_engine(
+    engine = create_async_engine(
         url,
         poolclass=RequestBoundedPool,
         # Every connection the pool opens is kept (up to pool size + overflow), none closed when a burst
@@ -167,11 +161,14 @@ def _engine(url: str, settings: Settings) -> AsyncEngine:
         # A server that accepts TCP but never finishes the handshake (starting up, overloaded) fails
         # the request within this bound rather than asyncpg's default minute.
         connect_args={"timeout": settings.db_connect_timeout_seconds},
-        # No ping before every checkout (a round trip per request): a dead connection fails its request
-        # with 503 instead, and the pool drops it; recycling keeps idle connections from going stale.
+        # No ping before every checkout (a round trip per request): a connection the server closed is
+        # replaced at checkout without one (`_drop_closed_connection`), one that died silently fails its
+        # request with 503 and the pool drops it; recycling keeps idle connections from going stale.
         pool_pre_ping=False,
         pool_recycle=1800,
     )
+    event.listen(engine.sync_engine.pool, "checkout", _drop_closed_connection)
+    return engine
 
 
 @asynccontextmanager

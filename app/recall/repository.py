@@ -257,7 +257,6 @@ _WINDOW_PARTS = f"""
          CROSS JOIN LATERAL ({_SOURCED_BY_TOLD}) s
          GROUP BY s.memory_id
          ORDER BY 3 DESC, 2 DESC LIMIT :width)"""
-_NO_WINDOW = ""
 
 
 # The near channel: the neighbours of each full-text channel's best NEAR_SEEDS hits, NEAR_TURNS turns on
@@ -331,7 +330,7 @@ def _channels_sql(mem: Shape, msg: Shape, window: bool) -> str:
          WHERE profile_id = :p AND {{live}} AND topic_key IS NOT NULL
            AND regexp_split_to_array(topic_key, '[._]') && CAST(:words AS text[])
          ORDER BY id DESC LIMIT 500)
-{_WINDOW_PARTS if window else _NO_WINDOW}),
+{_WINDOW_PARTS if window else ""}),
     {_DETAILS}
     SELECT f.channel, f.id, f.score, f.topic_key, NULL AS latest_session, d.*
     FROM found f LEFT JOIN details d ON d.memory_id = f.id
