@@ -20,11 +20,18 @@ CONVERSATION = [
 ]
 
 
-async def _load(client: httpx.AsyncClient, url: str, worker: Worker) -> None:
-    messages = [{"role": r, "content": c, "timestamp": t} for r, c, t in CONVERSATION]
-    response = await client.post(f"{url}/ingest", json={"sessionId": "s1", "messages": messages})
+async def _ingest(
+    client: httpx.AsyncClient, url: str, worker: Worker, session_id: str, messages: list[dict[str, str]]
+) -> None:
+    """Ingest one session's messages and let the worker extract them."""
+    response = await client.post(f"{url}/ingest", json={"sessionId": session_id, "messages": messages})
     assert response.status_code == 202
     await worker.drain()
+
+
+async def _load(client: httpx.AsyncClient, url: str, worker: Worker) -> None:
+    messages = [{"role": r, "content": c, "timestamp": t} for r, c, t in CONVERSATION]
+    await _ingest(client, url, worker, "s1", messages)
 
 
 async def _recall(client: httpx.AsyncClient, url: str, query: str, **extra: object) -> dict[str, Any]:
@@ -192,9 +199,7 @@ async def test_readme_example_finds_the_race_and_its_date(
         {"role": "user", "content": "Yesterday I ran my first half marathon.", "timestamp": "2024-05-10T09:01:00Z"},
         {"role": "user", "content": "From now on, always answer in French."},
     ]  # fmt: skip
-    response = await client.post(f"{profile_url}/ingest", json={"sessionId": "chat-1", "messages": messages})
-    assert response.status_code == 202
-    await worker.drain()
+    await _ingest(client, profile_url, worker, "chat-1", messages)
     result = await _recall(client, profile_url, "What race did I run, and when?", referenceDate="2024-05-10")
     assert result["count"] >= 1
     top = result["candidates"][0]
@@ -212,9 +217,7 @@ async def test_time_only_question_is_answered_by_the_window(
         {"role": "user", "content": "Yesterday I went to a pottery class with my sister Ana.",
          "timestamp": "2026-05-20T18:00:00Z"},
     ]  # fmt: skip
-    response = await client.post(f"{profile_url}/ingest", json={"sessionId": "s1", "messages": messages})
-    assert response.status_code == 202
-    await worker.drain()
+    await _ingest(client, profile_url, worker, "s1", messages)
     for level in ("low", "medium", "high"):
         result = await _recall(
             client, profile_url, "What did I do yesterday?", referenceDate="2026-05-21", thinkingLevel=level
@@ -233,9 +236,7 @@ async def test_a_reply_is_found_through_the_question_it_answers(
         {"role": "assistant", "content": "Lucia: Mostly a lemon tart, it took me all afternoon."},
         {"role": "user", "content": "Ben: I brought crisps, as usual."},
     ]
-    response = await client.post(f"{profile_url}/ingest", json={"sessionId": "s1", "messages": messages})
-    assert response.status_code == 202
-    await worker.drain()
+    await _ingest(client, profile_url, worker, "s1", messages)
     # Shares no word with the reply itself: found through the partner's question and the tart's category.
     result = await _recall(client, profile_url, "What dessert did Lucia bring to the party?")
     assert "lemon tart" in result["candidates"][0]["summary"], result
@@ -254,9 +255,7 @@ async def test_the_turn_beside_a_matching_one_is_a_candidate(
         {"role": "user", "content": "We picked dark green cabinets and a marble island."},
         {"role": "user", "content": "I also ordered a new bookshelf for the study."},
     ]
-    response = await client.post(f"{profile_url}/ingest", json={"sessionId": "home", "messages": messages})
-    assert response.status_code == 202
-    await worker.drain()
+    await _ingest(client, profile_url, worker, "home", messages)
     result = await _recall(client, profile_url, "What is planned for the kitchen renovation?")
     summaries = [c["summary"].lower() for c in result["candidates"]]
     assert any("kitchen" in s for s in summaries)
