@@ -1,4 +1,5 @@
-"""All SQL of the `jobs` table: enqueue (outbox), claim, renew, finish, retry, fail, release, reclaim.
+"""All SQL of the `jobs` table: enqueue (outbox), claim, renew, finish, retry, fail, release, reclaim; and
+the worker's upkeep of the planner statistics of the tables it writes.
 
 Every statement that changes a claimed job is guarded by `locked_by = :me`: a worker whose lease expired
 (and whose job another worker took over) can no longer change it.
@@ -190,6 +191,30 @@ async def drop_queued_for_session(db: AsyncSession, profile_id: int, session_id:
         text("DELETE FROM jobs WHERE profile_id = :p AND session_id = :sid AND status = 'queued'"),
         {"p": profile_id, "sid": session_id},
     )
+
+
+# Tables whose rows changed, since they were last analysed, past autovacuum's own threshold (its base
+# threshold plus its scale factor times the rows the planner believes the table has; none if never
+# analysed). PostgreSQL's activity counters reach this view within about a second of a commit.
+_STALE = text(
+    """
+    SELECT s.relname FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
+    WHERE s.schemaname = current_schema() AND s.relname = ANY(CAST(:tables AS text[]))
+      AND s.n_mod_since_analyze > current_setting('autovacuum_analyze_threshold')::float8
+          + current_setting('autovacuum_analyze_scale_factor')::float8 * greatest(c.reltuples, 0)
+    ORDER BY s.relname
+    """
+)
+
+
+async def stale_tables(db: AsyncSession, tables: list[str]) -> list[str]:
+    """Which of `tables` changed enough since their last ANALYZE that autovacuum would analyse them."""
+    return list((await db.execute(_STALE, {"tables": tables})).scalars())
+
+
+async def analyse(db: AsyncSession, table: str) -> None:
+    """ANALYZE one table (a name from our own list: an identifier, never user input)."""
+    await db.execute(text(f'ANALYZE "{table}"'))
 
 
 async def pending_count(db: AsyncSession) -> int:
