@@ -225,17 +225,22 @@ def _compiled(sql: str) -> _Compiled:
     return _Compiled(compiled.string, tuple(compiled.positiontup or ()))
 
 
-async def driver_fetch(db: AsyncSession, sql: str, params: dict[str, Any]) -> list[Any]:
+async def driver_fetch(
+    db: AsyncSession, sql: str, params: dict[str, Any], timeout: float | None = None
+) -> list[Any]:
     """Run a hot path's statement (`:name` parameters) on the asyncpg connection under the request's
     session: the rows come straight from the driver, without SQLAlchemy's statement and row processing
     (measured on recall: 1.5–2 ms less a request, 10 % more throughput). Meant for `read_only` routes
     (autocommit): SQLAlchemy's asyncpg adapter sends BEGIN lazily, with its own first statement, so in a
-    transaction that has not run one yet, a statement sent here would run outside it."""
+    transaction that has not run one yet, a statement sent here would run outside it. Past `timeout`
+    seconds the driver cancels the statement and raises TimeoutError (the database is unavailable: 503)."""
     compiled = _compiled(sql)
     conn = await db.connection()
     driver = await _driver(conn)
     async with _dropped_if_closed(conn, driver):
-        rows: list[Any] = await driver.fetch(compiled.sql, *[params[name] for name in compiled.names])
+        rows: list[Any] = await driver.fetch(
+            compiled.sql, *[params[name] for name in compiled.names], timeout=timeout
+        )
     return rows
 
 

@@ -122,6 +122,13 @@ class Settings(BaseSettings):
         description="Profiles up to this many memories (or messages) are ranked exactly; larger ones on bounded "
         "work (rarest terms looked up, common ones matched in the newest rows, statistics from pg_stats).",
     )
+    recall_timeout_seconds: float = Field(
+        default=10.0,
+        gt=0,
+        le=600,
+        description="Bound on each of recall's statements: past it the statement is cancelled and the request "
+        "answered 503 (a plan gone wrong must not hold a connection, and the pool, for minutes).",
+    )
     cors_origins: str = Field(
         default="",
         description="Comma-separated origins allowed to call the API from a browser (CORS). Empty: CORS off.",

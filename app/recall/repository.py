@@ -301,23 +301,32 @@ def _channels_sql(mem: Shape, msg: Shape, window: bool) -> str:
             UNION ALL
             (SELECT id, score FROM msg_memories ORDER BY score DESC, id DESC LIMIT {NEAR_SEEDS})) x),
     near AS (
-        SELECT s2.memory_id AS id, -min(ns.rank * 10 + abs(n.place)) AS score
+        SELECT n.memory_id AS id, -min(ns.rank * 10 + abs(nb.place)) AS score
         FROM near_seeds ns
-        JOIN memory_sources s ON s.profile_id = :p AND s.memory_id = ns.id
-        JOIN messages g ON g.profile_id = :p AND g.session_id = s.session_id AND g.id = s.message_id
+        -- From each seed outward, by key, whatever the planner estimates (OFFSET 0 keeps each lateral a
+        -- lookup per row: flattened, a profile missing from the statistics got a plan that joined every
+        -- memory of it with every message, for minutes).
+        CROSS JOIN LATERAL (
+            SELECT g.session_id, g.seq FROM memory_sources s
+            JOIN messages g ON g.profile_id = :p AND g.session_id = s.session_id AND g.id = s.message_id
+            WHERE s.profile_id = :p AND s.memory_id = ns.id
+            OFFSET 0) src
         CROSS JOIN LATERAL (
             (SELECT b.id, -1 AS place FROM messages b
-             WHERE b.profile_id = :p AND b.session_id = g.session_id AND b.seq < g.seq
+             WHERE b.profile_id = :p AND b.session_id = src.session_id AND b.seq < src.seq
              ORDER BY b.seq DESC LIMIT {NEAR_TURNS})
             UNION ALL
             (SELECT a.id, 1 FROM messages a
-             WHERE a.profile_id = :p AND a.session_id = g.session_id AND a.seq > g.seq
-             ORDER BY a.seq LIMIT {NEAR_TURNS})) n
-        JOIN memory_sources s2 ON s2.profile_id = :p AND s2.session_id = g.session_id AND s2.message_id = n.id
-        JOIN memories m ON m.profile_id = :p AND m.id = s2.memory_id AND {{live_m}}
-        WHERE s2.memory_id NOT IN (SELECT id FROM near_seeds)
-        GROUP BY s2.memory_id
-        ORDER BY score DESC, s2.memory_id DESC
+             WHERE a.profile_id = :p AND a.session_id = src.session_id AND a.seq > src.seq
+             ORDER BY a.seq LIMIT {NEAR_TURNS})) nb
+        CROSS JOIN LATERAL (
+            SELECT s2.memory_id FROM memory_sources s2
+            JOIN memories m ON m.profile_id = :p AND m.id = s2.memory_id AND {{live_m}}
+            WHERE s2.profile_id = :p AND s2.session_id = src.session_id AND s2.message_id = nb.id
+            OFFSET 0) n
+        WHERE n.memory_id NOT IN (SELECT id FROM near_seeds)
+        GROUP BY n.memory_id
+        ORDER BY score DESC, n.memory_id DESC
         LIMIT :width),
     found AS (
         SELECT 'memory' AS channel, id, score, NULL AS topic_key FROM mem
@@ -425,15 +434,21 @@ class Analysis:
 
 
 async def analyse(
-    db: AsyncSession, profile_id: int, query: str, phrases: list[str], related: str, exact_rows: int
+    db: AsyncSession,
+    profile_id: int,
+    query: str,
+    phrases: list[str],
+    related: str,
+    exact_rows: int,
+    timeout: float | None = None,
 ) -> Analysis:
     """The query's stemmed lexemes (stopwords out), its phrases as tsquery text and the lexemes of its
     related words — all made by PostgreSQL, so they match the stored tsvectors exactly — with the
     profile's row counts (and, for a large profile, PostgreSQL's estimates)."""
     params = {"p": profile_id, "q": query, "phrases": phrases, "related": related, "exact_rows": exact_rows}
-    lexemes, related_lexemes, phrase_queries, memories, messages = (await driver_fetch(db, _ANALYSE, params))[
-        0
-    ]
+    lexemes, related_lexemes, phrase_queries, memories, messages = (
+        await driver_fetch(db, _ANALYSE, params, timeout)
+    )[0]
     return Analysis(
         lexemes=list(lexemes),
         phrases=list(phrase_queries),
@@ -517,6 +532,7 @@ async def channels(
     width: int,
     visible: Visible = Visible(),
     extra_ids: list[str] | None = None,
+    timeout: float | None = None,
 ) -> Channels:
     params: dict[str, Any] = {
         "p": profile_id,
@@ -538,7 +554,10 @@ async def channels(
     params.update(msg_params)
     found = Channels()
     result = await driver_fetch(
-        db, _with_visible(_channels_sql(mem_shape, msg_shape, window is not None), visible, params), params
+        db,
+        _with_visible(_channels_sql(mem_shape, msg_shape, window is not None), visible, params),
+        params,
+        timeout,
     )
     hits: dict[str, list[tuple[float, str, str | None]]] = defaultdict(list)
     # Unpacked by position (the channel's columns, then the details' in Candidate's field order): a hundred

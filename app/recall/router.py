@@ -33,7 +33,14 @@ async def recall(
 ) -> RecallResult:
     """Find the memories that answer a question and synthesise an answer ("" when nothing matches)."""
     settings: Settings = request.app.state.settings
-    ranked = await service.recall(db, profile, body, semantic=semantic, exact_rows=settings.recall_exact_rows)
+    ranked = await service.recall(
+        db,
+        profile,
+        body,
+        semantic=semantic,
+        exact_rows=settings.recall_exact_rows,
+        timeout=settings.recall_timeout_seconds,
+    )
     if llm is None:
         return ranked.result
     await release_db()  # the reads are done: no connection waits on the LLM

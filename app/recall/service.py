@@ -37,6 +37,7 @@ from app.recall.schemas import RecallCandidate, RecallRequest, RecallResult
 logger = logging.getLogger("agent_memory.recall")
 
 DEFAULT_EXACT_ROWS = Settings.model_fields["recall_exact_rows"].default
+DEFAULT_TIMEOUT = Settings.model_fields["recall_timeout_seconds"].default
 
 
 @dataclass(frozen=True)
@@ -227,10 +228,11 @@ async def recall(
     *,
     semantic: Semantic | None = None,
     exact_rows: int = DEFAULT_EXACT_ROWS,
+    timeout: float = DEFAULT_TIMEOUT,
 ) -> Ranked:
     """Rank the profile's memories for the question and answer extractively (all the database work).
     `semantic` (embeddings configured) adds the semantic channel; profiles up to `exact_rows` rows are
-    ranked exactly (`app.recall.repository`)."""
+    ranked exactly (`app.recall.repository`); each statement is cancelled past `timeout` seconds."""
     reference = _reference(request.reference_date)
     level = LEVELS[request.thinking_level]
     width = max(level.width, request.limit)
@@ -246,7 +248,7 @@ async def recall(
     words = q.words_of(text)
     # Irregular verbs in their base form too ("ran" → run): the stemmer leaves them apart.
     related = " ".join(filter(None, [related_words(words), " ".join(base_forms(text))]))
-    analysis = await repository.analyse(db, profile.id, text, phrases, related, exact_rows)
+    analysis = await repository.analyse(db, profile.id, text, phrases, related, exact_rows, timeout)
     parsed = q.build(analysis.lexemes, analysis.phrases, text, related=analysis.related)
 
     terms = _terms(parsed, analysis.phrases)
@@ -261,6 +263,7 @@ async def recall(
         width,
         visible,
         extra_ids=[memory_id for memory_id, _ in similar],
+        timeout=timeout,
     )
     rows = found.candidates
     time_led = window is not None and len(parsed.lexemes) <= TIME_LED_TERMS

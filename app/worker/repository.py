@@ -193,23 +193,36 @@ async def drop_queued_for_session(db: AsyncSession, profile_id: int, session_id:
     )
 
 
-# Tables whose rows changed, since they were last analysed, past autovacuum's own threshold (its base
-# threshold plus its scale factor times the rows the planner believes the table has; none if never
-# analysed). PostgreSQL's activity counters reach this view within about a second of a commit.
+# Tables to analyse: those whose rows changed, since they were last analysed, past autovacuum's own
+# threshold (its base threshold plus its scale factor times the rows the planner believes the table has;
+# none if never analysed); and, once a few rows changed, those whose statistics saw too few profiles: their
+# most common profiles cover (nearly) every row, so the planner believes any other profile empty, while the
+# profiles table holds more than they name (one added since) — a profile believed empty gets plans that
+# read all its rows for each row wanted. PostgreSQL's activity counters reach this view within about a
+# second of a commit.
 _STALE = text(
     """
-    SELECT s.relname FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
+    SELECT s.relname FROM pg_stat_user_tables s
+    JOIN pg_class c ON c.oid = s.relid
+    LEFT JOIN pg_stats p ON p.schemaname = s.schemaname AND p.tablename = s.relname AND p.attname = 'profile_id'
+    CROSS JOIN (SELECT current_setting('autovacuum_analyze_threshold')::float8 AS base,
+                       current_setting('autovacuum_analyze_scale_factor')::float8 AS scale) a
     WHERE s.schemaname = current_schema() AND s.relname = ANY(CAST(:tables AS text[]))
-      AND s.n_mod_since_analyze > current_setting('autovacuum_analyze_threshold')::float8
-          + current_setting('autovacuum_analyze_scale_factor')::float8 * greatest(c.reltuples, 0)
+      AND (s.n_mod_since_analyze > a.base + a.scale * greatest(c.reltuples, 0)
+           OR (s.n_mod_since_analyze > a.base
+               AND coalesce((SELECT sum(f) FROM unnest(p.most_common_freqs) f), 1) > :covered
+               AND (SELECT count(*) FROM profiles WHERE deleted_at IS NULL)
+                   > coalesce(cardinality(p.most_common_vals::text::bigint[]), 0)))
     ORDER BY s.relname
     """
 )
+# The share of rows a table's most common profiles may cover before any other profile looks empty.
+PROFILES_COVERED = 0.95
 
 
 async def stale_tables(db: AsyncSession, tables: list[str]) -> list[str]:
     """Which of `tables` changed enough since their last ANALYZE that autovacuum would analyse them."""
-    return list((await db.execute(_STALE, {"tables": tables})).scalars())
+    return list((await db.execute(_STALE, {"tables": tables, "covered": PROFILES_COVERED})).scalars())
 
 
 async def analyse(db: AsyncSession, table: str) -> None:

@@ -1,14 +1,18 @@
 """The worker keeps the planner statistics of the tables recall reads fresh: once its jobs have filled
-them, they are analysed within seconds, not whenever autovacuum comes round (or never, where it is off)."""
+them, they are analysed within seconds, not whenever autovacuum comes round (or never, where it is off);
+and a profile the statistics have not seen yet gets them analysed again, not believed empty."""
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 
 import asyncpg
+import httpx
+from fastapi import FastAPI
 
-from app.core.settings import to_async_url, to_plain_url
+from app.core.settings import Settings, to_async_url, to_plain_url
 from app.worker.runner import ANALYSED_TABLES, Worker
 from tests.conftest import admin_client, fresh_database, make_settings, new_namespace, started_app
 
@@ -16,10 +20,42 @@ _ANALYSES = """
     SELECT relname, analyze_count + autoanalyze_count AS analyses FROM pg_stat_user_tables
     WHERE schemaname = current_schema() AND relname = ANY($1::text[])
 """
+_KNOWN_PROFILES = """
+    SELECT most_common_vals::text::bigint[] FROM pg_stats
+    WHERE schemaname = current_schema() AND tablename = 'memories' AND attname = 'profile_id'
+"""
+FILLED = ("memories", "memory_sources", "messages")
 
 
 async def _analyses(conn: asyncpg.Connection) -> dict[str, int]:
     return {row["relname"]: row["analyses"] for row in await conn.fetch(_ANALYSES, ANALYSED_TABLES)}
+
+
+async def _eventually(check: Callable[[], Awaitable[bool]], seconds: float = 30) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if await check():
+            return True
+        await asyncio.sleep(0.2)
+    return False
+
+
+async def _ingest(client: httpx.AsyncClient, ns: str, profile: str, count: int) -> None:
+    messages = [
+        {
+            "role": "user" if n % 2 == 0 else "assistant",
+            "content": f"I went to the museum number {n} in Lisbon with my sister Ana last week.",
+        }
+        for n in range(count)
+    ]
+    response = await client.post(
+        f"/v1/namespaces/{ns}/profiles/{profile}/ingest", json={"messages": messages, "sessionId": "s1"}
+    )
+    assert response.status_code == 202, response.text
+
+
+def _worker(app: FastAPI, settings: Settings, url: str) -> Worker:
+    return Worker(settings, app.state.sessionmaker, to_async_url(url), name="stats")
 
 
 async def test_tables_a_conversation_filled_are_analysed_once_it_is_extracted() -> None:
@@ -28,33 +64,45 @@ async def test_tables_a_conversation_filled_are_analysed_once_it_is_extracted() 
         async with started_app(settings) as app, admin_client(app) as client:
             ns = await new_namespace(client)
             conn = await asyncpg.connect(to_plain_url(url))
+            worker = _worker(app, settings, url)
             try:
                 before = await _analyses(conn)
-                messages = [
-                    {
-                        "role": "user" if n % 2 == 0 else "assistant",
-                        "content": f"I went to the museum number {n} in Lisbon with my sister Ana last week.",
-                    }
-                    for n in range(120)
-                ]
-                response = await client.post(
-                    f"/v1/namespaces/{ns}/profiles/p/ingest", json={"messages": messages, "sessionId": "s1"}
-                )
-                assert response.status_code == 202, response.text
-                worker = Worker(settings, app.state.sessionmaker, to_async_url(url), name="stats")
+                await _ingest(client, ns, "p", 120)
                 await worker.start()
-                try:
-                    deadline = time.monotonic() + 30
-                    while time.monotonic() < deadline:
-                        after = await _analyses(conn)
-                        fresh = {
-                            t for t in ("memories", "memory_sources", "messages") if after[t] > before[t]
-                        }
-                        if len(fresh) == 3:
-                            break
-                        await asyncio.sleep(0.2)
-                    assert fresh == {"memories", "memory_sources", "messages"}, (before, after)
-                finally:
-                    await worker.stop(grace_seconds=5)
+
+                async def analysed() -> bool:
+                    after = await _analyses(conn)
+                    return all(after[t] > before[t] for t in FILLED)
+
+                assert await _eventually(analysed), (before, await _analyses(conn))
             finally:
+                await worker.stop(grace_seconds=5)
+                await conn.close()
+
+
+async def test_a_profile_the_statistics_have_not_seen_gets_them_analysed_again() -> None:
+    async with fresh_database("am_test_stats") as url:
+        settings = make_settings(url)
+        async with started_app(settings) as app, admin_client(app) as client:
+            ns = await new_namespace(client)
+            conn = await asyncpg.connect(to_plain_url(url))
+            worker = _worker(app, settings, url)
+            await worker.start()
+            try:
+                await _ingest(client, ns, "first", 400)
+                first = await conn.fetchval(
+                    "SELECT id FROM profiles WHERE name = 'first'"  # created by the ingest
+                )
+
+                async def knows(profile_id: int) -> bool:
+                    return profile_id in (await conn.fetchval(_KNOWN_PROFILES) or [])
+
+                assert await _eventually(lambda: knows(first))
+                # Fewer new rows than autovacuum's threshold (50 + a tenth of the table): only the profile
+                # the statistics do not know makes them stale.
+                await _ingest(client, ns, "second", 80)
+                second = await conn.fetchval("SELECT id FROM profiles WHERE name = 'second'")
+                assert await _eventually(lambda: knows(second)), await conn.fetchval(_KNOWN_PROFILES)
+            finally:
+                await worker.stop(grace_seconds=5)
                 await conn.close()
