@@ -292,7 +292,7 @@ async def recall(
         fused[memory_id] += W_PRIOR / (RRF_K + rank)
     query_terms = {t: w for t, w in terms.lexemes}
     if level.rerank:
-        query = Query(query_terms, found.df, analysis.memories.rows)
+        query = Query(query_terms, found.df, analysis.memories.rows, request.query)
         fused = rerank(fused, fused_rows, hits, query, len(channels))
 
     # Ties go to the newer memory (ULIDs sort by time).

@@ -260,3 +260,24 @@ async def test_the_turn_beside_a_matching_one_is_a_candidate(
     summaries = [c["summary"].lower() for c in result["candidates"]]
     assert any("kitchen" in s for s in summaries)
     assert any("cabinets" in s for s in summaries), summaries
+
+
+ASKED_FOR = [
+    ("user", "The pottery exhibition opens at the town hall on 14 March.", "2024-02-01T10:00:00Z"),
+    ("user", "The pottery exhibition has been so stressful to prepare for.", "2024-02-01T10:01:00Z"),
+]
+
+
+async def test_a_question_asking_when_prefers_the_memory_that_holds_a_time(
+    client: httpx.AsyncClient, profile_url: str, worker: Worker
+) -> None:
+    messages = [{"role": r, "content": c, "timestamp": t} for r, c, t in ASKED_FOR]
+    await _ingest(client, profile_url, worker, "s1", messages)
+    question = "When is the pottery exhibition?"
+    # Both match the question's words alike; the first stage puts the newer lasting statement first.
+    first_stage = await _recall(client, profile_url, question, thinkingLevel="low")
+    assert "stressful" in first_stage["candidates"][0]["summary"]
+    # The second stage sees that the question asks for a time and only one of them holds one.
+    reranked = await _recall(client, profile_url, question)
+    assert "14 March" in reranked["candidates"][0]["summary"]
+    assert "14 March" in reranked["answer"]
