@@ -11,8 +11,10 @@ words, place nouns, kinship words), not words of any conversation.
 from __future__ import annotations
 
 import re
+import string
 from enum import Enum
 
+from app.extraction.lexicon import words
 from app.recall.repository import Candidate
 
 
@@ -47,37 +49,38 @@ _ASKS: list[tuple[AnswerType, re.Pattern[str]]] = [
 ]
 
 _MONTHS = (
-    "january|february|march|april|may|june|july|august|september|october|november|december"
-    "|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+    "january february march april may june july august september october november december"
+    " jan feb mar apr jun jul aug sep sept oct nov dec"
 )
-_DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|yesterday|today|tomorrow|tonight"
-_HOLDS: dict[AnswerType, re.Pattern[str]] = {
-    AnswerType.TIME: re.compile(
-        rf"\b(?:{_MONTHS}|{_DAYS}|(?:19|20)\d\d|\d{{1,2}}(?:st|nd|rd|th)|ago|last\s+(?:week|month|year|night)"
-        r"|next\s+(?:week|month|year)|this\s+(?:week|month|year|morning|evening)|christmas|easter|birthday"
-        r"|summer|winter|spring|autumn|fall)\b",
-        _I,
-    ),
-    AnswerType.NUMBER: re.compile(
-        r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty"
-        r"|forty|fifty|hundred|thousand|million|dozen|couple|half)\b",
-        _I,
-    ),
-    # A capitalised name after a preposition of place, or a place noun.
-    AnswerType.PLACE: re.compile(
-        r"(?:\b(?i:in|at|to|from|near|around|visit(?:ed|ing)?|moved\s+to)\s+(?:the\s+)?[A-Z][a-z]+)"
-        r"|\b(?i:street|road|lane|avenue|square|park|city|town|village|country|island|beach|lake|river|mountain"
-        r"|cafe|café|restaurant|shop|store|market|hotel|airport|station|school|university|college|hospital"
-        r"|clinic|church|museum|gallery|gym|pub|bar|office|library|farm|garden|abroad)s?\b"
-    ),
-    # A capitalised word inside a sentence (a name), or a word for a person by their relation.
-    AnswerType.PERSON: re.compile(
-        r"(?<![.!?:]\s)(?<!^)\b[A-Z][a-z]{2,}\b|\b(?i:mum|mom|mother|dad|father|sister|brother|wife|husband|son"
-        r"|daughter|aunt|uncle|cousin|niece|nephew|gran|grandma|grandmother|grandpa|grandfather|friend|boss"
-        r"|colleague|coworker|neighbou?r|partner|boyfriend|girlfriend|fianc[eé]e?|teacher|doctor|coach)s?\b"
-    ),
-}
+_TIME_WORDS = words(
+    _MONTHS + " monday tuesday wednesday thursday friday saturday sunday weekend yesterday today tomorrow"
+    " tonight ago christmas easter birthday summer winter spring autumn fall"
+)
+_RELATIVE = words("last next this")
+_PERIODS = words("week month year night morning evening weekend")
+_NUMBER_WORDS = words(
+    "one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty hundred"
+    " thousand million dozen couple half"
+)
+_PLACE_PREPOSITIONS = words("in at to from near around visit visited visiting")
+_PLACE_NOUNS = words(
+    "street road lane avenue square park city town village country island beach lake river mountain cafe café"
+    " restaurant shop store market hotel airport station school university college hospital clinic church"
+    " museum gallery gym pub bar office library farm garden abroad"
+)
+_PEOPLE_NOUNS = words(
+    "mum mom mother dad father sister brother wife husband son daughter aunt uncle cousin niece nephew gran"
+    " grandma grandmother grandpa grandfather friend boss colleague coworker neighbour neighbor partner"
+    " boyfriend girlfriend fiance fiancé fiancee fiancée teacher doctor coach"
+)
+_ORDINAL = re.compile(r"\d{1,2}(?:st|nd|rd|th)")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+# A capitalised word inside a sentence: a name (sentence starts and the speaker's prefix excluded).
+_NAME = re.compile(r"[^.!?:\s]\s+[A-Z][a-z]{2,}")
 _SPEAKER_PREFIX = re.compile(r"^[^:]{1,40}:\s")
+# Punctuation to spaces (apostrophes kept: "There's" stays one word), then words split on spaces: one pass
+# of C string methods, several times cheaper than the word-list regular expressions it replaces.
+_PUNCTUATION = str.maketrans({c: " " for c in string.punctuation if c != "'"})
 
 
 def asked_for(question: str) -> AnswerType | None:
@@ -88,9 +91,46 @@ def asked_for(question: str) -> AnswerType | None:
     return None
 
 
+def _with_plurals(words: frozenset[str]) -> frozenset[str]:
+    return words | {w + "s" for w in words}
+
+
+_PLACES = _with_plurals(_PLACE_NOUNS)
+_PEOPLE = _with_plurals(_PEOPLE_NOUNS)
+_DIGIT = re.compile(r"\d")
+
+
 def holds(kind: AnswerType, memory: Candidate) -> bool:
     """Whether the memory holds an answer of that kind (a dated memory holds a time)."""
     if kind is AnswerType.TIME and memory.event_time is not None:
         return True
     # The speaker's name before the statement ("Owen: …") is who said it, not a person it names.
-    return bool(_HOLDS[kind].search(_SPEAKER_PREFIX.sub("", memory.content, count=1)))
+    body = _SPEAKER_PREFIX.sub("", memory.content, count=1)
+    tokens = body.lower().translate(_PUNCTUATION).split()
+    present = set(tokens)
+    digits = _DIGIT.search(body) is not None
+    if kind is AnswerType.TIME:
+        return bool(
+            present & _TIME_WORDS
+            or (
+                digits
+                and any(t[0].isdigit() and (_YEAR.fullmatch(t) or _ORDINAL.fullmatch(t)) for t in tokens)
+            )
+            or (
+                present & _RELATIVE
+                and any(a in _RELATIVE and b in _PERIODS for a, b in zip(tokens, tokens[1:], strict=False))
+            )
+        )
+    if kind is AnswerType.NUMBER:
+        return digits or bool(present & _NUMBER_WORDS)
+    if kind is AnswerType.PLACE:
+        if present & _PLACES:
+            return True
+        if not present & _PLACE_PREPOSITIONS:
+            return False
+        cased = body.translate(_PUNCTUATION).split()
+        return any(
+            a.lower() in _PLACE_PREPOSITIONS and b[0].isupper() and b != "I"
+            for a, b in zip(cased, cased[1:], strict=False)
+        )
+    return bool(present & _PEOPLE) or _NAME.search(body) is not None
