@@ -50,6 +50,12 @@ _NUMBERS: dict[str, int] = {
     "several": 3,
 }  # fmt: skip
 _SEASONS: dict[str, int] = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
+# Holidays people date things by, on fixed days (month, day); Easter and US Thanksgiving move (`_holiday`).
+_FIXED_HOLIDAYS: dict[str, tuple[int, int]] = {
+    "new years eve": (12, 31), "new years day": (1, 1), "christmas eve": (12, 24), "christmas": (12, 25),
+    "christmas day": (12, 25), "xmas": (12, 25), "boxing day": (12, 26), "valentines day": (2, 14),
+    "halloween": (10, 31),
+}  # fmt: skip
 
 _MONTH_RE = (
     r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
@@ -69,6 +75,7 @@ _I = re.IGNORECASE
 # microseconds where one case-insensitive alternation scan costs a hundred.
 _GATE_RE = re.compile(
     r"\d|yesterday|today|tonight|tomorrow|\bago\b|\blast\b|\bnext\b|\bthis\b|\bpast\b|\bcoming\b"
+    r"|new year|christmas|xmas|boxing day|valentine|halloween|easter|thanksgiving"
     r"|\bin (?:an?|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple|several)\b|day|month"
     r"|\bjan|\bfeb|\bmar|\bapr|\bmay\b|\bjun|\bjul|\baug|\bsep|\boct|\bnov|\bdec|spring|summer|autumn"
     r"|\bfall\b|winter|recent|lately|\bnight\b",
@@ -81,7 +88,11 @@ _GATE_CUES = (
     "in a", "in one", "in two", "in three", "in four", "in five", "in six", "in seven", "in eight",
     "in nine", "in ten", "in several", "day", "month", "jan", "feb", "mar", "apr", "may", "jun",
     "jul", "aug", "sep", "oct", "nov", "dec", "spring", "summer", "autumn", "fall", "winter",
-    "recent", "lately", "night",
+    "recent", "lately", "night", "new year", "christmas", "xmas", "boxing day", "valentine", "halloween",
+    "easter", "thanksgiving",
+)  # fmt: skip
+_HOLIDAY_CUES = (
+    "new year", "christmas", "xmas", "boxing day", "valentine", "halloween", "easter", "thanksgiving",
 )  # fmt: skip
 _MONTH_CUES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _MOD_CUES = ("last", "this", "next", "coming", "past", "previous")
@@ -186,6 +197,14 @@ _PERIOD_RE = re.compile(
 _SEASON_RE = re.compile(
     r"\b(?:(?P<mod>last|this|next|past|in|during|over\s+the|in\s+the|back\s+in)\s+)?"
     r"(?P<season>spring|summer|fall|autumn|winter)(?:\s+(?:of\s+)?(?P<y>\d{4}))?\b",
+    _I,
+)
+# A holiday dates something only after a modifier or a preposition ("on Christmas Eve", "last Easter"):
+# "I love Christmas" says nothing about when, as "I love summer" does not.
+_HOLIDAY_RE = re.compile(
+    r"\b(?P<mod>last|this|next|on|at|over|for|by|before|after|since|until|during|around|from)\s+"
+    r"(?P<h>new\s+year[’']?s[’']?\s+(?:eve|day)|christmas(?:\s+(?:eve|day))?|xmas|boxing\s+day"
+    r"|valentine[’']?s[’']?\s+day|halloween|easter(?:\s+sunday)?|thanksgiving)\b",
     _I,
 )
 _YEAR_RE = re.compile(r"\b(?:in|since|during|of|from|back\s+in|until|by)\s+(?P<y>(?:19|20)\d{2})\b(?!-)", _I)
@@ -465,6 +484,11 @@ def _candidates(text: str, b: _Builder, cues: _Cues | None) -> list[TimeMention]
             continue  # "I love summer" says nothing about when
         found.append(_season(b, m["season"].lower(), mod, m["y"], m.span()))
 
+    for m in _HOLIDAY_RE.finditer(text) if has(*_HOLIDAY_CUES) else ():
+        name = re.sub(r"[’']", "", " ".join(m["h"].lower().split()))
+        d = _pick_holiday(b, name, m["mod"].lower())
+        found.append(b.day(d, (m.start("h"), m.end())))
+
     for m in _YEAR_RE.finditer(text) if has_digit else ():
         found.append(b.year(int(m["y"]), (m.start("y"), m.end())))
 
@@ -551,6 +575,38 @@ def _season(b: _Builder, name: str, mod: str, year_raw: str | None, span: tuple[
             while bounds(year)[1] <= today:
                 year += 1
     return b.season(name, year, span)
+
+
+def _holiday(name: str, year: int) -> date:
+    """The day of a holiday in a year."""
+    if name.startswith("easter"):
+        # Easter Sunday, Gregorian calendar (the anonymous computus, as in Meeus).
+        a, b, c = year % 19, year // 100, year % 100
+        d, e = b // 4, b % 4
+        g = (8 * b + 13) // 25
+        h = (19 * a + b - d - g + 15) % 30
+        i, k = c // 4, c % 4
+        ell = (32 + 2 * e + 2 * i - h - k) % 7
+        m = (a + 11 * h + 19 * ell) // 433
+        month = (h + ell - 7 * m + 90) // 25
+        return date(year, month, (h + ell - 7 * m + 33 * month + 19) % 32)
+    if name == "thanksgiving":  # the United States': November's fourth Thursday
+        first = date(year, 11, 1)
+        return first + timedelta(days=(3 - first.weekday()) % 7 + 21)
+    month, day = _FIXED_HOLIDAYS[name]
+    return date(year, month, day)
+
+
+def _pick_holiday(b: _Builder, name: str, mod: str) -> date:
+    """Which year's holiday: the last one before today for "last" or past talk, the next one after it for
+    "next" or talk of what is to come, this year's for "this"."""
+    today = b.today
+    if mod == "this":
+        return _holiday(name, today.year)
+    days = [_holiday(name, year) for year in (today.year - 1, today.year, today.year + 1)]
+    if mod == "last" or (mod != "next" and b.tense == "past"):
+        return max(d for d in days if d < today or (mod != "last" and d == today))
+    return min(d for d in days if d > today or (mod != "next" and d == today))
 
 
 def _with_clock(text: str, mention: TimeMention) -> TimeMention:

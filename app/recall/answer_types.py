@@ -54,7 +54,7 @@ _MONTHS = (
 )
 _TIME_WORDS = words(
     _MONTHS + " monday tuesday wednesday thursday friday saturday sunday weekend yesterday today tomorrow"
-    " tonight ago christmas easter birthday summer winter spring autumn fall"
+    " tonight ago christmas xmas easter halloween thanksgiving eve birthday summer winter spring autumn fall"
 )
 _RELATIVE = words("last next this")
 _PERIODS = words("week month year night morning evening weekend")

@@ -73,6 +73,14 @@ def day(y: int, m: int, d: int, hh: int = 0, mm: int = 0) -> datetime:
         ("Next winter we ski.", day(2023, 12, 1)),
         ("Your appointment is at 3pm on Tuesday.", day(2023, 5, 9, 15, 0)),
         ("Remind me at 9:30 am tomorrow.", day(2023, 5, 9, 9, 30)),
+        # Holidays: the last one for past talk, the next one otherwise; Easter and Thanksgiving move.
+        ("On New Year's Eve I proposed to her.", day(2022, 12, 31)),
+        ("We went skiing over Christmas.", day(2022, 12, 25)),
+        ("We're hosting my parents for Christmas.", day(2023, 12, 25)),
+        ("Last Easter we painted eggs.", day(2023, 4, 9)),
+        ("Next Easter we'll be in Rome.", day(2024, 3, 31)),
+        ("I'm cooking the turkey at Thanksgiving.", day(2023, 11, 23)),
+        ("He proposed on Valentine’s Day.", day(2023, 2, 14)),
     ],
 )
 def test_resolve_event_time(text: str, expected: datetime) -> None:
@@ -86,6 +94,8 @@ def test_resolve_event_time(text: str, expected: datetime) -> None:
         "This may be the best pizza ever.",
         "You may want to try it.",
         "I love summer.",
+        "I love Christmas.",
+        "Easter eggs are the best.",
         "We go running on Fridays.",
         "I run every Monday.",
         "It costs 50/50 split.",
@@ -113,6 +123,8 @@ def test_no_time(text: str) -> None:
         ("What did they do last summer?", day(2022, 6, 1), day(2022, 9, 1)),
         ("What happened in May 2022?", day(2022, 5, 1), day(2022, 6, 1)),
         ("What's happening next week?", day(2023, 5, 15), day(2023, 5, 22)),
+        ("What did Dev do on New Year's Eve?", day(2022, 12, 31), day(2023, 1, 1)),
+        ("Where did they go at Easter?", day(2023, 4, 9), day(2023, 4, 10)),
     ],
 )
 def test_resolve_time_window(query: str, start: datetime, end: datetime) -> None:
