@@ -50,6 +50,9 @@ _NUMBERS: dict[str, int] = {
     "several": 3,
 }  # fmt: skip
 _SEASONS: dict[str, int] = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
+# The words that name a month, a day of the week or a season on their own (lower case, abbreviations
+# included), for readers that only ask whether a text names a time.
+CALENDAR_WORDS = frozenset(_MONTHS) | frozenset(_WEEKDAYS) | frozenset(_SEASONS)
 # Holidays people date things by, on fixed days (month, day); Easter and US Thanksgiving move (`_holiday`).
 _FIXED_HOLIDAYS: dict[str, tuple[int, int]] = {
     "new years eve": (12, 31), "new years day": (1, 1), "christmas eve": (12, 24), "christmas": (12, 25),
@@ -73,9 +76,13 @@ _I = re.IGNORECASE
 # for text that is not ASCII; ASCII text (nearly all) takes `_cues`, which
 # asks the same of the lowered text with plain substring tests, a few
 # microseconds where one case-insensitive alternation scan costs a hundred.
+# Every holiday `_HOLIDAY_RE` knows holds one of these (lowered).
+_HOLIDAY_CUES = (
+    "new year", "christmas", "xmas", "boxing day", "valentine", "halloween", "easter", "thanksgiving",
+)  # fmt: skip
 _GATE_RE = re.compile(
     r"\d|yesterday|today|tonight|tomorrow|\bago\b|\blast\b|\bnext\b|\bthis\b|\bpast\b|\bcoming\b"
-    r"|new year|christmas|xmas|boxing day|valentine|halloween|easter|thanksgiving"
+    rf"|{'|'.join(_HOLIDAY_CUES)}"
     r"|\bin (?:an?|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple|several)\b|day|month"
     r"|\bjan|\bfeb|\bmar|\bapr|\bmay\b|\bjun|\bjul|\baug|\bsep|\boct|\bnov|\bdec|spring|summer|autumn"
     r"|\bfall\b|winter|recent|lately|\bnight\b",
@@ -88,11 +95,7 @@ _GATE_CUES = (
     "in a", "in one", "in two", "in three", "in four", "in five", "in six", "in seven", "in eight",
     "in nine", "in ten", "in several", "day", "month", "jan", "feb", "mar", "apr", "may", "jun",
     "jul", "aug", "sep", "oct", "nov", "dec", "spring", "summer", "autumn", "fall", "winter",
-    "recent", "lately", "night", "new year", "christmas", "xmas", "boxing day", "valentine", "halloween",
-    "easter", "thanksgiving",
-)  # fmt: skip
-_HOLIDAY_CUES = (
-    "new year", "christmas", "xmas", "boxing day", "valentine", "halloween", "easter", "thanksgiving",
+    "recent", "lately", "night", *_HOLIDAY_CUES,
 )  # fmt: skip
 _MONTH_CUES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _MOD_CUES = ("last", "this", "next", "coming", "past", "previous")

@@ -4,7 +4,7 @@ A question's wh-word says what its answer is (classic question answering: `when`
 place, `who` → a person, `how many` → a number), and the memory that answers it holds one, whatever words
 it shares with the question: "When do you start?" — "First of February"; "Where is the shop?" — "a little
 unit on Harlow Street". Among candidates that match the question equally, the one holding the kind of
-thing asked for is likelier the answer. The patterns are general English (month and day names, number
+thing asked for is likelier the answer. The patterns are general English (the calendar's words, number
 words, place nouns, kinship words), not words of any conversation.
 """
 
@@ -15,6 +15,7 @@ import string
 from enum import Enum
 
 from app.extraction.lexicon import words
+from app.extraction.temporal import CALENDAR_WORDS
 from app.recall.repository import Candidate
 
 
@@ -48,13 +49,8 @@ _ASKS: list[tuple[AnswerType, re.Pattern[str]]] = [
     (AnswerType.PERSON, re.compile(r"\b(?:who|whom|whose)\b", _I)),
 ]
 
-_MONTHS = (
-    "january february march april may june july august september october november december"
-    " jan feb mar apr jun jul aug sep sept oct nov dec"
-)
-_TIME_WORDS = words(
-    _MONTHS + " monday tuesday wednesday thursday friday saturday sunday weekend yesterday today tomorrow"
-    " tonight ago christmas xmas easter halloween thanksgiving eve birthday summer winter spring autumn fall"
+_TIME_WORDS = CALENDAR_WORDS | words(
+    "weekend yesterday today tomorrow tonight ago christmas xmas easter halloween thanksgiving eve birthday"
 )
 _RELATIVE = words("last next this")
 _PERIODS = words("week month year night morning evening weekend")

@@ -78,7 +78,7 @@ class Worker:
         self._loop_task: asyncio.Task[None] | None = None
         self._listener: asyncpg.Connection | None = None
         self._last_housekeeping = 0.0
-        self._finished_since_statistics = 0
+        self._finished_since_statistics = False
 
     async def start(self) -> None:
         self._loop_task = asyncio.create_task(self._run(), name=f"worker-loop {self.id}")
@@ -232,7 +232,7 @@ class Worker:
             JOBS_FINISHED.labels(job.kind, "done").inc()
         finally:
             renewer.cancel()
-            self._finished_since_statistics += 1
+            self._finished_since_statistics = True
             JOB_SECONDS.labels(job.kind).observe(time.perf_counter() - started)
 
     async def _record_failure(
@@ -331,7 +331,7 @@ class Worker:
 
     async def _refresh_statistics(self) -> None:
         """ANALYZE the tables whose rows changed past autovacuum's threshold since their last analysis."""
-        self._finished_since_statistics = 0
+        self._finished_since_statistics = False
         async with self.sessionmaker() as db:
             stale = await repository.stale_tables(db, ANALYSED_TABLES)
             await db.commit()

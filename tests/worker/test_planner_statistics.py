@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 
 import asyncpg
 import httpx
-from fastapi import FastAPI
 
-from app.core.settings import Settings, to_async_url, to_plain_url
+from app.core.settings import to_async_url, to_plain_url
 from app.worker.runner import ANALYSED_TABLES, Worker
 from tests.conftest import admin_client, fresh_database, make_settings, new_namespace, started_app
 
@@ -54,55 +55,55 @@ async def _ingest(client: httpx.AsyncClient, ns: str, profile: str, count: int) 
     assert response.status_code == 202, response.text
 
 
-def _worker(app: FastAPI, settings: Settings, url: str) -> Worker:
-    return Worker(settings, app.state.sessionmaker, to_async_url(url), name="stats")
+@dataclass
+class _Setup:
+    client: httpx.AsyncClient
+    ns: str
+    conn: asyncpg.Connection  # straight to the database, to read its statistics
+    worker: Worker  # not started: each test starts it when its story needs
+
+
+@asynccontextmanager
+async def _fresh_service() -> AsyncIterator[_Setup]:
+    """A new database with the app, a namespace, a connection of our own and a worker, all stopped after."""
+    async with fresh_database("am_test_stats") as url:
+        settings = make_settings(url)
+        async with started_app(settings) as app, admin_client(app) as client:
+            conn = await asyncpg.connect(to_plain_url(url))
+            worker = Worker(settings, app.state.sessionmaker, to_async_url(url), name="stats")
+            try:
+                yield _Setup(client, await new_namespace(client), conn, worker)
+            finally:
+                await worker.stop(grace_seconds=5)
+                await conn.close()
 
 
 async def test_tables_a_conversation_filled_are_analysed_once_it_is_extracted() -> None:
-    async with fresh_database("am_test_stats") as url:
-        settings = make_settings(url)
-        async with started_app(settings) as app, admin_client(app) as client:
-            ns = await new_namespace(client)
-            conn = await asyncpg.connect(to_plain_url(url))
-            worker = _worker(app, settings, url)
-            try:
-                before = await _analyses(conn)
-                await _ingest(client, ns, "p", 120)
-                await worker.start()
+    async with _fresh_service() as setup:
+        before = await _analyses(setup.conn)
+        await _ingest(setup.client, setup.ns, "p", 120)
+        await setup.worker.start()
 
-                async def analysed() -> bool:
-                    after = await _analyses(conn)
-                    return all(after[t] > before[t] for t in FILLED)
+        async def analysed() -> bool:
+            after = await _analyses(setup.conn)
+            return all(after[t] > before[t] for t in FILLED)
 
-                assert await _eventually(analysed), (before, await _analyses(conn))
-            finally:
-                await worker.stop(grace_seconds=5)
-                await conn.close()
+        assert await _eventually(analysed), (before, await _analyses(setup.conn))
 
 
 async def test_a_profile_the_statistics_have_not_seen_gets_them_analysed_again() -> None:
-    async with fresh_database("am_test_stats") as url:
-        settings = make_settings(url)
-        async with started_app(settings) as app, admin_client(app) as client:
-            ns = await new_namespace(client)
-            conn = await asyncpg.connect(to_plain_url(url))
-            worker = _worker(app, settings, url)
-            await worker.start()
-            try:
-                await _ingest(client, ns, "first", 400)
-                first = await conn.fetchval(
-                    "SELECT id FROM profiles WHERE name = 'first'"  # created by the ingest
-                )
+    async with _fresh_service() as setup:
+        await setup.worker.start()
+        conn = setup.conn
+        await _ingest(setup.client, setup.ns, "first", 400)
+        first = await conn.fetchval("SELECT id FROM profiles WHERE name = 'first'")  # created by the ingest
 
-                async def knows(profile_id: int) -> bool:
-                    return profile_id in (await conn.fetchval(_KNOWN_PROFILES) or [])
+        async def knows(profile_id: int) -> bool:
+            return profile_id in (await conn.fetchval(_KNOWN_PROFILES) or [])
 
-                assert await _eventually(lambda: knows(first))
-                # Fewer new rows than autovacuum's threshold (50 + a tenth of the table): only the profile
-                # the statistics do not know makes them stale.
-                await _ingest(client, ns, "second", 80)
-                second = await conn.fetchval("SELECT id FROM profiles WHERE name = 'second'")
-                assert await _eventually(lambda: knows(second)), await conn.fetchval(_KNOWN_PROFILES)
-            finally:
-                await worker.stop(grace_seconds=5)
-                await conn.close()
+        assert await _eventually(lambda: knows(first))
+        # Fewer new rows than autovacuum's threshold (50 + a tenth of the table): only the profile the
+        # statistics do not know makes them stale.
+        await _ingest(setup.client, setup.ns, "second", 80)
+        second = await conn.fetchval("SELECT id FROM profiles WHERE name = 'second'")
+        assert await _eventually(lambda: knows(second)), await conn.fetchval(_KNOWN_PROFILES)
