@@ -265,15 +265,25 @@ async def get_db(request: Request) -> AsyncIterator[AsyncSession]:
     (autocommit for routes marked `read_only`)."""
     maker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
     with wait_budget(request_received_var.get() or time.monotonic()):
-        async with maker() as session:
+        session = maker()
+        try:
             if getattr(getattr(request.scope.get("route"), "endpoint", None), _READ_ONLY, False):
                 await session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
             try:
                 yield session
-                await session.commit()
+                # A session that never began a transaction holds no connection and nothing to write:
+                # the hot paths that send their statement on the driver's own connection (remember) and
+                # a key found in the cache leave it unused, and its commit and close would cost them
+                # ≈ 80 µs of CPU a request (each a greenlet round and a shielded task).
+                if session.in_transaction():
+                    await session.commit()
             except BaseException:
-                await session.rollback()
+                if session.in_transaction():
+                    await session.rollback()
                 raise
+        finally:
+            if session.in_transaction() or session.identity_map:
+                await session.close()
 
 
 # scope="function": the commit happens before the response is sent, so a 2xx means committed.
