@@ -233,7 +233,8 @@ async def test_pool_wait_is_one_bound_per_request_not_per_checkout(
                 with pytest.raises(PoolTimeout) as waited:
                     await engine.connect().start()
                 given = float(re.search(r"timeout (\d+\.\d+)", str(waited.value)).group(1))  # type: ignore[union-attr]
-                assert bound - answer_reserve(bound) - 0.01 <= given <= bound - answer_reserve(bound)
+                # The pool prints the wait to two decimals: 0.285 less a few ns of float error may print 0.29.
+                assert bound - answer_reserve(bound) - 0.01 <= given <= bound - answer_reserve(bound) + 0.005
         async with engine.connect() as held:  # outside a request (worker, CLI): the bound per checkout
             await held.execute(text("SELECT 1"))
             with pytest.raises(PoolTimeout, match=rf"timeout {bound:.2f}"):

@@ -281,3 +281,25 @@ async def test_a_question_asking_when_prefers_the_memory_that_holds_a_time(
     reranked = await _recall(client, profile_url, question)
     assert "14 March" in reranked["candidates"][0]["summary"]
     assert "14 March" in reranked["answer"]
+
+
+RELATED = [
+    ("user", "My sister gets anxious at her school.", "2024-03-01T10:00:00Z"),
+    ("user", "My sister gets bored at her school with friends.", "2024-03-01T10:01:00Z"),
+    ("user", "My friends came round for dinner.", "2024-03-01T10:02:00Z"),
+]
+
+
+async def test_a_question_word_is_matched_by_a_related_word(
+    client: httpx.AsyncClient, profile_url: str, worker: Worker
+) -> None:
+    messages = [{"role": r, "content": c, "timestamp": t} for r, c, t in RELATED]
+    await _ingest(client, profile_url, worker, "s1", messages)
+    question = "Does my sister get nervous with friends?"
+    # Neither holds "nervous"; the bored one also holds "friends" (a common word here): the first stage
+    # puts it first.
+    first_stage = await _recall(client, profile_url, question, thinkingLevel="low")
+    assert "bored" in first_stage["candidates"][0]["summary"], first_stage
+    # The second stage finds "nervous" in other words: anxious is close to it, bored is not.
+    reranked = await _recall(client, profile_url, question)
+    assert "anxious" in reranked["candidates"][0]["summary"], reranked
