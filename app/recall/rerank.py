@@ -38,7 +38,7 @@ W_NEAR = 0.5
 # 0.25 about half as much, 1.2 lost some again; leaving out any one type found less on some set.
 W_ANSWER_TYPE = 0.6
 # Weights 1–3 with thresholds 0.3–0.4 all gained on dev_locomo and dev_long (any@10 +0.8 to +3.8 points,
-# NDCG@10 up to +4.5) and lost one or two of dev_replies' 94 questions; 2 is the middle.
+# MRR up to +4.5) and lost one or two of dev_replies' 94 questions; 2 is the middle.
 W_RELATED = 2.0
 OFF_SPEAKER = 0.4  # factor for a memory that is not about the person the question names
 NEAR_TOP = 5  # strong candidates whose neighbours get the proximity feature
