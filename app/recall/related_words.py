@@ -16,6 +16,7 @@ No model runs and nothing is stored per memory, so it costs the same with or wit
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -34,17 +35,21 @@ THRESHOLD = 0.35
 MIN_LENGTH = 3  # shorter words ("to", "me") only ever relate by accident: left out of the index
 
 _WORD_RE = re.compile(r"[a-z]+")
+# A candidate's words, the fast way: its UTF-8 bytes with every byte but an ASCII letter made a space and
+# the letters lower-cased, then split (half the time of a regular expression; the table is ASCII words).
+_LETTERS = bytes(c if 97 <= c <= 122 else c + 32 if 65 <= c <= 90 else 32 for c in range(256))
 # The question's terms are PostgreSQL's `english` lexemes, which are this Snowball stemmer's stems.
 _STEMMER = Stemmer.Stemmer("english")
 
 
 @functools.cache
-def _table() -> tuple[dict[str, int], NDArray[np.float32]]:
+def _table() -> tuple[dict[bytes, int], NDArray[np.float32]]:
     with np.load(TABLE_PATH) as data:
         words = str(data["words"]).split("\n")
         vectors = data["vectors"].astype(np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-    return {word: i for i, word in enumerate(words) if len(word) >= MIN_LENGTH}, vectors
+    vectors = np.vstack([vectors, np.zeros((1, vectors.shape[1]), dtype=np.float32)])  # unknown words
+    return {word.encode(): i for i, word in enumerate(words) if len(word) >= MIN_LENGTH}, vectors
 
 
 def relatedness(text: str, weights: Mapping[str, float], rows: Mapping[str, Candidate]) -> dict[str, float]:
@@ -54,7 +59,7 @@ def relatedness(text: str, weights: Mapping[str, float], rows: Mapping[str, Cand
     asked = [
         (word, lexeme)
         for word in dict.fromkeys(_WORD_RE.findall(text.lower()))
-        if word in index and (lexeme := _STEMMER.stemWord(word)) in weights
+        if word.encode() in index and (lexeme := _STEMMER.stemWord(word)) in weights
     ]
     if not asked:
         return {}
@@ -62,26 +67,35 @@ def relatedness(text: str, weights: Mapping[str, float], rows: Mapping[str, Cand
     total = float(asked_weights.sum())
     if total <= 0:
         return {}
-    words_of: dict[str, set[int]] = {}
+    # Every candidate's words laid end to end (a word not in the table is the zero row, related to nothing),
+    # compared with the question's in one product, the maximum then taken over each candidate's stretch.
+    get, unknown = index.get, len(vectors) - 1
+    ids: list[str] = []
+    lengths: list[int] = []
+    flat: list[int] = []
     for memory_id, row in rows.items():
-        found: set[int | None] = set(map(index.get, set(_WORD_RE.findall(row.content.lower()))))
-        found.discard(None)
-        if found:
-            words_of[memory_id] = found  # type: ignore[assignment]
-    if not words_of:
+        found = list(
+            map(get, set(row.content.encode().translate(_LETTERS).split()), itertools.repeat(unknown))
+        )
+        ids.append(memory_id)
+        lengths.append(len(found) or 1)
+        flat.extend(found or (unknown,))
+    if not ids:
         return {}
-    columns = sorted(set().union(*words_of.values()))
-    column_of = {word: i for i, word in enumerate(columns)}
-    similar = vectors[[index[word] for word, _ in asked]] @ vectors[columns].T
-    closeness = np.clip((similar - THRESHOLD) / (1 - THRESHOLD), 0.0, 1.0)
-    # Each candidate's closest word per question word, all candidates at once: their columns laid end to
-    # end, the maximum taken over each candidate's stretch.
-    ids = list(words_of)
-    stretches = [[column_of[i] for i in words_of[m]] for m in ids]
-    starts = np.cumsum([0] + [len(s) for s in stretches[:-1]])
-    best = np.maximum.reduceat(closeness[:, [c for s in stretches for c in s]], starts, axis=1)
+    asked_vectors = vectors[[index[word.encode()] for word, _ in asked]]
+    closeness = (np.take(vectors, np.array(flat, dtype=np.intp), axis=0) @ asked_vectors.T).T
+    closeness -= THRESHOLD
+    closeness *= 1 / (1 - THRESHOLD)
+    np.clip(closeness, 0.0, 1.0, out=closeness)
+    best = np.maximum.reduceat(closeness, np.cumsum([0, *lengths[:-1]]), axis=1)
     # A question word the memory holds itself is the first stage's (and specificity's) to count.
-    held = [set(rows[m].memory_terms) | set(rows[m].message_terms) for m in ids]
-    unmatched = np.array([[lexeme not in h for h in held] for _, lexeme in asked], dtype=np.float32)
+    unmatched = np.ones_like(best)
+    position = {lexeme: k for k, (_, lexeme) in enumerate(asked)}
+    for j, memory_id in enumerate(ids):
+        row = rows[memory_id]
+        for lexeme in (*row.memory_terms, *row.message_terms):
+            k = position.get(lexeme)
+            if k is not None:
+                unmatched[k, j] = 0.0
     shares = (best * unmatched * asked_weights[:, None]).sum(axis=0) / total
     return dict(zip(ids, shares.tolist(), strict=True))

@@ -19,14 +19,15 @@ def _candidate(memory_id: str, content: str, held: list[str]) -> Candidate:
 def _nearest(word: str, count: int) -> list[str]:
     index, vectors = _table()
     words = sorted(index, key=index.__getitem__)
-    similar = vectors[[index[w] for w in words]] @ vectors[index[word]]
-    return [words[i] for i in np.argsort(-similar)[1 : count + 1]]
+    similar = vectors[[index[w] for w in words]] @ vectors[index[word.encode()]]
+    return [words[i].decode() for i in np.argsort(-similar)[1 : count + 1]]
 
 
 def test_the_table_holds_unit_vectors_of_the_vocabulary_words() -> None:
     index, vectors = _table()
     assert len(index) > 20_000 and vectors.shape[1] == DIMENSIONS
-    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    assert np.allclose(np.linalg.norm(vectors[:-1], axis=1), 1.0, atol=1e-5)
+    assert not vectors[-1].any()  # the row of every word not in the table: related to nothing
     assert {"color", "colours"} <= set(_nearest("colour", 5))
     assert "injury" in _nearest("injured", 3)
 
