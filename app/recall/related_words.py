@@ -9,7 +9,7 @@ question word counts by its closest memory word, from nothing at `THRESHOLD` to 
 same meaning, and weighs what it weighs in the question (its IDF in the profile). Words that are not in the
 table (names, rare or split words) count for nothing, which leaves them to the first stage.
 
-The table is 1.4 MB, read once per process; one matrix product per recall covers every candidate's words.
+The table is 1.2 MB on disk, read once per process; one matrix product per recall covers every candidate's words.
 No model runs and nothing is stored per memory, so it costs the same with or without semantic embeddings.
 """
 

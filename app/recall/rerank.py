@@ -13,7 +13,7 @@ The first stage ranks each channel on its own and fuses ranks. Here every candid
 * **answer type**: the question asks for a time, a place, a person or a number, and the memory holds
   one (`app.recall.answer_types`);
 * **related words**: the share of the question's weight the memory holds in other words ("dessert" and
-  "tart", "injured" and "sprained"), from a table of word vectors (`app.recall.related_words`);
+  "pie", "nervous" and "anxious"), from a table of word vectors (`app.recall.related_words`);
 * the first stage's own fused score, which already carries the type and recency priors.
 
 Python and one small matrix product on at most a hundred candidates, no extra round trip.
