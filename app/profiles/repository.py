@@ -10,6 +10,7 @@ from sqlalchemy import func, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
+from app.core.db import driver_fetch
 from app.models import Profile
 
 
@@ -20,30 +21,34 @@ async def get_live(db: AsyncSession, namespace_id: int, name: str) -> Profile | 
     return (await db.execute(stmt)).scalar_one_or_none()
 
 
-# The hot path of every per-profile request, as plain SQL: an ORM select costs more to compile and load
-# (cache key, column processing) than the round trip itself.
-_FIND_WITH_NAMESPACE = text(
-    """
+# The hot path of every per-profile request, as plain SQL sent on the driver's connection: an ORM select
+# costs more to compile and load (cache key, column processing) than the round trip itself, and even a
+# `text()` statement goes through SQLAlchemy's execution and result layers (greenlet hops included).
+_FIND_WITH_NAMESPACE = """
     SELECT n.id AS namespace_id, p.id, p.name, p.created_at
     FROM namespaces n
     LEFT JOIN profiles p ON p.namespace_id = n.id AND p.name = :name AND p.deleted_at IS NULL
     WHERE n.name = :namespace AND n.deleted_at IS NULL
-    """
-)
+"""
 
 
 async def find_with_namespace(
     db: AsyncSession, namespace: str, name: str
 ) -> tuple[int | None, Profile | None]:
     """The live namespace's id and its live profile of that name, in one round trip (hot path of every
-    per-profile request). The profile is a detached row object: callers read it, never change it."""
-    row = (await db.execute(_FIND_WITH_NAMESPACE, {"namespace": namespace, "name": name})).one_or_none()
-    if row is None:
+    per-profile request). The profile is a detached row object: callers read it, never change it.
+
+    A read at READ COMMITTED: sent before the request's transaction has begun (its BEGIN goes with its
+    first SQLAlchemy statement) it runs on its own, which sees what the transaction's first statement
+    would have seen."""
+    rows = await driver_fetch(db, _FIND_WITH_NAMESPACE, {"namespace": namespace, "name": name})
+    if not rows:
         return None, None
-    if row.id is None:
-        return row.namespace_id, None
-    return row.namespace_id, Profile(
-        id=row.id, namespace_id=row.namespace_id, name=row.name, created_at=row.created_at
+    row = rows[0]
+    if row["id"] is None:
+        return row["namespace_id"], None
+    return row["namespace_id"], Profile(
+        id=row["id"], namespace_id=row["namespace_id"], name=row["name"], created_at=row["created_at"]
     )
 
 
