@@ -29,8 +29,11 @@ async def _ingest(
     await worker.drain()
 
 
-async def _load(client: httpx.AsyncClient, url: str, worker: Worker) -> None:
-    messages = [{"role": r, "content": c, "timestamp": t} for r, c, t in CONVERSATION]
+async def _load(
+    client: httpx.AsyncClient, url: str, worker: Worker, turns: list[tuple[str, str, str]] = CONVERSATION
+) -> None:
+    """Ingest (role, content, timestamp) turns as one session and let the worker extract them."""
+    messages = [{"role": r, "content": c, "timestamp": t} for r, c, t in turns]
     await _ingest(client, url, worker, "s1", messages)
 
 
@@ -39,6 +42,13 @@ async def _recall(client: httpx.AsyncClient, url: str, query: str, **extra: obje
     assert response.status_code == 200, response.text
     body: dict[str, Any] = response.json()
     return body
+
+
+async def _both_stages(
+    client: httpx.AsyncClient, url: str, query: str
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The answer of the first stage alone (`low`), then of the default level (the second stage too)."""
+    return await _recall(client, url, query, thinkingLevel="low"), await _recall(client, url, query)
 
 
 async def test_paraphrased_question_finds_the_fact(
@@ -271,14 +281,11 @@ ASKED_FOR = [
 async def test_a_question_asking_when_prefers_the_memory_that_holds_a_time(
     client: httpx.AsyncClient, profile_url: str, worker: Worker
 ) -> None:
-    messages = [{"role": r, "content": c, "timestamp": t} for r, c, t in ASKED_FOR]
-    await _ingest(client, profile_url, worker, "s1", messages)
-    question = "When is the pottery exhibition?"
+    await _load(client, profile_url, worker, ASKED_FOR)
+    first_stage, reranked = await _both_stages(client, profile_url, "When is the pottery exhibition?")
     # Both match the question's words alike; the first stage puts the newer lasting statement first.
-    first_stage = await _recall(client, profile_url, question, thinkingLevel="low")
     assert "stressful" in first_stage["candidates"][0]["summary"]
     # The second stage sees that the question asks for a time and only one of them holds one.
-    reranked = await _recall(client, profile_url, question)
     assert "14 March" in reranked["candidates"][0]["summary"]
     assert "14 March" in reranked["answer"]
 
@@ -293,13 +300,12 @@ RELATED = [
 async def test_a_question_word_is_matched_by_a_related_word(
     client: httpx.AsyncClient, profile_url: str, worker: Worker
 ) -> None:
-    messages = [{"role": r, "content": c, "timestamp": t} for r, c, t in RELATED]
-    await _ingest(client, profile_url, worker, "s1", messages)
-    question = "Does my sister get nervous with friends?"
+    await _load(client, profile_url, worker, RELATED)
+    first_stage, reranked = await _both_stages(
+        client, profile_url, "Does my sister get nervous with friends?"
+    )
     # Neither holds "nervous"; the bored one also holds "friends" (a common word here): the first stage
     # puts it first.
-    first_stage = await _recall(client, profile_url, question, thinkingLevel="low")
     assert "bored" in first_stage["candidates"][0]["summary"], first_stage
     # The second stage finds "nervous" in other words: anxious is close to it, bored is not.
-    reranked = await _recall(client, profile_url, question)
     assert "anxious" in reranked["candidates"][0]["summary"], reranked
