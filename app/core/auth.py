@@ -21,6 +21,7 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
@@ -30,7 +31,6 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core import keys
-from app.core.db import DbSession
 from app.core.errors import Forbidden, Unauthorized
 
 logger = logging.getLogger("agent_memory.auth")
@@ -189,6 +189,11 @@ class KeyChangeListener:
             await asyncio.sleep(delay)
 
 
+# Where authentication reads the database: a session for the few requests that need one (a key not in the
+# cache, open mode's periodic check), so that the usual request, a cached key, opens none.
+SessionSource = Callable[[], AbstractAsyncContextManager[AsyncSession]]
+
+
 @dataclass
 class OpenMode:
     """Whether this process serves open. It only ever goes from open to closed: an admin key created by
@@ -201,11 +206,12 @@ class OpenMode:
     ttl: float = KEY_CACHE_SECONDS
     checked_at: float = field(default_factory=time.monotonic)
 
-    async def is_open(self, db: AsyncSession) -> bool:
+    async def is_open(self, session: SessionSource) -> bool:
         if self.active and time.monotonic() - self.checked_at >= self.ttl:
             self.checked_at = time.monotonic()
-            if await self.has_admin_key(db):
-                self.end()
+            async with session() as db:
+                if await self.has_admin_key(db):
+                    self.end()
         return self.active
 
     def end(self) -> None:
@@ -219,33 +225,35 @@ _bearer = HTTPBearer(auto_error=False, description="An API key: `Authorization: 
 
 async def get_principal(
     request: Request,
-    db: DbSession,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> Principal:
     token = credentials.credentials if credentials is not None else None
-    return await authenticate(request.app.state, db, token)
+    return await authenticate(request.app.state, token)
 
 
-async def authenticate(state: Any, db: AsyncSession, token: str | None) -> Principal:
+async def authenticate(state: Any, token: str | None, db: AsyncSession | None = None) -> Principal:
     """The principal of a bearer token (None: no Authorization header), for REST and MCP alike.
 
-    `state` is the app's state: settings, key cache and open mode."""
+    `state` is the app's state: settings, key cache, open mode and sessionmaker. `db`: the caller's
+    session for the reads it may need; without one (REST), a session of its own is opened only when a
+    read is needed, not for a key found in the cache."""
     admin_key: str | None = state.settings.admin_key
     open_mode: OpenMode = state.open_mode
+    session: SessionSource = state.sessionmaker if db is None else (lambda: contextlib.nullcontext(db))
     if token is None:
-        if await open_mode.is_open(db):
+        if await open_mode.is_open(session):
             return ADMIN
         raise Unauthorized("missing bearer API key")
     try:
-        return await _verify(state, db, token, admin_key)
+        return await _verify(state, session, token, admin_key)
     except Unauthorized:
         # Open mode accepts any bearer token as it accepts none; a live key keeps its scope.
-        if await open_mode.is_open(db):
+        if await open_mode.is_open(session):
             return ADMIN
         raise
 
 
-async def _verify(state: Any, db: AsyncSession, token: str, admin_key: str | None) -> Principal:
+async def _verify(state: Any, session: SessionSource, token: str, admin_key: str | None) -> Principal:
     if admin_key is not None and hmac.compare_digest(token.encode(), admin_key.encode()):
         return ADMIN
     parsed = parse_key(token)
@@ -258,7 +266,8 @@ async def _verify(state: Any, db: AsyncSession, token: str, admin_key: str | Non
         if not hmac.compare_digest(cached[0], hash_secret(secret)):
             raise Unauthorized("unknown or revoked API key")
         return Principal(key_id=key_id, namespace_id=cached[1])
-    row = await keys.lookup(db, key_id)
+    async with session() as db:
+        row = await keys.lookup(db, key_id)
     if row is None or not row.live:
         raise Unauthorized("unknown or revoked API key")
     if not hmac.compare_digest(row.secret_sha256, hash_secret(secret)):

@@ -84,8 +84,8 @@ class WaitBudget:
     since: float | None
 
 
-# Set by `get_db` for the request's unit of work; the worker and the CLI set none (the plain bound applies
-# to each checkout there).
+# Set by `get_db` for the request's unit of work; a checkout outside one counts from the request's arrival
+# (`request_received_var`), or, outside a request (the worker, the CLI), waits the plain bound.
 _wait_budget: ContextVar[WaitBudget | None] = ContextVar("db_wait_budget", default=None)
 # When the request reached the app (monotonic), set by `app.core.middleware.RequestContextMiddleware`.
 request_received_var: ContextVar[float | None] = ContextVar("request_received", default=None)
@@ -124,15 +124,20 @@ class RequestBoundedPool(AsyncAdaptedQueuePool):
         return super().recreate()
 
     def _do_get(self) -> ConnectionPoolEntry:
+        now = time.monotonic()
         budget = _wait_budget.get()
         if budget is None:
-            self._timeout = self.bound
+            # Outside a unit of work: a request's own checkouts (authentication's read, remember's one
+            # statement) still count from its arrival; the worker's and the CLI's each wait the bound.
+            since = request_received_var.get()
         else:
-            now = time.monotonic()
             if budget.since is None:
                 budget.since = now
-            # Zero still takes a connection that is free at once; it only refuses to wait for one.
-            self._timeout = max(0.0, budget.since + self.bound - answer_reserve(self.bound) - now)
+            since = budget.since
+        # Zero still takes a connection that is free at once; it only refuses to wait for one.
+        self._timeout = (
+            self.bound if since is None else max(0.0, since + self.bound - answer_reserve(self.bound) - now)
+        )
         return super()._do_get()
 
 

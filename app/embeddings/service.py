@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -110,10 +110,15 @@ class Semantic:
         )
 
 
-async def get_semantic(request: Request) -> Semantic | None:
-    """The API process's semantic channel (created in the lifespan), or None without embeddings."""
-    semantic: Semantic | None = getattr(request.app.state, "semantic", None)
+def semantic_of(state: Any) -> Semantic | None:
+    """The API process's semantic channel (created in the lifespan; `state` is the app's), or None without
+    embeddings."""
+    semantic: Semantic | None = getattr(state, "semantic", None)
     return semantic
+
+
+async def get_semantic(request: Request) -> Semantic | None:
+    return semantic_of(request.app.state)
 
 
 # A route parameter: `semantic: ConfiguredSemantic`. Invisible in the OpenAPI document.

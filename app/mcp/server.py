@@ -166,7 +166,7 @@ class McpTools:
         try:
             async with state.sessionmaker() as db:
                 try:
-                    principal = await authenticate(state, db, _bearer(headers))
+                    principal = await authenticate(state, _bearer(headers), db)
                     namespace = (
                         namespace
                         or await namespaces.implied_name(db, principal)
@@ -460,8 +460,7 @@ class McpEndpoint:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers") or []}
         state = self.app.state
         try:
-            async with state.sessionmaker() as db:
-                await authenticate(state, db, _bearer(headers))
+            await authenticate(state, _bearer(headers))
         except AppError as exc:
             response = problem_response(exc.status, exc.code, exc.detail, exc.title)
             response.headers["www-authenticate"] = "Bearer"

@@ -13,7 +13,7 @@ from app.core.metadata import parse_filter
 from app.core.names import NamespacePath, ProfilePath, SessionPath
 from app.core.pagination import Cursor, Limit
 from app.core.timestamps import AwareTimestamp
-from app.embeddings.service import ConfiguredSemantic
+from app.embeddings.service import ConfiguredSemantic, semantic_of
 from app.memories import service
 from app.memories.schemas import (
     EditRequest,
@@ -42,22 +42,23 @@ async def remember(
     namespace: NamespacePath,
     profile: ProfilePath,
     principal: CurrentPrincipal,
-    db: DbSession,
     request: Request,
     response: Response,
-    semantic: ConfiguredSemantic,
 ) -> MemoryOut:
     """Store one statement as a memory, synchronously (201); content already stored answers 200 with it."""
+    # No request session (DbSession): the usual remember is one statement on a connection of its own, and
+    # the service opens a unit of work only for the rare cases that need one.
+    state = request.app.state
     memory, created = await service.remember(
-        request.app.state.engine,
-        db,
+        state.engine,
+        state.sessionmaker,
         principal,
         namespace,
         profile,
         body.content,
         body.session_id,
         body.metadata,
-        embed=semantic is not None,
+        embed=semantic_of(state) is not None,
     )
     response.status_code = 201 if created else 200
     return memory

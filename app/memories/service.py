@@ -7,7 +7,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from ulid import ULID
 
 from app.core.auth import Principal
@@ -86,7 +86,7 @@ async def store(db: AsyncSession, profile_id: int, memories: list[NewMemory]) ->
 
 async def remember(
     engine: AsyncEngine,
-    db: AsyncSession,
+    sessionmaker: async_sessionmaker[AsyncSession],
     principal: Principal,
     namespace: str,
     profile_name: str,
@@ -99,9 +99,9 @@ async def remember(
     """One statement → one memory, classified by the extractor. Returns (memory, created).
 
     The usual case (new content, embeddings off) is one autocommit statement on the driver's connection,
-    the profile resolved (or created) inside it; `db` (the request's unit of work) is used only by the
-    rarer cases: content already stored, a profile created concurrently, an embedding job to queue with
-    the memory.
+    the profile resolved (or created) inside it. The rarer cases (content already stored, a profile
+    created concurrently, an embedding job to queue with the memory) take a unit of work of their own,
+    committed before this returns.
     """
     memory = _classified(content, session_id, metadata)
     if not embed:
@@ -114,8 +114,9 @@ async def remember(
         if done.memory is not None:
             MEMORIES_CREATED.labels(memory.type).inc()
             return MemoryOut.model_validate(done.memory), True
-    profile, _ = await profiles.for_write(db, principal, namespace, profile_name)
-    return await _remember_in_transaction(db, profile, memory, embed=embed)
+    async with sessionmaker.begin() as db:
+        profile, _ = await profiles.for_write(db, principal, namespace, profile_name)
+        return await _remember_in_transaction(db, profile, memory, embed=embed)
 
 
 async def remember_in_profile(
