@@ -32,7 +32,7 @@ from app.embeddings.service import Semantic
 from app.llm.client import LlmClient
 from app.mcp.server import install_mcp, mcp_lifespan
 from app.recall.schemas import ResponseLength, ThinkingLevel
-from app.routers import ROUTERS
+from app.routers import ROUTERS, TAGS
 from app.sessions.parts import ToolState
 from app.sessions.schemas import Role
 
@@ -256,6 +256,7 @@ def build_openapi(app: FastAPI) -> dict[str, object]:
         version=app.version,
         summary=app.summary,
         routes=app.routes,
+        tags=TAGS,
         separate_input_output_schemas=False,
     )
     for path, item in schema.get("paths", {}).items():

@@ -1,4 +1,7 @@
-"""Every HTTP router of the service, in the order they are mounted."""
+"""Every HTTP router of the service, in the order requests are matched against them, and the order the API
+reference presents them in."""
+
+from typing import Any
 
 from fastapi import APIRouter
 
@@ -13,15 +16,30 @@ from app.sessions.router import router as sessions_router
 from app.summary.router import router as summary_router
 from app.transfer.router import router as transfer_router
 
+# A request is matched against the routes in this order, each miss a regular-expression match (callgrind:
+# remember as the 30th route cost 9 % more instructions than as the first), so the hot per-profile
+# routes (remember, recall, ingest) come first. No two routes match the same method and path, so the
+# order changes nothing else.
 ROUTERS: list[APIRouter] = [
+    memories_router,
+    recall_router,
+    ingest_router,
     ops_router,
     namespaces_router,
     profiles_router,
-    ingest_router,
-    memories_router,
     summary_router,
-    recall_router,
     sessions_router,
     context_router,
     transfer_router,
+]
+
+# The API reference's sections (OpenAPI tags), in the order a reader meets them.
+TAGS: list[dict[str, Any]] = [
+    {"name": "ops", "description": "Liveness, readiness and metrics."},
+    {"name": "namespaces", "description": "Namespaces and their API keys."},
+    {"name": "profiles", "description": "Profiles within a namespace."},
+    {"name": "memory", "description": "The Agent Memory API: ingest, remember, recall, list, get, delete."},
+    {"name": "sessions", "description": "The Session API: branching message trees, compaction, search."},
+    {"name": "context", "description": "Context blocks rendered into a session's system prompt."},
+    {"name": "export", "description": "Export and import of a namespace's data."},
 ]
