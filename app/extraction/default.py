@@ -279,6 +279,10 @@ def _next_is_participle(parts: Sequence[str], index: int) -> bool:
     return False
 
 
+# A gap holding one of these ends a clause: the next word may start a new subject.
+_CLAUSE_PUNCTUATION = frozenset(",;:.!?")
+
+
 def _resolve_persons(text: str, speaker: str, addressee: str | None) -> str:
     """Rewrite I/me/my to the speaker and you/your to the addressee, keeping verbs in agreement."""
     parts = _WORD_OR_GAP_RE.findall(text)
@@ -292,7 +296,7 @@ def _resolve_persons(text: str, speaker: str, addressee: str | None) -> str:
     for part in parts:
         if not part[0].isalpha():
             out.append(part)
-            if any(c in part for c in ",;:.!?"):
+            if not _CLAUSE_PUNCTUATION.isdisjoint(part):
                 prev_word = ","
             continue
         lower = part.lower()

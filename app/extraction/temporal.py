@@ -114,8 +114,7 @@ class _Cues:
         self.digit = _ASCII_DIGIT_RE.search(text) is not None
 
     def any(self, words: tuple[str, ...]) -> bool:
-        low = self.low
-        return any(w in low for w in words)
+        return any(map(self.low.__contains__, words))
 
     def gate(self) -> bool:
         return self.digit or self.any(_GATE_CUES)
