@@ -53,6 +53,11 @@ _SEASONS: dict[str, int] = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "w
 # The words that name a month, a day of the week or a season on their own (lower case, abbreviations
 # included), for readers that only ask whether a text names a time.
 CALENDAR_WORDS = frozenset(_MONTHS) | frozenset(_WEEKDAYS) | frozenset(_SEASONS)
+# The words that name a span or a moment of time by its kind ("days", "weekend", "tonight").
+PERIOD_WORDS = frozenset(
+    ("day", "week", "fortnight", "month", "year", "weekend", "night", "morning", "afternoon", "evening",
+     "hour", "minute", "yesterday", "today", "tomorrow", "tonight")
+)  # fmt: skip
 # Holidays people date things by, on fixed days (month, day); Easter and US Thanksgiving move (`_holiday`).
 _FIXED_HOLIDAYS: dict[str, tuple[int, int]] = {
     "new years eve": (12, 31), "new years day": (1, 1), "christmas eve": (12, 24), "christmas": (12, 25),

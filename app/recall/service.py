@@ -30,6 +30,7 @@ from app.models import Profile
 from app.recall import query as q
 from app.recall import repository
 from app.recall.expansions import related_words
+from app.recall.related_words import nearest_words
 from app.recall.repository import Candidate
 from app.recall.rerank import Query, rerank
 from app.recall.schemas import RecallCandidate, RecallRequest, RecallResult
@@ -82,6 +83,8 @@ OLDER_SESSION_PENALTY = 0.2
 UNKNOWN_TYPE_PRIOR = 0.1
 PHRASE_WEIGHT = 2.0
 EXPANSION_WEIGHT = 0.35
+# The question words' nearest words (`related_words.nearest_words`); 0.25–0.35 measured alike, 0.5 lost.
+NEAREST_WEIGHT = 0.25
 
 
 def _reference(value: datetime | date | None) -> datetime:
@@ -97,6 +100,10 @@ def _terms(parsed: q.ParsedQuery, phrases: list[str]) -> repository.Terms:
     lexemes = [(lexeme, 1.0) for lexeme in parsed.lexemes]
     lexemes += [(lexeme, EXPANSION_WEIGHT) for lexeme in parsed.expanded]
     return repository.Terms(lexemes=lexemes, phrases=[(p, PHRASE_WEIGHT) for p in phrases])
+
+
+def _stems(terms: repository.Terms) -> set[str]:
+    return {lexeme for lexeme, _ in terms.lexemes}
 
 
 def _topic_matches(rows: list[tuple[str, str]], words: set[str]) -> list[str]:
@@ -252,11 +259,16 @@ async def recall(
     parsed = q.build(analysis.lexemes, analysis.phrases, text, related=analysis.related)
 
     terms = _terms(parsed, analysis.phrases)
+    # The question in other words is searched, lightly, but not weighed again in the second stage, whose
+    # related-words feature measures that closeness itself.
+    searched = dataclasses.replace(
+        terms, lexemes=terms.lexemes + [(x, NEAREST_WEIGHT) for x in nearest_words(text, _stems(terms))]
+    )
     visible = repository.Visible(as_of=request.as_of, metadata=request.metadata)
     found = await repository.channels(
         db,
         profile.id,
-        terms,
+        searched,
         analysis,
         sorted(parsed.words),
         window,

@@ -309,3 +309,19 @@ async def test_a_question_word_is_matched_by_a_related_word(
     assert "bored" in first_stage["candidates"][0]["summary"], first_stage
     # The second stage finds "nervous" in other words: anxious is close to it, bored is not.
     assert "anxious" in reranked["candidates"][0]["summary"], reranked
+
+
+NEAREST = [
+    ("user", "I fractured my wrist skiing in Austria.", "2024-03-01T10:00:00Z"),
+    ("user", "My neighbour lent me a ladder for the gutters.", "2024-03-01T10:01:00Z"),
+]
+
+
+async def test_a_memory_sharing_no_word_with_the_question_is_found_through_the_question_words_nearest(
+    client: httpx.AsyncClient, profile_url: str, worker: Worker
+) -> None:
+    await _load(client, profile_url, worker, NEAREST)
+    # "injured" is in neither memory; "fractured" is among its nearest words, searched lightly.
+    for level in ("low", "medium"):
+        result = await _recall(client, profile_url, "How was I injured?", thinkingLevel=level)
+        assert "fractured their wrist" in result["candidates"][0]["summary"], result

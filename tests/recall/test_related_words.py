@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import numpy as np
 
-from app.recall.related_words import DIMENSIONS, _table, relatedness
+from app.recall.related_words import DIMENSIONS, _table, nearest_words, relatedness
 from app.recall.repository import Candidate
 
 
@@ -50,3 +50,15 @@ def test_nothing_to_relate_gives_nothing() -> None:
     rows = {"a": _candidate("a", "Lovely weather today.", [])}
     assert relatedness("Who is Zxqv?", {"zxqv": 1.0}, rows) == {}
     assert relatedness("What dessert?", {"dessert": 1.0}, {}) == {}
+
+
+def test_the_question_words_nearest_words_are_searched_but_not_its_own_names_or_stopwords() -> None:
+    # The question's lexemes as PostgreSQL makes them (stopwords out): only those words are expanded.
+    stems = nearest_words("How was Owen injured in March?", {"owen", "injur", "march"})
+    assert "fractur" in stems  # "fractured", close to "injured"
+    assert "injur" not in stems  # the question's own lexeme is searched already
+    # "Owen" is a name (capitalised inside the question): other names are not what it means.
+    assert not nearest_words("How was Owen?", {"owen"})
+    assert not nearest_words("How was it?", set())  # no lexeme, nothing to expand
+    # Time words are the window channel's ("days" → week, Monday); "user" is how a speaker is called.
+    assert not nearest_words("What did the user do these days?", {"user", "day"})
