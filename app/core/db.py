@@ -295,22 +295,23 @@ async def get_db(request: Request) -> AsyncIterator[AsyncSession]:
 DbSession = Annotated[AsyncSession, Depends(get_db, scope="function")]
 
 
-async def get_release(db: DbSession) -> Callable[[], Awaitable[None]]:
-    """A route's way to end the database part of its unit of work before an outside (LLM) call.
+async def release(db: AsyncSession) -> None:
+    """End the database part of the request's unit of work before an outside (LLM) call.
 
-    Calling it commits what the request did so far and returns the connection to the pool, so the slow
-    call that follows holds none. The request's session stays usable: a later statement starts a new
-    transaction, committed (or rolled back) by `get_db` as usual.
+    Commits what the request did so far and returns the connection to the pool, so the slow call that
+    follows holds none. The request's session stays usable: a later statement starts a new transaction,
+    committed (or rolled back) by `get_db` as usual.
     """
+    await db.commit()
+    # What follows is an outside call of its own length: a later checkout waits the full bound again.
+    budget = _wait_budget.get()
+    if budget is not None:
+        budget.since = None
 
-    async def release() -> None:
-        await db.commit()
-        # What follows is an outside call of its own length: a later checkout waits the full bound again.
-        budget = _wait_budget.get()
-        if budget is not None:
-            budget.since = None
 
-    return release
+async def get_release(db: DbSession) -> Callable[[], Awaitable[None]]:
+    """`release` of the request's session, as a route parameter (`ReleaseDb`)."""
+    return functools.partial(release, db)
 
 
 ReleaseDb = Annotated[Callable[[], Awaitable[None]], Depends(get_release)]

@@ -191,11 +191,17 @@ def parse_json_object(reply: str) -> dict[str, Any]:
     return value
 
 
-async def get_llm(request: Request) -> LlmClient | None:
-    """The API process's client (created in the lifespan), or None when no LLM is configured. `async` so
-    FastAPI calls it on the event loop: a plain `def` dependency runs in the threadpool, a hop per request."""
-    client: LlmClient | None = getattr(request.app.state, "llm", None)
+def llm_of(state: Any) -> LlmClient | None:
+    """The API process's client (created in the lifespan; `state` is the app's), or None when no LLM is
+    configured."""
+    client: LlmClient | None = getattr(state, "llm", None)
     return client
+
+
+async def get_llm(request: Request) -> LlmClient | None:
+    """`llm_of` as a dependency. `async` so FastAPI calls it on the event loop: a plain `def` dependency
+    runs in the threadpool, a hop per request."""
+    return llm_of(request.app.state)
 
 
 # A route parameter: `llm: ConfiguredLlm`. Invisible in the OpenAPI document.

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
-from app.core.db import DbSession, ReleaseDb, read_only
+from app.core.db import DbSession, read_only, release
 from app.core.errors import error_responses
 from app.core.settings import Settings
-from app.embeddings.service import ConfiguredSemantic
-from app.llm.client import ConfiguredLlm
+from app.embeddings.service import semantic_of
+from app.llm.client import llm_of
 from app.profiles.access import ExistingProfile
 from app.recall import service
 from app.recall.schemas import RecallRequest, RecallResult
@@ -26,22 +26,23 @@ async def recall(
     body: RecallRequest,
     profile: ExistingProfile,
     db: DbSession,
-    release_db: ReleaseDb,
-    llm: ConfiguredLlm,
-    semantic: ConfiguredSemantic,
     request: Request,
 ) -> RecallResult:
     """Find the memories that answer a question and synthesise an answer ("" when nothing matches)."""
-    settings: Settings = request.app.state.settings
+    # The LLM and the semantic channel are read off the app's state, not solved as dependencies: each
+    # dependency costs the hot path its solving on every request.
+    state = request.app.state
+    settings: Settings = state.settings
+    llm = llm_of(state)
     ranked = await service.recall(
         db,
         profile,
         body,
-        semantic=semantic,
+        semantic=semantic_of(state),
         exact_rows=settings.recall_exact_rows,
         timeout=settings.recall_timeout_seconds,
     )
     if llm is None:
         return ranked.result
-    await release_db()  # the reads are done: no connection waits on the LLM
+    await release(db)  # the reads are done: no connection waits on the LLM
     return await service.answer_with_llm(llm, body, ranked)
