@@ -265,15 +265,24 @@ def read_only(endpoint: Endpoint) -> Endpoint:
     return endpoint
 
 
+@functools.lru_cache(maxsize=8)
+def _autocommit(engine: AsyncEngine) -> AsyncEngine:
+    return engine.execution_options(isolation_level="AUTOCOMMIT")
+
+
 async def get_db(request: Request) -> AsyncIterator[AsyncSession]:
     """The request's unit of work: committed before the response is sent, rolled back on any error
     (autocommit for routes marked `read_only`)."""
     maker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
     with wait_budget(request_received_var.get() or time.monotonic()):
-        session = maker()
+        # Bound to the engine in autocommit, a read-only route's session takes its connection at its first
+        # statement like any other, not here: nothing holds a connection while the route's other
+        # dependencies run (authentication may check a key out of the cache on a connection of its own).
+        if getattr(getattr(request.scope.get("route"), "endpoint", None), _READ_ONLY, False):
+            session = maker(bind=_autocommit(maker.kw["bind"]))
+        else:
+            session = maker()
         try:
-            if getattr(getattr(request.scope.get("route"), "endpoint", None), _READ_ONLY, False):
-                await session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
             try:
                 yield session
                 # A session that never began a transaction holds no connection and nothing to write:

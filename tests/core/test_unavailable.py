@@ -208,6 +208,31 @@ async def test_exhausted_pool_sheds_with_503_and_readyz_still_answers(
     await engine.dispose()
 
 
+async def test_a_key_read_from_the_database_needs_no_second_connection(
+    own_app: FastAPI, own_client: httpx.AsyncClient, database_url: str
+) -> None:
+    """A key not in the cache is read on a connection of authentication's own, before the route's session
+    takes one (a read-only route's too, recall): a pool of one connection still serves the request, where
+    holding one while asking for another would wait out the bound and answer 503."""
+    assert (await own_client.post("/v1/namespaces", json={"name": "onepool"})).status_code == 201
+    minted = await own_client.post("/v1/namespaces/onepool/keys", json={"name": "agent"})
+    key = minted.json()["key"]
+    engine = _point_at(own_app, to_async_url(database_url), db_pool_size=1, db_max_overflow=0)
+    try:
+        for method, path, body in (
+            ("POST", "/v1/namespaces/onepool/profiles/p/remember", {"content": "I like tea."}),
+            ("POST", "/v1/namespaces/onepool/profiles/p/recall", {"query": "tea"}),
+            ("GET", "/v1/namespaces/onepool/profiles/p/memories", None),
+        ):
+            own_app.state.key_cache.forget()  # every request reads its key from the database
+            answer = await own_client.request(
+                method, path, json=body, headers={"Authorization": f"Bearer {key}"}
+            )
+            assert answer.status_code in (200, 201), answer.text
+    finally:
+        await engine.dispose()
+
+
 async def test_pool_wait_is_one_bound_per_request_not_per_checkout(
     own_app: FastAPI, database_url: str
 ) -> None:
