@@ -17,6 +17,7 @@ from app import __version__
 from app.context.schemas import BlockKind
 from app.core import tracing
 from app.core.auth import KeyCache, KeyChangeListener, OpenMode
+from app.core.blas import one_blas_thread
 from app.core.db import create_sessionmaker
 from app.core.docs import install_docs
 from app.core.embedded import Database
@@ -49,6 +50,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     from app.worker.supervisor import WorkerSupervisor
 
     settings: Settings = app.state.settings
+    one_blas_thread()
     database = await Database.open(settings)
     engine, url = database.engine, database.url
     app.state.engine = engine

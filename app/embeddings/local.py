@@ -18,14 +18,13 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import json
-import os
-import sys
 import threading
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from app.core.blas import blas_threads
 from app.embeddings.types import EmbeddingError
 
 if TYPE_CHECKING:
@@ -84,10 +83,9 @@ class MiniLM:
     """The model in memory: tokenizer, weights, and a batched forward pass (thread-safe, CPU-bound)."""
 
     def __init__(self, zip_path: Path | None = None, threads: int = 1) -> None:
-        if "numpy" not in sys.modules:
-            # On a small machine BLAS threads fight PostgreSQL, the API and each other: a forward pass on
-            # one thread was ~6x faster than on all of them under load. Read once, when numpy loads.
-            os.environ.setdefault("OPENBLAS_NUM_THREADS", str(threads))
+        # On a small machine BLAS threads fight PostgreSQL, the API and each other: a forward pass on one
+        # thread was ~6x faster than on all of them under load (`blas_threads` around each pass).
+        self.threads = threads
         try:
             import numpy as np
             from safetensors.numpy import load as load_safetensors
@@ -141,7 +139,7 @@ class MiniLM:
             for row, i in enumerate(chunk):
                 batch[row, : len(ids[i])] = ids[i]
                 mask[row, : len(ids[i])] = 1.0
-            with self._lock:  # BLAS already uses every core; one forward pass at a time
+            with self._lock, blas_threads(self.threads):  # one forward pass at a time, on its threads
                 vectors = self._forward(batch, mask)
             for row, i in enumerate(chunk):
                 out[i] = vectors[row].tolist()

@@ -11,6 +11,7 @@ import logging
 import os
 import signal
 
+from app.core.blas import one_blas_thread
 from app.core.db import create_sessionmaker
 from app.core.embedded import Database
 from app.core.heap import freeze_startup_objects
@@ -53,6 +54,7 @@ async def run_worker_process(
         # `serve`'s child shares the machine with the API: extraction is CPU-bound and must not take
         # the API's turn on the CPU (health checks stay prompt while large batches are extracted).
         os.nice(SERVE_CHILD_NICENESS)
+    one_blas_thread()
     database = await Database.open(settings)
     engine, url = database.engine, database.url
     health: HealthServer | None = None
