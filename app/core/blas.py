@@ -2,9 +2,9 @@
 
 numpy's OpenBLAS starts a thread per core and, after each parallel call, keeps them spinning a while. The
 matrix products of a recall (`app.recall.related_words`) are small, and on a small machine those spinning
-threads take the CPU from PostgreSQL and the other requests: at 1M memories and 32 connections, recall went
-from 201 to 233 requests/s (p99 547 → 251 ms) with one thread, and callgrind counted 270M → 13M
-instructions a recall in-process. The local embedder's forward pass takes `AGENT_MEMORY_EMBEDDINGS_THREADS`
+threads take the CPU from PostgreSQL and the other requests: at 1M memories and 32 connections, 4 runs each
+interleaved, recall answered 176–219 requests/s (median 192) with a thread per core and 203–213 (median
+210) with one; callgrind, which runs threads one at a time, counted 270M → 13M instructions a recall. The local embedder's forward pass takes `AGENT_MEMORY_EMBEDDINGS_THREADS`
 (`blas_threads` around it).
 """
 
