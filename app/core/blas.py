@@ -4,8 +4,8 @@ numpy's OpenBLAS starts a thread per core and, after each parallel call, keeps t
 matrix products of a recall (`app.recall.related_words`) are small, and on a small machine those spinning
 threads take the CPU from PostgreSQL and the other requests: at 1M memories and 32 connections, 4 runs each
 interleaved, recall answered 176–219 requests/s (median 192) with a thread per core and 203–213 (median
-210) with one; callgrind, which runs threads one at a time, counted 270M → 13M instructions a recall. The local embedder's forward pass takes `AGENT_MEMORY_EMBEDDINGS_THREADS`
-(`blas_threads` around it).
+210) with one; callgrind, which runs threads one at a time, counted 270M → 13M instructions a recall.
+The local embedder's forward pass takes `AGENT_MEMORY_EMBEDDINGS_THREADS` (`blas_threads` around it).
 """
 
 from __future__ import annotations
