@@ -28,8 +28,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import Iterator
+from contextlib import AbstractAsyncContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,6 +46,7 @@ from bench.common import (  # noqa: E402
     memory_statement,
     print_table,
     recall_question,
+    running_server,
     scoped_key,
 )
 
@@ -89,18 +90,10 @@ def worktree(revision: str) -> Iterator[Path]:
         subprocess.run(["git", "worktree", "remove", "--force", str(path)], cwd=ROOT, check=False)
 
 
-@asynccontextmanager
-async def serving(database_url: str, workers: int, pythonpath: Path | None) -> AsyncIterator[Server]:
-    env = {"AGENT_MEMORY_DATABASE_URL": database_url}
-    if pythonpath is not None:
-        env["PYTHONPATH"] = str(pythonpath)
-    server = Server(env=env, worker=False, extra_args=["--workers", str(workers)])
-    server.spawn()
-    try:
-        await server.wait_ready()
-        yield server
-    finally:
-        server.stop()
+def serving(database_url: str, workers: int, pythonpath: Path | None) -> AbstractAsyncContextManager[Server]:
+    """The server of one side: with `pythonpath`, the project's code from there (the base's worktree)."""
+    env = {"PYTHONPATH": str(pythonpath)} if pythonpath is not None else {}
+    return running_server(database_url, worker=False, extra_args=["--workers", str(workers)], env=env)
 
 
 async def load(side: Side, kind: str, connections: int, seconds: float) -> int:

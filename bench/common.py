@@ -138,10 +138,17 @@ async def bench_database(keep: bool, prefix: str = "bench") -> AsyncIterator[str
 
 @contextlib.asynccontextmanager
 async def running_server(
-    database_url: str, *, worker: bool = True, extra_args: Sequence[str] = ()
+    database_url: str,
+    *,
+    worker: bool = True,
+    extra_args: Sequence[str] = (),
+    env: dict[str, str] | None = None,
 ) -> AsyncIterator[Server]:
+    """`agent-memory serve` on `database_url` until the block ends; `env`: more environment for it."""
     server = Server(
-        env={"AGENT_MEMORY_DATABASE_URL": database_url}, worker=worker, extra_args=list(extra_args)
+        env={"AGENT_MEMORY_DATABASE_URL": database_url, **(env or {})},
+        worker=worker,
+        extra_args=list(extra_args),
     )
     server.spawn()
     try:

@@ -118,6 +118,7 @@ def semantic_of(state: Any) -> Semantic | None:
 
 
 async def get_semantic(request: Request) -> Semantic | None:
+    """`semantic_of` as a dependency (`async`: FastAPI calls it on the event loop, not in its threadpool)."""
     return semantic_of(request.app.state)
 
 
