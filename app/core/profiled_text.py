@@ -1,24 +1,31 @@
-"""The profile lexeme: how a full-text query is scoped to one profile inside the GIN index.
+"""Profile keys: how a full-text query is scoped to one profile inside the GIN index.
 
-Migration 0010 indexes `profiled_tsv(profile_id, tsv)`, the row's tsvector plus the lexeme `' p<id>'`.
-ANDing that lexeme into a query (`' p7' & (a | b)`) lets the index intersect the profile's posting list
-with the terms' (rarest first), so a search never reads rows of other profiles nor the profile's rows
-that match nothing. Write the match as `{PROFILED_TSV} @@ :query` so the planner sees the index expression.
+Migration 0011 indexes `profile_lexemes(profile_id, tsv)`: the row's lexemes, each prefixed with its
+profile (`7:marathon`). A query for profile 7 asks for those keys (`'7:marathon' | '7:race'`), each of
+which lists that profile's rows only, so a search never reads rows of other profiles nor the profile's
+rows that match nothing. Write the match as `{profile_lexemes()} @@ :keys` so the planner sees the index
+expression; the keys find rows, and the row's own `tsv` ranks them and checks phrases.
+
+A key longer than `KEY_CHARS` characters is cut to that length in rows whose text may hold one (a row
+whose tsvector could hold a lexeme near PostgreSQL's 2,047-byte limit, which the prefix would push over):
+a query asks for a long key both whole and cut (`key_query`).
 """
 
 from __future__ import annotations
 
+import re
 
-def profiled_tsv(alias: str = "") -> str:
+KEY_CHARS = 255  # the cut the migration's function applies in long rows (its regular expression's bound)
+
+# One lexeme of tsquery text as PostgreSQL prints it: quoted, quotes doubled, backslashes escaped.
+_QUOTED = re.compile(r"'((?:[^'\\]|''|\\.)*)'")
+_UNESCAPE = re.compile(r"''|\\(.)")
+
+
+def profile_lexemes(alias: str = "") -> str:
     """The indexed expression, for a table alias ('' for none)."""
     col = f"{alias}." if alias else ""
-    return f"profiled_tsv({col}profile_id, {col}tsv)"
-
-
-def profile_term(profile_id: int) -> str:
-    """The profile's lexeme as a tsquery operand: AND it into a query to keep the query in the profile."""
-    # The space keeps it apart from every lexeme the text parser makes.
-    return quote_lexeme(f" p{profile_id}")
+    return f"profile_lexemes({col}profile_id, {col}tsv)"
 
 
 def quote_lexeme(lexeme: str) -> str:
@@ -26,6 +33,39 @@ def quote_lexeme(lexeme: str) -> str:
     return "'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
-def in_profile(profile_id: int, query: str) -> str:
-    """tsquery text matching `query` (tsquery text) within one profile only."""
-    return f"{profile_term(profile_id)} & ({query})"
+def key_query(profile_id: int, lexeme: str) -> str:
+    """tsquery text matching the profile's rows that hold `lexeme`, through the index."""
+    key = f"{profile_id}:{lexeme}"
+    if len(key) <= KEY_CHARS:
+        return quote_lexeme(key)
+    return f"({quote_lexeme(key)} | {quote_lexeme(key[:KEY_CHARS])})"
+
+
+def lexemes_of(tsquery_text: str) -> list[str]:
+    """The lexemes of tsquery text as PostgreSQL prints it (a phrase: `'half' <-> 'marathon'`)."""
+    return [
+        _UNESCAPE.sub(lambda m: "'" if m.group(0) == "''" else m.group(1), quoted)
+        for quoted in _QUOTED.findall(tsquery_text)
+    ]
+
+
+def phrase_query(profile_id: int, tsquery_text: str) -> str:
+    """tsquery text matching the profile's rows holding every lexeme of a phrase (the index cannot see
+    word order: the row's own tsvector checks the phrase)."""
+    return "(" + " & ".join(key_query(profile_id, x) for x in lexemes_of(tsquery_text)) + ")"
+
+
+def _quoted_sql(sql: str) -> str:
+    """SQL quoting a text expression as a tsquery operand, as `quote_lexeme` does."""
+    return f"'''' || replace(replace({sql}, '\\', '\\\\'), '''', '''''') || ''''"
+
+
+def all_keys_query(profile_sql: str, tsvector_sql: str) -> str:
+    """SQL for the tsquery of the profile's rows holding every lexeme of a tsvector (each key asked whole
+    and cut, as `key_query` does); NULL when the tsvector is empty. Both arguments are SQL expressions."""
+    key = f"{profile_sql} || ':' || k"
+    whole, cut = _quoted_sql(key), _quoted_sql(f"left({key}, {KEY_CHARS})")
+    return (
+        f"(SELECT CAST(string_agg('(' || {whole} || ' | ' || {cut} || ')', ' & ') AS tsquery)"
+        f" FROM unnest(tsvector_to_array({tsvector_sql})) AS k)"
+    )

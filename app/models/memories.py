@@ -70,8 +70,10 @@ class Memory(Base):
             postgresql_where=text("superseded_by IS NULL AND topic_key IS NOT NULL"),
         ),
         Index("ix_memories_event_time", "profile_id", "event_time"),
-        # Keyed by profile and text together (migration 0010 defines profiled_tsv and says why).
-        Index("ix_memories_profiled_tsv", text("profiled_tsv(profile_id, tsv)"), postgresql_using="gin"),
+        # Keyed by the profile's own lexemes (migration 0011 defines profile_lexemes and says why).
+        Index(
+            "ix_memories_profile_lexemes", text("profile_lexemes(profile_id, tsv)"), postgresql_using="gin"
+        ),
         Index(
             "ix_memories_metadata",
             "metadata",

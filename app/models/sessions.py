@@ -85,7 +85,9 @@ class Message(Base):
         ),
         Index("ix_messages_session_seq", "profile_id", "session_id", "seq"),
         Index("ix_messages_parent", "profile_id", "session_id", "parent_id"),
-        # Keyed by profile and text together (migration 0010 defines profiled_tsv and says why).
-        Index("ix_messages_profiled_tsv", text("profiled_tsv(profile_id, tsv)"), postgresql_using="gin"),
+        # Keyed by the profile's own lexemes (migration 0011 defines profile_lexemes and says why).
+        Index(
+            "ix_messages_profile_lexemes", text("profile_lexemes(profile_id, tsv)"), postgresql_using="gin"
+        ),
         Index("ix_messages_created", "profile_id", "created_at"),
     )

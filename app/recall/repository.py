@@ -6,8 +6,8 @@ Full-text ranking is BM25 over PostgreSQL's own lexemes: each query term weighs
 (summary weighted above content), summed over the terms a row matches — an OR of terms, so a question
 matches without repeating every word.
 
-**Cost follows the matches, not the profile.** Rows are found through the GIN index keyed by profile and
-text together (`app.core.profiled_text`). A profile up to `Settings.recall_exact_rows` rows is ranked
+**Cost follows the matches, not the profile.** Rows are found through the GIN index whose keys are the
+profile's own lexemes (`app.core.profiled_text`). A profile up to `Settings.recall_exact_rows` rows is ranked
 exactly: every row matching any term is a candidate, and df and N are counted. A larger profile is ranked
 on bounded work: the rarest terms are looked up in the index while their estimated rows (from PostgreSQL's
 own statistics, `pg_stats`, read once a minute) add up to `LOOKUP_BUDGET`; the common ones — their posting
@@ -29,7 +29,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.db import driver_fetch
 from app.core.metadata import filter_sql
-from app.core.profiled_text import in_profile, profiled_tsv, quote_lexeme
+from app.core.profiled_text import key_query, phrase_query, profile_lexemes, quote_lexeme
 
 # Profiles up to `Settings.recall_exact_rows` rows (memories, and messages, each on its own; 5,000 by
 # default) are ranked exactly: counting them costs at most that many index entries (≈ 1 ms), below ranking
@@ -155,7 +155,7 @@ def _ranked(name: str, rows: str, newest: str, tf: str, labels_tf: str, shape: S
     found = []
     if shape.gin:
         found.append(
-            f"(SELECT id, tsv FROM ({rows} AND {profiled_tsv()} @@ CAST(:{name}_gin AS tsquery)) g"
+            f"(SELECT id, tsv FROM ({rows} AND {profile_lexemes()} @@ CAST(:{name}_gin AS tsquery)) g"
             f" LIMIT :{name}_cap)"
         )
     if shape.walk:
@@ -168,8 +168,12 @@ def _ranked(name: str, rows: str, newest: str, tf: str, labels_tf: str, shape: S
         or "SELECT NULL::text AS id, NULL::tsvector AS tsv WHERE false"
     )
     if shape.exact:
-        weighed = f"""SELECT h.id, t.lexeme, t.w, {tf} AS wtf
-        FROM {name}_hits h CROSS JOIN LATERAL unnest(h.tsv) AS u(lexeme, positions, weights)
+        # Every hit's lexemes first (OFFSET 0 keeps them one set), then one hash join with the terms: joined
+        # inside the lateral, the terms were scanned again for every hit (a fifth of the statement with
+        # forty-odd terms).
+        weighed = f"""SELECT u.id, t.lexeme, t.w, {tf} AS wtf
+        FROM (SELECT h.id, u.lexeme, u.positions, u.weights
+              FROM {name}_hits h CROSS JOIN LATERAL unnest(h.tsv) AS u(lexeme, positions, weights) OFFSET 0) u
         JOIN terms t ON t.lexeme = u.lexeme"""
     else:
         weighed = (
@@ -473,11 +477,11 @@ class Terms:
         """The shape and parameters of one `_ranked` channel: which terms the index looks up, whether the
         common ones are matched in the newest rows, their df estimates, and N."""
         common = stats.common([x for x, _ in self.lexemes])
-        rare = [quote_lexeme(x) for x, _ in self.lexemes if x not in common]
-        looked_up = _or(rare + [f"({q})" for q, _ in self.phrases])
+        rare = [key_query(profile_id, x) for x, _ in self.lexemes if x not in common]
+        looked_up = _or(rare + [phrase_query(profile_id, q) for q, _ in self.phrases])
         shape = Shape(exact=stats.exact, gin=bool(looked_up), walk=bool(common))
         return shape, {
-            f"{name}_gin": in_profile(profile_id, looked_up) if looked_up else None,
+            f"{name}_gin": looked_up or None,
             f"{name}_cap": stats.cap,
             f"{name}_est": [common.get(x) for x, _ in self.lexemes],
             f"{name}_n": stats.rows,

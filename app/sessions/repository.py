@@ -12,7 +12,7 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.db import indexed_text_fits
-from app.core.profiled_text import profile_term, profiled_tsv
+from app.core.profiled_text import all_keys_query, profile_lexemes
 from app.models import Compaction, Message, Session
 from app.sessions.fulltext import ALL_TERMS_QUERY, split_query
 from app.sessions.schemas import SearchHit
@@ -352,14 +352,20 @@ async def count_sessions(db: AsyncSession, profile_id: int) -> int:
     return int((await db.execute(stmt)).scalar_one())
 
 
+# The index finds the profile's rows holding every word (a phrase's words included); the row's own tsvector
+# then checks the query itself (phrases in order).
+_SEARCH_KEYS = all_keys_query(
+    "CAST(CAST(:p AS bigint) AS text)",
+    "to_tsvector('english', CAST(:words AS text) || ' ' || array_to_string(CAST(:phrases AS text[]), ' '))",
+)
 _SEARCH = text(
     f"""
-    WITH q AS (SELECT {ALL_TERMS_QUERY} AS query)
+    WITH q AS (SELECT {ALL_TERMS_QUERY} AS query, {_SEARCH_KEYS} AS keys)
     SELECT m.id, m.session_id, m.role, m.text_content AS content, m.created_at,
            ts_rank(m.tsv, q.query) AS score
     FROM messages m, q
     WHERE m.profile_id = :p AND (CAST(:s AS text) IS NULL OR m.session_id = :s)
-      AND {profiled_tsv("m")} @@ (CAST(:in_profile AS tsquery) && q.query)
+      AND {profile_lexemes("m")} @@ q.keys AND m.tsv @@ q.query
     ORDER BY score DESC, m.created_at DESC, m.seq DESC
     LIMIT :limit
     """
@@ -374,7 +380,6 @@ async def search(
     words, phrases = split_query(query)
     params = {
         "p": profile_id,
-        "in_profile": profile_term(profile_id),
         "s": session_id,
         "words": words,
         "phrases": phrases,
