@@ -55,7 +55,7 @@ def phrase_query(profile_id: int, tsquery_text: str) -> str:
     return "(" + " & ".join(key_query(profile_id, x) for x in lexemes_of(tsquery_text)) + ")"
 
 
-def _quoted_sql(sql: str) -> str:
+def quoted_sql(sql: str) -> str:
     """SQL quoting a text expression as a tsquery operand, as `quote_lexeme` does."""
     return f"'''' || replace(replace({sql}, '\\', '\\\\'), '''', '''''') || ''''"
 
@@ -64,7 +64,7 @@ def all_keys_query(profile_sql: str, tsvector_sql: str) -> str:
     """SQL for the tsquery of the profile's rows holding every lexeme of a tsvector (each key asked whole
     and cut, as `key_query` does); NULL when the tsvector is empty. Both arguments are SQL expressions."""
     key = f"{profile_sql} || ':' || k"
-    whole, cut = _quoted_sql(key), _quoted_sql(f"left({key}, {KEY_CHARS})")
+    whole, cut = quoted_sql(key), quoted_sql(f"left({key}, {KEY_CHARS})")
     return (
         f"(SELECT CAST(string_agg('(' || {whole} || ' | ' || {cut} || ')', ' & ') AS tsquery)"
         f" FROM unnest(tsvector_to_array({tsvector_sql})) AS k)"

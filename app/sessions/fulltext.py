@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import re
 
+from app.core.profiled_text import quoted_sql
+
 _PHRASE = re.compile(r'"([^"]*)"')
 
 # SQL for the tsquery of (:words, :phrases): the AND of the words' lexemes and of each phrase.
-ALL_TERMS_QUERY = """
+ALL_TERMS_QUERY = f"""
     (SELECT CAST(string_agg('(' || part || ')', ' & ') AS tsquery) FROM (
-        SELECT string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || '''', ' & ') AS part
+        SELECT string_agg({quoted_sql("lexeme")}, ' & ') AS part
         FROM unnest(to_tsvector('english', CAST(:words AS text)))
       UNION ALL
         SELECT CAST(pq AS text) FROM (

@@ -10,14 +10,15 @@ stage asks for forty-odd terms at once (the question's words, their expansions a
 
 `profile_lexemes(profile_id, tsv)` is the row's lexemes each prefixed with its profile (`7:marathon`): the
 digits before the first ':' are the profile, whatever the lexeme holds, so no two profiles share a key.
-A lexeme may be 2,047 bytes long, and the prefix would push it past PostgreSQL's limit: in a row whose
-tsvector is 1,900 bytes or more (or stored compressed, its size unknown without decompressing it), keys are
-cut to 255 characters (`app.core.profiled_text.key_query` asks for a long key both whole and cut); the test
-is two header reads, the cut a regular expression only long rows pay.
 A query for profile 7 asks for `'7:marathon' | '7:race'`, each key's posting list holds that profile's
 rows only, and the index answers from them alone. Positions and weights are left out (the index only
 finds rows; ranking reads the row's own tsvector). The function is plain SQL with no subquery (lexemes
 never hold a space, the parser splits on it), so the planner inlines it and matches the index expression.
+
+A lexeme may be 2,047 bytes long, and the prefix would push it past PostgreSQL's limit: in a row whose
+tsvector is 1,900 bytes or more (or stored compressed, its size unknown without decompressing it), keys are
+cut to 255 characters (`app.core.profiled_text.key_query` asks for a long key both whole and cut); the test
+is two header reads, the cut a regular expression only long rows pay.
 
 Revision ID: 0011
 Revises: 0010
