@@ -18,6 +18,7 @@ from numpy.typing import NDArray
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
+from app.core.db import Reads, driver_fetch
 from app.core.memory_types import EMBEDDED_TYPES, sql_list
 
 VectorStore = Literal["pgvector", "portable"]
@@ -134,8 +135,7 @@ async def forget(db: AsyncSession, profile_id: int, memory_id: str) -> None:
 
 # Exact search, narrowed to the profile's vectors of this model before ranking; superseded memories never
 # appear (their vectors stay until the memory is purged).
-_NEAREST_PGVECTOR = text(
-    """
+_NEAREST_PGVECTOR = """
     WITH candidates AS MATERIALIZED (
         SELECT e.memory_id, -(e.embedding <#> CAST(CAST(:q AS text) AS vector)) AS similarity
         FROM memory_embeddings e
@@ -146,17 +146,14 @@ _NEAREST_PGVECTOR = text(
     ORDER BY c.similarity DESC, c.memory_id DESC
     LIMIT :k
     """
-)
 # The portable store's vectors as their binary form (`array_send`), for numpy to take the dot products: in
 # SQL, unnesting both arrays for every row took 32 ms for a profile of 1,000 vectors.
-_PORTABLE_VECTORS = text(
-    """
+_PORTABLE_VECTORS = """
     SELECT e.memory_id, array_send(e.embedding) AS embedding
     FROM memory_embeddings e
     JOIN memories m ON m.profile_id = :p AND m.id = e.memory_id AND m.superseded_by IS NULL
     WHERE e.profile_id = :p AND e.model = :model
     """
-)
 # A one-dimensional `real[]` in PostgreSQL's binary form: a 20-byte header (dimensions, null flag, element
 # type, length, lower bound), then each element as its length and its big-endian value (vectors hold no NULL).
 _ARRAY_HEADER = 20
@@ -164,7 +161,7 @@ _ELEMENT = np.dtype([("length", ">i4"), ("value", ">f4")])
 
 
 async def nearest(
-    db: AsyncSession | AsyncConnection,
+    db: Reads,
     profile_id: int,
     model: str,
     vector: Sequence[float],
@@ -178,9 +175,9 @@ async def nearest(
     params: dict[str, object] = {"p": profile_id, "model": model}
     if store == "pgvector":
         params.update({"q": _literal(vector, store), "k": limit, "floor": floor})
-        rows = await db.execute(_NEAREST_PGVECTOR, params)
-        return [(r.memory_id, float(r.similarity)) for r in rows]
-    found = (await db.execute(_PORTABLE_VECTORS, params)).all()
+        rows = await driver_fetch(db, _NEAREST_PGVECTOR, params)
+        return [(r["memory_id"], float(r["similarity"])) for r in rows]
+    found = await driver_fetch(db, _PORTABLE_VECTORS, params)
     if not found:
         return []
     ids = [memory_id for memory_id, _ in found]

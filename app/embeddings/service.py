@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
-from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.db import Reads
 from app.core.settings import Settings
 from app.embeddings import repository
 from app.embeddings.repository import PendingMemory, VectorStore
@@ -83,7 +84,7 @@ class Semantic:
     async def aclose(self) -> None:
         await self.embedder.aclose()
 
-    async def vector_store(self, db: AsyncSession) -> VectorStore:
+    async def vector_store(self, db: Reads) -> VectorStore:
         if self.store is None:
             store = await repository.vector_store(db)
             if store is None:
@@ -91,22 +92,34 @@ class Semantic:
             self.store = store
         return self.store
 
-    async def channel(
-        self, db: AsyncSession, profile_id: int, query: str, limit: int
-    ) -> list[tuple[str, float]]:
-        """The profile's memories nearest to the query, best first; [] when the query cannot be embedded
-        in time (recall then ranks lexically). Ends `db`'s transaction first: no connection is held while
-        the query is embedded."""
-        store = await self.vector_store(db)
-        await db.close()
+    async def embed_question(self, query: str) -> SemanticQuery:
+        """The question embedded for the semantic channel. Call it with no database connection held: it
+        waits on the embedder. A question that cannot be embedded in time gets no vector (recall then
+        ranks lexically)."""
         try:
             async with asyncio.timeout(self.query_timeout):
-                vector = await self.embedder.embed_query(query)
+                return SemanticQuery(self, await self.embedder.embed_query(query))
         except (EmbeddingError, TimeoutError) as exc:
             logger.warning("semantic channel skipped: %s", exc or type(exc).__name__)
+            return SemanticQuery(self, None)
+
+
+@dataclass(frozen=True)
+class SemanticQuery:
+    """A recall question as the semantic channel searches with it: its vector (None: it could not be
+    embedded), and the channel's settings."""
+
+    semantic: Semantic
+    vector: list[float] | None
+
+    async def nearest(self, db: Reads, profile_id: int, limit: int) -> list[tuple[str, float]]:
+        """The profile's memories nearest to the question, best first ([] without a vector)."""
+        if self.vector is None:
             return []
+        store = await self.semantic.vector_store(db)
+        semantic = self.semantic
         return await repository.nearest(
-            db, profile_id, self.model, vector, store, limit=limit, floor=self.floor
+            db, profile_id, semantic.model, self.vector, store, limit=limit, floor=semantic.floor
         )
 
 

@@ -198,6 +198,7 @@ class McpTools:
 
 def build_server(app: FastAPI) -> MCPServer:
     """The MCP server with the memory tools, bound to `app`."""
+    from app.embeddings.service import semantic_of
     from app.ingest import service as ingest_service
     from app.ingest.schemas import IngestRequest
     from app.memories import service as memories
@@ -291,7 +292,12 @@ def build_server(app: FastAPI) -> MCPServer:
 
         async def act(db: AsyncSession, row: Profile) -> BaseModel:
             assert isinstance(body, RecallRequest)
-            ranked = await recall_service.recall(db, row, body, semantic=getattr(app.state, "semantic", None))
+            semantic = semantic_of(app.state)
+            question = None
+            if semantic is not None:
+                await db.commit()  # no connection waits on the embedder
+                question = await semantic.embed_question(body.query)
+            ranked = await recall_service.recall(db, row, body, semantic=question)
             llm = app.state.llm
             if llm is None:
                 return ranked.result

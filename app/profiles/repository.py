@@ -10,7 +10,7 @@ from sqlalchemy import func, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
-from app.core.db import driver_fetch
+from app.core.db import Reads, driver_fetch
 from app.models import Profile
 
 
@@ -32,9 +32,7 @@ _FIND_WITH_NAMESPACE = """
 """
 
 
-async def find_with_namespace(
-    db: AsyncSession, namespace: str, name: str
-) -> tuple[int | None, Profile | None]:
+async def find_with_namespace(db: Reads, namespace: str, name: str) -> tuple[int | None, Profile | None]:
     """The live namespace's id and its live profile of that name, in one round trip (hot path of every
     per-profile request). The profile is a detached row object: callers read it, never change it.
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.auth import Principal
+from app.core.db import Reads
 from app.core.errors import NotFound
 from app.core.pagination import decode_cursor, encode_cursor
 from app.models import Profile
@@ -17,9 +18,7 @@ from app.worker import queue
 class ProfileNotFound(NotFound, code="profile_not_found"): ...
 
 
-async def _find(
-    db: AsyncSession, principal: Principal, namespace: str, name: str
-) -> tuple[int, Profile | None]:
+async def _find(db: Reads, principal: Principal, namespace: str, name: str) -> tuple[int, Profile | None]:
     """The namespace the principal may use and its live profile of that name, in one query."""
     namespace_id, profile = await repository.find_with_namespace(db, namespace, name)
     if namespace_id is None or (not principal.is_admin and principal.namespace_id != namespace_id):
@@ -27,7 +26,7 @@ async def _find(
     return namespace_id, profile
 
 
-async def for_read(db: AsyncSession, principal: Principal, namespace: str, name: str) -> Profile:
+async def for_read(db: Reads, principal: Principal, namespace: str, name: str) -> Profile:
     _, profile = await _find(db, principal, namespace, name)
     if profile is None:
         raise ProfileNotFound(f"profile '{name}' not found in namespace '{namespace}'")

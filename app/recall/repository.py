@@ -24,10 +24,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from app.core.db import driver_fetch
+from app.core.db import Reads, driver_fetch
 from app.core.metadata import filter_sql
 from app.core.profiled_text import key_query, phrase_query, profile_lexemes, quote_lexeme
 
@@ -66,16 +63,14 @@ _ANALYSE = """
 # A table's statistics as ANALYZE left them: its rows, the most common profiles with their share of the
 # rows, and the most common lexemes of its tsvector with theirs (followed, in the frequencies, by the least
 # and greatest of them and the share of NULLs).
-_CATALOG = text(
-    """
-    SELECT (SELECT reltuples FROM pg_class WHERE oid = CAST(:table AS regclass)) AS reltuples,
+_CATALOG = """
+    SELECT (SELECT reltuples FROM pg_class WHERE oid = CAST(CAST(:table AS text) AS regclass)) AS reltuples,
            p.most_common_vals::text::bigint[] AS profiles, p.most_common_freqs AS profile_freqs,
            t.most_common_elems::text::text[] AS lexemes, t.most_common_elem_freqs AS lexeme_freqs
     FROM (SELECT 1) one
     LEFT JOIN pg_stats p ON p.schemaname = current_schema() AND p.tablename = :table AND p.attname = 'profile_id'
     LEFT JOIN pg_stats t ON t.schemaname = current_schema() AND t.tablename = :table AND t.attname = 'tsv'
     """
-)
 
 
 @dataclass(frozen=True)
@@ -91,18 +86,18 @@ class Catalog:
 _catalogs: dict[str, tuple[float, Catalog]] = {}
 
 
-async def catalog(db: AsyncSession, table: str) -> Catalog:
+async def catalog(db: Reads, table: str) -> Catalog:
     """The table's statistics, read from the catalogue at most once every CATALOG_SECONDS per process."""
     now = time.monotonic()
     cached = _catalogs.get(table)
     if cached is not None and now - cached[0] < CATALOG_SECONDS:
         return cached[1]
-    row = (await db.execute(_CATALOG, {"table": table})).one()
-    freqs = list(row.lexeme_freqs or [])
-    lexemes = list(row.lexemes or [])
+    [row] = await driver_fetch(db, _CATALOG, {"table": table})
+    freqs = list(row["lexeme_freqs"] or [])
+    lexemes = list(row["lexemes"] or [])
     found = Catalog(
-        rows=max(float(row.reltuples or 0), 0.0),
-        profiles=dict(zip(row.profiles or [], row.profile_freqs or [], strict=False)),
+        rows=max(float(row["reltuples"] or 0), 0.0),
+        profiles=dict(zip(row["profiles"] or [], row["profile_freqs"] or [], strict=False)),
         lexemes=dict(zip(lexemes, freqs, strict=False)),
         least=float(freqs[len(lexemes)]) if len(freqs) > len(lexemes) else 0.0,
     )
@@ -344,9 +339,11 @@ def _channels_sql(mem: Shape, msg: Shape, window: bool) -> str:
            AND regexp_split_to_array(topic_key, '[._]') && CAST(:words AS text[])
          ORDER BY id DESC LIMIT 500)
 {_WINDOW_PARTS if window else ""}),
-    {_DETAILS}
+    {_DETAILS},
+    -- A memory several channels found comes with its details once (half of a recall's rows repeat one).
+    found_once AS (SELECT f.*, row_number() OVER (PARTITION BY f.id) = 1 AS first FROM found f)
     SELECT f.channel, f.id, f.score, f.topic_key, NULL AS latest_session, d.*
-    FROM found f LEFT JOIN details d ON d.memory_id = f.id
+    FROM found_once f LEFT JOIN details d ON f.first AND d.memory_id = f.id
     UNION ALL
     SELECT 'extra', d.memory_id, 0, NULL, NULL, d.* FROM details d
     WHERE d.memory_id = ANY(CAST(:extra_ids AS text[])) AND d.memory_id NOT IN (SELECT id FROM found)
@@ -395,7 +392,7 @@ class TableStats:
     least: float = 0.0  # a lexeme missing from `freqs` is in fewer than this share of the rows
 
     @staticmethod
-    async def of(db: AsyncSession, table: str, profile_id: int, count: int, exact_rows: int) -> TableStats:
+    async def of(db: Reads, table: str, profile_id: int, count: int, exact_rows: int) -> TableStats:
         if count < exact_rows:
             return TableStats(rows=count, exact=True, cap=exact_rows)
         # Never analysed, or the profile is not among the most common values: it has at least exact_rows
@@ -438,7 +435,7 @@ class Analysis:
 
 
 async def analyse(
-    db: AsyncSession,
+    db: Reads,
     profile_id: int,
     query: str,
     phrases: list[str],
@@ -527,7 +524,7 @@ class Channels:
 
 
 async def channels(
-    db: AsyncSession,
+    db: Reads,
     profile_id: int,
     terms: Terms,
     analysis: Analysis,

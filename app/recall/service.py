@@ -18,10 +18,11 @@ from datetime import UTC, date, datetime, time
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.dates import format_date
+from app.core.db import Reads
 from app.core.memory_types import POLICIES, types_where
 from app.core.settings import Settings
 from app.core.tokens import estimate_tokens
-from app.embeddings.service import Semantic
+from app.embeddings.service import SemanticQuery
 from app.extraction.lemmas import base_forms
 from app.extraction.temporal import find_time, resolve_time_window
 from app.llm.answers import ANSWER_TOKENS, write_answer
@@ -229,22 +230,21 @@ class Ranked:
 
 
 async def recall(
-    db: AsyncSession,
+    db: Reads,
     profile: Profile,
     request: RecallRequest,
     *,
-    semantic: Semantic | None = None,
+    semantic: SemanticQuery | None = None,
     exact_rows: int = DEFAULT_EXACT_ROWS,
     timeout: float = DEFAULT_TIMEOUT,
 ) -> Ranked:
     """Rank the profile's memories for the question and answer extractively (all the database work).
-    `semantic` (embeddings configured) adds the semantic channel; profiles up to `exact_rows` rows are
+    `semantic` (embeddings configured: the question embedded) adds the semantic channel; profiles up to `exact_rows` rows are
     ranked exactly (`app.recall.repository`); each statement is cancelled past `timeout` seconds."""
     reference = _reference(request.reference_date)
     level = LEVELS[request.thinking_level]
     width = max(level.width, request.limit)
-    # First, before any other read: it releases the connection while the query is embedded.
-    similar = await semantic.channel(db, profile.id, request.query, width) if semantic else []
+    similar = await semantic.nearest(db, profile.id, width) if semantic else []
     window = resolve_time_window(request.query, reference)
     # The time expression picks the window; its words ("two days ago") are not what to search for.
     text = request.query
@@ -289,7 +289,7 @@ async def recall(
     if semantic is not None:
         # Only what the visibility rules (asOf, metadata) let through has details.
         ranked_similar = [memory_id for memory_id, _ in similar if memory_id in rows]
-        channels.append(Channel("semantic", semantic.weight, ranked_similar))
+        channels.append(Channel("semantic", semantic.semantic.weight, ranked_similar))
     fused, hits = _fuse(channels)
     if not fused:
         return Ranked(RecallResult(count=0, answer="", candidates=[]), [], reference)
