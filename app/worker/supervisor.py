@@ -41,7 +41,9 @@ class WorkerSupervisor:
         return self.process.pid if self.process is not None and self.process.returncode is None else None
 
     def _command(self) -> list[str]:
-        return [sys.executable, "-m", "app", "worker", "--parent-pid", str(os.getpid())]
+        # -P: the working directory is not put first on the child's sys.path, so a directory holding a
+        # package of its own named `app` (a common name for a user's project) cannot shadow this one.
+        return [sys.executable, "-P", "-m", "app", "worker", "--parent-pid", str(os.getpid())]
 
     def _env(self) -> dict[str, str]:
         env = dict(os.environ)

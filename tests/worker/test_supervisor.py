@@ -10,6 +10,7 @@ import asyncio
 import os
 import signal
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import httpx
 import psutil
@@ -81,3 +82,29 @@ async def test_serve_starts_restarts_and_stops_its_worker_process(
     await supervisor.stop()  # SIGTERM: the child stops cleanly and is reaped
     assert supervisor.pid is None
     assert supervisor.process is not None and supervisor.process.returncode == 0
+
+
+async def test_worker_starts_from_a_directory_holding_a_package_named_app(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A user's own project often has an `app` package: serve run from there must still start its worker.
+    project = tmp_path
+    (project / "app").mkdir()
+    (project / "app" / "__init__.py").write_text("raise SystemExit('the project\\'s own app package')\n")
+    monkeypatch.chdir(project)
+    async with fresh_database("am_test_serve_cwd") as url:
+        application = create_app(make_settings(url), run_worker=True)
+        async with (
+            application.router.lifespan_context(application),
+            httpx.AsyncClient(
+                transport=httpx.ASGITransport(app=application),
+                base_url="http://test",
+                headers={"Authorization": f"Bearer {ADMIN_KEY}"},
+            ) as client,
+        ):
+            assert (await client.post("/v1/namespaces", json={"name": "cwd"})).status_code == 201
+            profile_url = "/v1/namespaces/cwd/profiles/alice"
+            job_id = await _ingest(client, profile_url, "My favourite colour is teal.")
+            assert await _done(client, profile_url, job_id)
+            supervisor: WorkerSupervisor = application.state.worker_supervisor
+            assert supervisor.restarts == 0
