@@ -239,8 +239,9 @@ async def recall(
     timeout: float = DEFAULT_TIMEOUT,
 ) -> Ranked:
     """Rank the profile's memories for the question and answer extractively (all the database work).
-    `semantic` (embeddings configured: the question embedded) adds the semantic channel; profiles up to `exact_rows` rows are
-    ranked exactly (`app.recall.repository`); each statement is cancelled past `timeout` seconds."""
+    `semantic` (embeddings configured: the question embedded) adds the semantic channel; profiles up to
+    `exact_rows` rows are ranked exactly (`app.recall.repository`); each statement is cancelled past
+    `timeout` seconds."""
     reference = _reference(request.reference_date)
     level = LEVELS[request.thinking_level]
     width = max(level.width, request.limit)
