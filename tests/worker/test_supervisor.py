@@ -7,6 +7,7 @@ test's jobs; jobs are ingested over HTTP and done by the child.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 from collections.abc import AsyncIterator
@@ -22,9 +23,10 @@ from app.worker.supervisor import WorkerSupervisor
 from tests.conftest import ADMIN_KEY, fresh_database, make_settings
 
 
-@pytest.fixture(scope="module")
-async def served() -> AsyncIterator[tuple[FastAPI, httpx.AsyncClient]]:
-    async with fresh_database("am_test_serve") as url:
+@contextlib.asynccontextmanager
+async def _serving(database: str) -> AsyncIterator[tuple[FastAPI, httpx.AsyncClient]]:
+    """The app with its real lifespan (its worker process started) on a fresh database, and a client."""
+    async with fresh_database(database) as url:
         application = create_app(make_settings(url), run_worker=True)
         async with (
             application.router.lifespan_context(application),
@@ -35,6 +37,12 @@ async def served() -> AsyncIterator[tuple[FastAPI, httpx.AsyncClient]]:
             ) as client,
         ):
             yield application, client
+
+
+@pytest.fixture(scope="module")
+async def served() -> AsyncIterator[tuple[FastAPI, httpx.AsyncClient]]:
+    async with _serving("am_test_serve") as served:
+        yield served
 
 
 async def _done(client: httpx.AsyncClient, profile_url: str, job_id: str) -> bool:
@@ -92,19 +100,10 @@ async def test_worker_starts_from_a_directory_holding_a_package_named_app(
     (project / "app").mkdir()
     (project / "app" / "__init__.py").write_text("raise SystemExit('the project\\'s own app package')\n")
     monkeypatch.chdir(project)
-    async with fresh_database("am_test_serve_cwd") as url:
-        application = create_app(make_settings(url), run_worker=True)
-        async with (
-            application.router.lifespan_context(application),
-            httpx.AsyncClient(
-                transport=httpx.ASGITransport(app=application),
-                base_url="http://test",
-                headers={"Authorization": f"Bearer {ADMIN_KEY}"},
-            ) as client,
-        ):
-            assert (await client.post("/v1/namespaces", json={"name": "cwd"})).status_code == 201
-            profile_url = "/v1/namespaces/cwd/profiles/alice"
-            job_id = await _ingest(client, profile_url, "My favourite colour is teal.")
-            assert await _done(client, profile_url, job_id)
-            supervisor: WorkerSupervisor = application.state.worker_supervisor
-            assert supervisor.restarts == 0
+    async with _serving("am_test_serve_cwd") as (application, client):
+        assert (await client.post("/v1/namespaces", json={"name": "cwd"})).status_code == 201
+        profile_url = "/v1/namespaces/cwd/profiles/alice"
+        job_id = await _ingest(client, profile_url, "My favourite colour is teal.")
+        assert await _done(client, profile_url, job_id)
+        supervisor: WorkerSupervisor = application.state.worker_supervisor
+        assert supervisor.restarts == 0
