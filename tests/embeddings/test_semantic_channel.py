@@ -6,11 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+import pytest
 from fastapi import FastAPI
 from sqlalchemy import text
 
 from app.worker.runner import Worker
 from tests.embeddings.fake_embeddings import FakeEmbeddings, Reply, error
+from tests.fake_server import Request
+from tests.mcp.test_mcp import admin, data, mcp_client
 
 PARTY = [
     ("user", "Did you bake anything for Sam's birthday party on Saturday?", "2024-06-02T18:00:00Z"),
@@ -186,3 +189,33 @@ async def test_editing_a_memory_embeds_its_new_content(
     assert fake_embeddings.inputs() == ["I collect snizzles."]
     found = await _recall(sem_client, url, "Any blorfs?")
     assert found["count"] == 1 and found["candidates"][0]["id"] == memory["id"]
+
+
+async def test_the_question_is_embedded_with_no_connection_checked_out(
+    sem_app: FastAPI,
+    sem_client: httpx.AsyncClient,
+    sem_ns: str,
+    sem_worker: Worker,
+    fake_embeddings: FakeEmbeddings,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # An embedder may take its whole timeout: recall (REST and MCP) must not keep a pooled connection meanwhile.
+    url = f"/v1/namespaces/{sem_ns}/profiles/alice"
+    await _ingest(sem_client, url, PARTY, "party")
+    await sem_worker.drain()
+    pool = sem_app.state.engine.sync_engine.pool
+    checked_out: list[int] = []
+    make_request = fake_embeddings.make_request
+
+    def recording(path: str, headers: dict[str, str], body: dict[str, Any]) -> Request:
+        checked_out.append(pool.checkedout())
+        return make_request(path, headers, body)
+
+    monkeypatch.setattr(fake_embeddings, "make_request", recording)
+    assert "quennets" in (await _recall(sem_client, url, QUESTION))["candidates"][0]["summary"].lower()
+    async with mcp_client(sem_app, **admin()) as mcp:
+        found = data(
+            await mcp.call_tool("recall", {"query": QUESTION, "namespace": sem_ns, "profile": "alice"})
+        )
+    assert "quennets" in found["candidates"][0]["summary"].lower()
+    assert checked_out == [0, 0]
