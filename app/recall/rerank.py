@@ -29,18 +29,28 @@ from app.recall.answer_types import asked_for, holds
 from app.recall.related_words import relatedness
 from app.recall.repository import Candidate
 
-# Feature weights, chosen on the development sets (bench/eval_retrieval.py).
-W_FIRST = 1.0
-W_SPECIFIC = 1.0
-W_AGREE = 0.15
-W_NEAR = 0.5
-# On all four development sets 0.5–0.8 gained (any@10 +0.4 to +5.7 points, NDCG@10 +1.8 to +2.7 at 0.6),
-# 0.25 about half as much, 1.2 lost some again; leaving out any one type found less on some set.
-W_ANSWER_TYPE = 0.6
-# Weights 1–3 with thresholds 0.3–0.4 all gained on dev_locomo and dev_long (any@10 +0.8 to +3.8 points,
-# MRR up to +4.5) and lost one or two of dev_replies' 94 questions; 2 is the middle.
-W_RELATED = 2.0
-OFF_SPEAKER = 0.4  # factor for a memory that is not about the person the question names
+
+@dataclass(frozen=True)
+class Weights:
+    """The weight of each feature in a candidate's new score, chosen on the development sets
+    (`bench/eval_retrieval.py`). Fitted jointly instead (`bench/tune_rerank.py`, leave one set out), they
+    found less on each left-out set than these, by 0.4 to 1.8 points of any@10."""
+
+    first: float = 1.0
+    specific: float = 1.0
+    agree: float = 0.15
+    near: float = 0.5
+    # On all four development sets 0.5–0.8 gained (any@10 +0.4 to +5.7 points, NDCG@10 +1.8 to +2.7 at
+    # 0.6), 0.25 about half as much, 1.2 lost some again; leaving out any one type found less on some set.
+    answer_type: float = 0.6
+    # Weights 1–3 with thresholds 0.3–0.4 all gained on dev_locomo and dev_long (any@10 +0.8 to +3.8
+    # points, MRR up to +4.5) and lost one or two of dev_replies' 94 questions; 2 is the middle.
+    related: float = 2.0
+    off_speaker: float = 0.4  # factor for a memory that is not about the person the question names
+
+
+FEATURES = tuple(f for f in Weights.__dataclass_fields__ if f != "off_speaker")
+DEFAULT_WEIGHTS = Weights()
 NEAR_TOP = 5  # strong candidates whose neighbours get the proximity feature
 NEAR_SCALE = 2.0  # turns of distance at which proximity falls to 1/e
 
@@ -75,14 +85,23 @@ def name_terms(query: Query, rows: dict[str, Candidate]) -> set[str]:
     return {t for t in query.terms if len(t) >= 3 and any(p.startswith(t) for p in parts)}
 
 
-def rerank(
+@dataclass(frozen=True)
+class Features:
+    """What the second stage sees of one candidate: a value per name in `FEATURES`, and whether it is
+    about someone other than the person the question names."""
+
+    values: tuple[float, ...]
+    off_speaker: bool
+
+
+def features(
     fused: dict[str, float],
     rows: dict[str, Candidate],
     hits: dict[str, int],
     query: Query,
     channel_count: int,
-) -> dict[str, float]:
-    """New scores for the candidates in `fused` (all of them present in `rows`); `hits[m]` is how many
+) -> dict[str, Features]:
+    """The features of the candidates in `fused` (all of them present in `rows`); `hits[m]` is how many
     channels found m out of `channel_count`."""
     if not fused:
         return {}
@@ -97,10 +116,11 @@ def rerank(
     strong = sorted(first, key=lambda m: first[m], reverse=True)[:NEAR_TOP]
     asked = asked_for(query.text)
     related = relatedness(query.text, weights, rows)
-    out: dict[str, float] = {}
+    out: dict[str, Features] = {}
     for memory_id, score in first.items():
         row = rows[memory_id]
-        held = set(row.memory_terms) | set(row.message_terms)
+        own_terms = set(row.memory_terms)
+        held = own_terms | set(row.message_terms)
         specific = sum(w for t, w in weights.items() if t in held) / total if total > 0 else 0.0
         agree = (hits.get(memory_id, 1) - 1) / max(channel_count - 1, 1)
         near = 0.0
@@ -112,11 +132,36 @@ def rerank(
                 if o.session_id == row.session_id and o.seq is not None:
                     distance = abs(o.seq - row.seq)
                     near = max(near, first[other] * math.exp(-distance / NEAR_SCALE))
-        value = W_FIRST * score + W_SPECIFIC * specific + W_AGREE * agree + W_NEAR * near
-        value += W_RELATED * related.get(memory_id, 0.0)
-        if asked is not None and holds(asked, row):
-            value += W_ANSWER_TYPE
-        if names and not (names & set(row.memory_terms)):
-            value *= OFF_SPEAKER
-        out[memory_id] = value
+        values = {
+            "first": score,
+            "specific": specific,
+            "agree": agree,
+            "near": near,
+            "answer_type": 1.0 if asked is not None and holds(asked, row) else 0.0,
+            "related": related.get(memory_id, 0.0),
+        }
+        out[memory_id] = Features(
+            tuple(values[name] for name in FEATURES), bool(names) and not (names & own_terms)
+        )
     return out
+
+
+def score(found: dict[str, Features], weights: Weights = DEFAULT_WEIGHTS) -> dict[str, float]:
+    """Each candidate's new score: its features weighed, scaled down when it is off the question's person."""
+    w = tuple(getattr(weights, name) for name in FEATURES)
+    out: dict[str, float] = {}
+    for memory_id, f in found.items():
+        value = sum(a * b for a, b in zip(w, f.values, strict=True))
+        out[memory_id] = value * weights.off_speaker if f.off_speaker else value
+    return out
+
+
+def rerank(
+    fused: dict[str, float],
+    rows: dict[str, Candidate],
+    hits: dict[str, int],
+    query: Query,
+    channel_count: int,
+) -> dict[str, float]:
+    """New scores for the candidates in `fused` (see `features`)."""
+    return score(features(fused, rows, hits, query, channel_count))
