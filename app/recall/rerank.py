@@ -49,7 +49,7 @@ class Weights:
     off_speaker: float = 0.4  # factor for a memory that is not about the person the question names
 
 
-FEATURES = tuple(f for f in Weights.__dataclass_fields__ if f != "off_speaker")
+FEATURES = ("first", "specific", "agree", "near", "answer_type", "related")
 DEFAULT_WEIGHTS = Weights()
 NEAR_TOP = 5  # strong candidates whose neighbours get the proximity feature
 NEAR_SCALE = 2.0  # turns of distance at which proximity falls to 1/e
@@ -114,35 +114,32 @@ def features(
     first = {m: s / top for m, s in fused.items()}
 
     strong = sorted(first, key=lambda m: first[m], reverse=True)[:NEAR_TOP]
+    # The strong candidates' places in their sessions, for the proximity of the others.
+    placed = [(m, rows[m].session_id, seq, first[m]) for m in strong if (seq := rows[m].seq) is not None]
     asked = asked_for(query.text)
     related = relatedness(query.text, weights, rows)
+    agree_scale = 1 / max(channel_count - 1, 1)
     out: dict[str, Features] = {}
     for memory_id, score in first.items():
         row = rows[memory_id]
-        own_terms = set(row.memory_terms)
-        held = own_terms | set(row.message_terms)
-        specific = sum(w for t, w in weights.items() if t in held) / total if total > 0 else 0.0
-        agree = (hits.get(memory_id, 1) - 1) / max(channel_count - 1, 1)
+        # A memory holds a few of the question's terms: sum over those, not over the question's.
+        held = {*row.memory_terms, *row.message_terms}
+        specific = sum(weights.get(t, 0.0) for t in held) / total if total > 0 else 0.0
         near = 0.0
-        if row.seq is not None:
-            for other in strong:
-                if other == memory_id:
-                    continue
-                o = rows[other]
-                if o.session_id == row.session_id and o.seq is not None:
-                    distance = abs(o.seq - row.seq)
-                    near = max(near, first[other] * math.exp(-distance / NEAR_SCALE))
-        values = {
-            "first": score,
-            "specific": specific,
-            "agree": agree,
-            "near": near,
-            "answer_type": 1.0 if asked is not None and holds(asked, row) else 0.0,
-            "related": related.get(memory_id, 0.0),
-        }
-        out[memory_id] = Features(
-            tuple(values[name] for name in FEATURES), bool(names) and not (names & own_terms)
+        if (own_seq := row.seq) is not None:
+            for other, session_id, seq, strength in placed:
+                if other != memory_id and session_id == row.session_id:
+                    near = max(near, strength * math.exp(-abs(seq - own_seq) / NEAR_SCALE))
+        # In the order of FEATURES.
+        values = (
+            score,
+            specific,
+            (hits.get(memory_id, 1) - 1) * agree_scale,
+            near,
+            1.0 if asked is not None and holds(asked, row) else 0.0,
+            related.get(memory_id, 0.0),
         )
+        out[memory_id] = Features(values, bool(names) and names.isdisjoint(row.memory_terms))
     return out
 
 
