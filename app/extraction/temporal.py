@@ -216,6 +216,12 @@ _HOLIDAY_RE = re.compile(
 )
 _YEAR_RE = re.compile(r"\b(?:in|since|during|of|from|back\s+in|until|by)\s+(?P<y>(?:19|20)\d{2})\b(?!-)", _I)
 _RECENT_RE = re.compile(r"\b(?:recently|lately|these\s+days|the\s+past\s+few\s+(?:days|weeks))\b", _I)
+# A question about what lies ahead without naming when ("Do I have any trips coming up?").
+_UPCOMING_RE = re.compile(
+    r"\b(?:upcoming|coming\s+up|(?:in\s+the\s+)?(?:near\s+)?future|soon|planned|plans)\b", _I
+)
+RECENT_DAYS = 31
+UPCOMING_DAYS = 366
 _CLOCK_RE = re.compile(
     r"\b(?:at\s+)?(?P<h>\d{1,2})(?::(?P<mi>\d{2}))?\s*(?P<ap>a\.?m\.?|p\.?m\.?)(?!\w)"
     r"|\bat\s+(?P<h2>\d{1,2}):(?P<mi2>\d{2})\b|\bat\s+(?P<noon>noon|midnight)\b",
@@ -355,10 +361,12 @@ class _Builder:
         return candidate
 
     def pick_year_for_month(self, month: int) -> int:
+        """A month without a year, as a day: the last one for past talk, the next one otherwise ("Mia
+        turns five in February", said in December, is next February); the current month is either."""
         year = self.today.year
         if self.tense == "past" and month > self.today.month:
             return year - 1
-        if self.tense == "future" and month < self.today.month:
+        if self.tense != "past" and month < self.today.month:
             return year + 1
         return year
 
@@ -689,18 +697,30 @@ def resolve_time_window(query: str, reference: datetime) -> tuple[datetime, date
     Questions lean to the past ("What did she do in May?" asked in March means
     last May), unless they are explicitly about the future.
     """
+    found = time_phrase(query, reference)
+    return found[0] if found else None
+
+
+def time_phrase(query: str, reference: datetime) -> tuple[tuple[datetime, datetime], tuple[int, int]] | None:
+    """The period a recall question is about (``resolve_time_window``) and the span of the words that
+    name it, which are not what to search for: a time ("in May", "two days ago"), or "recently" (the
+    last month) and "coming up" (the year ahead) in a question that names no time."""
     tense: Tense = "future" if _FUTURE_RE.search(query) else "past"
     mention = find_time(query, reference, tense=tense)
-    if mention is None:
-        if _WHEN_RE.search(query):
-            return None
-        m = _RECENT_RE.search(query)
-        if m:
-            try:
-                end = _at_day(reference.date(), reference) + timedelta(days=1)
-                start = end - timedelta(days=31)
-            except OverflowError:  # within a month of year 1 or past 9999
-                return None
-            return (start, end) if _in_calendar(start, end) else None
+    if mention is not None:
+        return (mention.start, mention.end), mention.span
+    if _WHEN_RE.search(query):
         return None
-    return mention.start, mention.end
+    today = reference.date()
+    try:
+        if m := _RECENT_RE.search(query):
+            end = _at_day(today, reference) + timedelta(days=1)
+            window = (end - timedelta(days=RECENT_DAYS), end)
+        elif (m := _UPCOMING_RE.search(query)) and detect_tense(query) != "past":
+            start = _at_day(today, reference)
+            window = (start, start + timedelta(days=UPCOMING_DAYS))
+        else:
+            return None
+    except OverflowError:  # within a month (a year) of year 1 or past 9999
+        return None
+    return (window, m.span()) if _in_calendar(*window) else None

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from app.core.memory_types import POLICIES
+
 _PHRASE_RE = re.compile(r'"([^"]{2,200})"')
 _WORD_RE = re.compile(r"[a-z0-9]+")
 
@@ -18,6 +20,25 @@ QUESTION_NOISE = frozenset(
     {"would", "could", "might", "also", "ever", "els", "much", "mani", "kind", "sort", "thing", "someth",
      "anyth", "realli", "actual", "tell", "rememb", "know", "recal", "mention", "said", "say", "talk"}
 )  # fmt: skip
+
+
+# The words questions name a type's memories by (the policy table's `asked_as`), longest first.
+_TYPE_WORDS = {word: p.type.value for p in POLICIES for word in p.asked_as}
+_TYPE_RE = re.compile(
+    r"\b(?:"
+    + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(_TYPE_WORDS, key=len, reverse=True))
+    + r")\b",
+    re.IGNORECASE,
+)
+
+
+def types_asked(query: str) -> tuple[list[str], str]:
+    """The memory types the question names as a kind ("What's on my to-do list?" → task), and the question
+    without those words, which are not what to search for."""
+    found = [_TYPE_WORDS[" ".join(m.group(0).lower().split())] for m in _TYPE_RE.finditer(query)]
+    if not found:
+        return [], query
+    return list(dict.fromkeys(found)), _TYPE_RE.sub(" ", query)
 
 
 @dataclass

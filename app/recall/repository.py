@@ -22,7 +22,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from app.core.db import Reads, driver_fetch
 from app.core.metadata import filter_sql
@@ -240,14 +240,19 @@ _SOURCED_BY_MESSAGE_HIT = _SOURCED.format(
 _SOURCED_BY_TOLD = _SOURCED.format(session="g.session_id", message="g.id")
 
 
-# Events inside the question's time window, newest first, and after them the memories told inside it (by
-# their source messages' time): only in the statement of a question that names a time.
-_WINDOW_PARTS = f"""
+# Events inside the question's time window, newest first (soonest first in a window that lies ahead: "what
+# is coming up?"), and after them the memories told inside it (by their source messages' time): only in the
+# statement of a question that names a time.
+def _window_parts(ahead: bool) -> str:
+    score, order = (
+        ("-extract(epoch FROM event_time)", "ASC") if ahead else ("extract(epoch FROM event_time)", "DESC")
+    )
+    return f"""
         UNION ALL
-        (SELECT 'window', id, extract(epoch FROM event_time), NULL FROM memories
+        (SELECT 'window', id, {score}, NULL FROM memories
          WHERE profile_id = :p AND {{live}}
            AND event_time >= :start AND event_time < :end
-         ORDER BY event_time DESC, id DESC LIMIT :width)
+         ORDER BY event_time {order}, id DESC LIMIT :width)
         UNION ALL
         (SELECT 'told', s.memory_id, extract(epoch FROM max(g.created_at)), NULL
          FROM (SELECT session_id, id, created_at FROM messages
@@ -256,6 +261,19 @@ _WINDOW_PARTS = f"""
          CROSS JOIN LATERAL ({_SOURCED_BY_TOLD}) s
          GROUP BY s.memory_id
          ORDER BY 3 DESC, 2 DESC LIMIT :width)"""
+
+
+# The newest memories of the types the question names as a kind ("What's on my to-do list?"), among the
+# profile's newest TYPE_WALK_ROWS (a bounded walk of the (profile, id) index, whatever the profile's size):
+# only in the statement of such a question.
+TYPE_WALK_ROWS = 5_000
+_TYPE_PART = f"""
+        UNION ALL
+        (SELECT 'type', id, 0, NULL FROM (
+             SELECT id, type FROM memories WHERE profile_id = :p AND {{live}}
+             ORDER BY id DESC LIMIT {TYPE_WALK_ROWS}) m
+         WHERE type = ANY(CAST(:types AS text[]))
+         ORDER BY id DESC LIMIT :width)"""
 
 
 # The near channel: the neighbours of each full-text channel's best NEAR_SEEDS hits, NEAR_TURNS turns on
@@ -273,7 +291,9 @@ NEAR_TURNS = 2
 # indexes, the newest rows first. Which parts run is written into the statement as it is built (see
 # `Shape`; the window's two parts only when the question names a time).
 @functools.lru_cache(maxsize=64)
-def _channels_sql(mem: Shape, msg: Shape, window: bool) -> str:
+def _channels_sql(
+    mem: Shape, msg: Shape, window: Literal["behind", "ahead"] | None, types: bool = False
+) -> str:
     return f"""
     WITH
     terms AS (
@@ -338,7 +358,7 @@ def _channels_sql(mem: Shape, msg: Shape, window: bool) -> str:
          WHERE profile_id = :p AND {{live}} AND topic_key IS NOT NULL
            AND regexp_split_to_array(topic_key, '[._]') && CAST(:words AS text[])
          ORDER BY id DESC LIMIT 500)
-{_WINDOW_PARTS if window else ""}),
+{_window_parts(window == "ahead") if window else ""}{_TYPE_PART if types else ""}),
     {_DETAILS},
     -- A memory several channels found comes with its details once (half of a recall's rows repeat one).
     found_once AS (SELECT f.*, row_number() OVER (PARTITION BY f.id) = 1 AS first FROM found f)
@@ -518,6 +538,7 @@ class Channels:
     window: list[str] = field(default_factory=list)
     told: list[str] = field(default_factory=list)
     near: list[str] = field(default_factory=list)  # next to the best full-text hits in their sessions
+    typed: list[str] = field(default_factory=list)  # of the types the question names, newest first
     df: dict[str, int] = field(default_factory=dict)  # memories of the profile holding each query term
     candidates: dict[str, Candidate] = field(default_factory=dict)
     latest_session: str | None = None  # the profile's most recently active session
@@ -534,7 +555,12 @@ async def channels(
     visible: Visible = Visible(),
     extra_ids: list[str] | None = None,
     timeout: float | None = None,
+    *,
+    ahead: bool = False,
+    types: list[str] | None = None,
 ) -> Channels:
+    """Every channel's hits and the candidates' details, in one statement. `ahead`: the window lies after
+    the question's today, so its events come soonest first; `types`: the types the question names."""
     params: dict[str, Any] = {
         "p": profile_id,
         "lexemes": [x for x, _ in terms.lexemes],
@@ -548,6 +574,7 @@ async def channels(
         "end": window[1] if window else None,
         "width": width,
         "extra_ids": extra_ids or [],
+        "types": types or [],
     }
     mem_shape, mem_params = terms.scan("mem", profile_id, analysis.memories)
     msg_shape, msg_params = terms.scan("msg", profile_id, analysis.messages)
@@ -556,7 +583,13 @@ async def channels(
     found = Channels()
     result = await driver_fetch(
         db,
-        _with_visible(_channels_sql(mem_shape, msg_shape, window is not None), visible, params),
+        _with_visible(
+            _channels_sql(
+                mem_shape, msg_shape, None if window is None else "ahead" if ahead else "behind", bool(types)
+            ),
+            visible,
+            params,
+        ),
         params,
         timeout,
     )
@@ -581,5 +614,6 @@ async def channels(
     found.window = [memory_id for _, memory_id, _ in hits["window"]]
     found.told = [memory_id for _, memory_id, _ in hits["told"]]
     found.near = [memory_id for _, memory_id, _ in hits["near"]]
+    found.typed = [memory_id for _, memory_id, _ in hits["type"]]
     found.topic = [(memory_id, key) for _, memory_id, key in hits["topic"] if key is not None]
     return found

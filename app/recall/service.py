@@ -24,7 +24,7 @@ from app.core.settings import Settings
 from app.core.tokens import estimate_tokens
 from app.embeddings.service import SemanticQuery
 from app.extraction.lemmas import base_forms
-from app.extraction.temporal import find_time, resolve_time_window
+from app.extraction.temporal import time_phrase
 from app.llm.answers import ANSWER_TOKENS, write_answer
 from app.llm.client import LlmClient, LlmError
 from app.models import Profile
@@ -70,8 +70,11 @@ W_PRIOR = 0.02
 # little: on the development sets 0.2 gained on all three (any@10 +0.4, +1.1 to +2.1 and +3.8 points over
 # repeated runs), 0.6 lost on one.
 W_NEAR = 0.2
-# A question that names a time and little else ("What did I do yesterday?") is answered by the window.
-W_WINDOW_LED = 3.0
+# The memories of a type the question names as a kind ("What tasks do I have?").
+W_TYPE = 0.9
+# A question that names a time or a type and little else ("What did I do yesterday?", "What's on my to-do
+# list?") is answered by the window or the type's memories.
+W_LED = 3.0
 TIME_LED_TERMS = 1
 
 # Priors from the type policy table: lasting statements first, then events; tasks of older sessions last.
@@ -246,12 +249,14 @@ async def recall(
     level = LEVELS[request.thinking_level]
     width = max(level.width, request.limit)
     similar = await semantic.nearest(db, profile.id, width) if semantic else []
-    window = resolve_time_window(request.query, reference)
     # The time expression picks the window; its words ("two days ago") are not what to search for.
     text = request.query
-    mention = find_time(text, reference) if window is not None else None
-    if mention is not None:
-        text = text[: mention.span[0]] + " " + text[mention.span[1] :]
+    window = None
+    if (found_time := time_phrase(text, reference)) is not None:
+        window, (start, end) = found_time
+        text = text[:start] + " " + text[end:]
+    # "What's on my to-do list?" asks for the tasks themselves, not for memories holding "to-do".
+    types, text = q.types_asked(text)
     phrases = q.phrases_of(text)
     words = q.words_of(text)
     # Irregular verbs in their base form too ("ran" → run): the stemmer leaves them apart.
@@ -277,16 +282,23 @@ async def recall(
         visible,
         extra_ids=[memory_id for memory_id, _ in similar],
         timeout=timeout,
+        ahead=window is not None
+        and window[0] >= reference.replace(hour=0, minute=0, second=0, microsecond=0),
+        types=types,
     )
     rows = found.candidates
-    time_led = window is not None and len(parsed.lexemes) <= TIME_LED_TERMS
+    # A question that names a time or a type and little else is answered by that channel.
+    led = len(parsed.lexemes) <= TIME_LED_TERMS
+    time_led = window is not None and led
     channels = [
         Channel("memory", W_MEMORY, found.memory),
         Channel("message", W_MESSAGE, found.message),
         Channel("topic", W_TOPIC, _topic_matches(found.topic, parsed.words)[:width]),
-        Channel("window", W_WINDOW_LED if time_led else W_WINDOW, _window_ranked(found)[:width]),
+        Channel("window", W_LED if time_led else W_WINDOW, _window_ranked(found)[:width]),
         Channel("near", W_NEAR, found.near),
     ]
+    if types:
+        channels.append(Channel("type", W_LED if led else W_TYPE, found.typed[:width]))
     if semantic is not None:
         # Only what the visibility rules (asOf, metadata) let through has details.
         ranked_similar = [memory_id for memory_id, _ in similar if memory_id in rows]

@@ -157,6 +157,14 @@ def test_windows_relative_to_reference_date() -> None:
     assert resolve_time_window("What happened in May?", ref) == (day(2022, 5, 1), day(2022, 6, 1))
 
 
+def test_a_month_without_a_year_is_the_last_one_for_past_talk_and_the_next_one_otherwise() -> None:
+    december = datetime(2026, 12, 3, 12, tzinfo=UTC)
+    assert resolve_event_time("My daughter Mia turns five in February.", december) == day(2027, 2, 1)
+    assert resolve_event_time("We are getting married in March.", december) == day(2027, 3, 1)
+    assert resolve_event_time("My daughter was born in February.", december) == day(2026, 2, 1)
+    assert resolve_event_time("The office closes in December.", december) == day(2026, 12, 1)
+
+
 def test_week_boundaries_on_sunday_and_new_year() -> None:
     sunday = datetime(2023, 1, 1, 10, tzinfo=UTC)
     assert resolve_time_window("last week", sunday) == (day(2022, 12, 19), day(2022, 12, 26))
@@ -169,7 +177,7 @@ def test_format_and_labels() -> None:
     assert format_date(date(2024, 12, 25)) == "25 December 2024"
     assert _label("I went yesterday") == "7 May 2023"
     assert _label("last week") == "the week before 8 May 2023"
-    assert _label("in April") == "April 2023"
+    assert _label("we went in April") == "April 2023"
     assert _label("last summer") == "summer 2022"
     assert find_time("nothing here", ANCHOR) is None
 

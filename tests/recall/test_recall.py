@@ -238,6 +238,51 @@ async def test_time_only_question_is_answered_by_the_window(
         assert "pottery class" in result["answer"] and "19 May 2026" in result["answer"]
 
 
+async def test_a_question_about_what_is_coming_up_gets_the_events_ahead_soonest_first(
+    client: httpx.AsyncClient, profile_url: str, worker: Worker
+) -> None:
+    messages = [
+        {"role": "user", "content": "Yesterday I went to the dentist.", "timestamp": "2026-12-01T09:00:00Z"},
+        {"role": "user", "content": "We're flying to Tokyo on 3 April for two weeks.",
+         "timestamp": "2026-12-01T09:01:00Z"},
+        {"role": "user", "content": "My cousin's wedding is on 9 January in Porto.",
+         "timestamp": "2026-12-01T09:02:00Z"},
+        {"role": "user", "content": "I work as a translator.", "timestamp": "2026-12-01T09:03:00Z"},
+    ]  # fmt: skip
+    await _ingest(client, profile_url, worker, "s1", messages)
+    for level in ("low", "medium"):
+        result = await _recall(
+            client, profile_url, "What is coming up?", referenceDate="2026-12-03", thinkingLevel=level
+        )
+        summaries = [c["summary"] for c in result["candidates"]]
+        # Soonest first, and nothing that lies behind.
+        assert [s for s in summaries if "wedding" in s or "Tokyo" in s][:2] == summaries[:2], (
+            level,
+            summaries,
+        )
+        assert "wedding" in summaries[0] and "Tokyo" in summaries[1], (level, summaries)
+        assert not any("dentist" in s for s in summaries), (level, summaries)
+    trips = await _recall(client, profile_url, "Do I have any trips coming up?", referenceDate="2026-12-03")
+    assert "Tokyo" in trips["candidates"][0]["summary"] and "3 April 2027" in trips["answer"], trips
+
+
+async def test_a_question_naming_a_type_gets_its_memories(
+    client: httpx.AsyncClient, profile_url: str, worker: Worker
+) -> None:
+    messages = [
+        {"role": "user", "content": "I need to renew my passport before June.", "timestamp": "2026-12-01T09:00:00Z"},
+        {"role": "user", "content": "Remind me to call the plumber on Friday.", "timestamp": "2026-12-01T09:01:00Z"},
+        {"role": "user", "content": "I keep a list of films to watch.", "timestamp": "2026-12-01T09:02:00Z"},
+        {"role": "user", "content": "I work as a translator.", "timestamp": "2026-12-01T09:03:00Z"},
+    ]  # fmt: skip
+    await _ingest(client, profile_url, worker, "s1", messages)
+    for query in ("What's on my to-do list?", "What tasks do I have?", "Any reminders?"):
+        result = await _recall(client, profile_url, query, referenceDate="2026-12-03")
+        top = {c["summary"] for c in result["candidates"][:2]}
+        assert all(c["type"] == "task" for c in result["candidates"][:2]), (query, result)
+        assert any("passport" in s for s in top) and any("plumber" in s for s in top), (query, result)
+
+
 async def test_a_reply_is_found_through_the_question_it_answers(
     client: httpx.AsyncClient, profile_url: str, worker: Worker
 ) -> None:
