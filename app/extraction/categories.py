@@ -69,7 +69,7 @@ CATEGORIES: dict[str, str] = {
     "child": "son daughter twins baby boys girls kids",
     "children": "son daughter twins baby boys girls kids",
     "family": "mom mum dad mother father sister brother parents grandmother grandma grandfather grandpa "
-              "aunt uncle cousin nephew niece",
+              "aunt uncle cousin nephew niece son daughter wife husband kids children baby twins",
     "relative": "mom mum dad mother father sister brother aunt uncle cousin nephew niece grandma grandpa",
     "parent": "mom mum dad mother father",
     "city": "town live lives moved home",

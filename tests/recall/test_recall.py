@@ -283,6 +283,21 @@ async def test_a_question_naming_a_type_gets_its_memories(
         assert any("passport" in s for s in top) and any("plumber" in s for s in top), (query, result)
 
 
+async def test_a_question_about_the_family_finds_each_relative(
+    client: httpx.AsyncClient, profile_url: str, worker: Worker
+) -> None:
+    for content in (
+        "I live in Lisbon with my wife Ana.",
+        "My daughter Mia turns five in February.",
+        "My brother Tom lives in Manchester.",
+        "I work as a translator.",
+    ):
+        assert (await client.post(f"{profile_url}/remember", json={"content": content})).status_code == 201
+    result = await _recall(client, profile_url, "Tell me about my family.")
+    top = " ".join(c["summary"] for c in result["candidates"][:3])
+    assert "Ana" in top and "Mia" in top and "Tom" in top, result
+
+
 async def test_a_reply_is_found_through_the_question_it_answers(
     client: httpx.AsyncClient, profile_url: str, worker: Worker
 ) -> None:
