@@ -90,7 +90,7 @@ _GATE_RE = re.compile(
     rf"|{'|'.join(_HOLIDAY_CUES)}"
     r"|\bin (?:an?|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple|several)\b|day|month"
     r"|\bjan|\bfeb|\bmar|\bapr|\bmay\b|\bjun|\bjul|\baug|\bsep|\boct|\bnov|\bdec|spring|summer|autumn"
-    r"|\bfall\b|winter|recent|lately|\bnight\b",
+    r"|\bfall\b|winter|recent|lately|\bnight\b|the year",
     _I,
 )
 # Each literal below is contained in what one alternative of `_GATE_RE` matches
@@ -100,7 +100,7 @@ _GATE_CUES = (
     "in a", "in one", "in two", "in three", "in four", "in five", "in six", "in seven", "in eight",
     "in nine", "in ten", "in several", "day", "month", "jan", "feb", "mar", "apr", "may", "jun",
     "jul", "aug", "sep", "oct", "nov", "dec", "spring", "summer", "autumn", "fall", "winter",
-    "recent", "lately", "night", *_HOLIDAY_CUES,
+    "recent", "lately", "night", "the year", *_HOLIDAY_CUES,
 )  # fmt: skip
 _MONTH_CUES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _MOD_CUES = ("last", "this", "next", "coming", "past", "previous")
@@ -201,9 +201,20 @@ _WEEKDAY_ABBR = {
 _PERIOD_RE = re.compile(
     r"\b(?P<mod>last|this|next|past|previous|coming)\s+(?P<unit>week|weekend|month|year)\b", _I
 )
+# "the year" alone names this one only as a part of it ("at the start of the year"; "the end of the day"
+# is an idiom, not a time).
+_PART_OF_THE_RE = re.compile(
+    r"\b(?:start|beginning|end|middle)\s+of\s+(?P<p>the\s+(?P<unit>month|year))\b", _I
+)
+# A part of a longer period just before it: "the start of 2024", "early May", "late last summer".
+_PART_BEFORE_RE = re.compile(
+    r"(?:\b(?P<part>start|beginning|end|middle)\s+of\s+|\b(?P<third>early|mid|late)[-\s]+)$", _I
+)
+_PART_THIRD = {"start": 0, "beginning": 0, "early": 0, "middle": 1, "mid": 1, "end": 2, "late": 2}
+_PART_LABEL = {0: "early", 1: "mid", 2: "late"}
 _SEASON_RE = re.compile(
     r"\b(?:(?P<mod>last|this|next|past|in|during|over\s+the|in\s+the|back\s+in)\s+)?"
-    r"(?P<season>spring|summer|fall|autumn|winter)(?:\s+(?:of\s+)?(?P<y>\d{4}))?\b",
+    r"(?:(?P<third>early|mid|late)[-\s]+)?(?P<season>spring|summer|fall|autumn|winter)(?:\s+(?:of\s+)?(?P<y>\d{4}))?\b",
     _I,
 )
 # A holiday dates something only after a modifier or a preposition ("on Christmas Eve", "last Easter"):
@@ -214,7 +225,10 @@ _HOLIDAY_RE = re.compile(
     r"|valentine[’']?s[’']?\s+day|halloween|easter(?:\s+sunday)?|thanksgiving)\b",
     _I,
 )
-_YEAR_RE = re.compile(r"\b(?:in|since|during|of|from|back\s+in|until|by)\s+(?P<y>(?:19|20)\d{2})\b(?!-)", _I)
+_YEAR_RE = re.compile(
+    r"\b(?:in|since|during|of|from|back\s+in|until|by)\s+(?:(?:early|mid|late)[-\s]+)?(?P<y>(?:19|20)\d{2})\b(?!-)",
+    _I,
+)
 _RECENT_RE = re.compile(r"\b(?:recently|lately|these\s+days|the\s+past\s+few\s+(?:days|weeks))\b", _I)
 # A question about what lies ahead without naming when ("Do I have any trips coming up?").
 _UPCOMING_RE = re.compile(
@@ -493,11 +507,16 @@ def _candidates(text: str, b: _Builder, cues: _Cues | None) -> list[TimeMention]
     for m in _PERIOD_RE.finditer(text) if has_modifier else ():
         found.append(_period(b, m["mod"].lower(), m["unit"].lower(), m.span()))
 
+    for m in _PART_OF_THE_RE.finditer(text) if has("start", "beginning", "end", "middle") else ():
+        found.append(_period(b, "this", m["unit"].lower(), m.span("p")))
+
     for m in _SEASON_RE.finditer(text) if has("spring", "summer", "fall", "autumn", "winter") else ():
         mod = " ".join((m["mod"] or "").lower().split())
-        if not mod and not m["y"]:
+        if not mod and not m["y"] and not m["third"]:
             continue  # "I love summer" says nothing about when
-        found.append(_season(b, m["season"].lower(), mod, m["y"], m.span()))
+        # A part of the season ("late summer") is `_narrowed`'s, which reads it before the span.
+        span = (m.start("season") if m["third"] else m.start(), m.end())
+        found.append(_season(b, m["season"].lower(), mod, m["y"], span))
 
     for m in _HOLIDAY_RE.finditer(text) if has(*_HOLIDAY_CUES) else ():
         name = re.sub(r"[’']", "", " ".join(m["h"].lower().split()))
@@ -679,7 +698,23 @@ def _find_time(text: str, anchor: datetime, tense: Tense | None, ascii_text: boo
             break
         if other.span[1] - other.span[0] > best.span[1] - best.span[0]:
             best = other
-    return _with_clock(text, best)
+    return _with_clock(text, _narrowed(text, best))
+
+
+def _narrowed(text: str, mention: TimeMention) -> TimeMention:
+    """A month, season or year named as a part ("the start of 2024", "early May", "the end of last year"):
+    its first, middle or last third."""
+    if mention.granularity not in ("month", "season", "year"):
+        return mention
+    m = _PART_BEFORE_RE.search(text, max(0, mention.span[0] - 20), mention.span[0])
+    if m is None:
+        return mention
+    third = _PART_THIRD[(m["part"] or m["third"]).lower()]
+    days = (mention.end - mention.start).days
+    start = mention.start + timedelta(days=round(days * third / 3))
+    end = mention.end if third == 2 else mention.start + timedelta(days=round(days * (third + 1) / 3))
+    label = f"{_PART_LABEL[third]} {mention.label}"
+    return TimeMention(start, end, start, mention.granularity, label, (m.start(), mention.span[1]))
 
 
 def resolve_event_time(text: str, anchor: datetime) -> datetime | None:

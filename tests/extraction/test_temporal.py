@@ -165,6 +165,24 @@ def test_a_month_without_a_year_is_the_last_one_for_past_talk_and_the_next_one_o
     assert resolve_event_time("The office closes in December.", december) == day(2026, 12, 1)
 
 
+def test_a_part_of_a_period_is_its_first_middle_or_last_third() -> None:
+    ref = datetime(2025, 11, 20, 12, tzinfo=UTC)
+    cases = {
+        "What job did she quit at the start of the year?": (day(2025, 1, 1), day(2025, 5, 3)),
+        "What did she do at the end of last year?": (day(2024, 9, 1), day(2025, 1, 1)),
+        "What did he do in early 2024?": (day(2024, 1, 1), day(2024, 5, 2)),
+        "What happened in late summer?": (day(2025, 8, 1), day(2025, 9, 1)),
+        "What did I do in mid-May?": (day(2025, 5, 11), day(2025, 5, 22)),
+    }
+    for question, window in cases.items():
+        assert resolve_time_window(question, ref) == window, question
+    # An idiom names no time; the season alone still says nothing about when.
+    assert resolve_time_window("At the end of the day, what matters?", ref) is None
+    assert find_time("I love summer", ref) is None
+    mention = find_time("I started at the bank in early March.", ref)
+    assert mention is not None and mention.label == "early March 2025" and mention.point == day(2025, 3, 1)
+
+
 def test_week_boundaries_on_sunday_and_new_year() -> None:
     sunday = datetime(2023, 1, 1, 10, tzinfo=UTC)
     assert resolve_time_window("last week", sunday) == (day(2022, 12, 19), day(2022, 12, 26))
