@@ -204,6 +204,17 @@ class TurnMap:
         exact = [t for t in cands if abs((t.timestamp - ts).total_seconds()) < 1]
         return [t.dia_id for t in (exact or cands)]
 
+    def turns_of(self, memory: dict[str, Any]) -> tuple[list[str], int]:
+        """A memory's (`GET /memories/{id}`) source turns, in order and once each, and how many of its
+        sources map to no turn."""
+        out: list[str] = []
+        unmapped = 0
+        for src in memory.get("sources") or []:
+            ids = self.lookup(src.get("content", ""), src.get("timestamp"))
+            unmapped += not ids
+            out.extend(i for i in ids if i not in out)
+        return out, unmapped
+
 
 class AgentMemoryClient:
     def __init__(self, url: str, key: str | None, concurrency: int, timeout: float) -> None:
@@ -358,13 +369,8 @@ async def run_agent_memory(
 
             async def fetch_turns(mem_id: str, base: str = base, turn_map: TurnMap = turn_map) -> list[str]:
                 nonlocal unmapped
-                mem = await client.request("GET", f"{base}/memories/{mem_id}")
-                out: list[str] = []
-                for src in mem.get("sources") or []:
-                    ids = turn_map.lookup(src.get("content", ""), src.get("timestamp"))
-                    if not ids:
-                        unmapped += 1
-                    out.extend(i for i in ids if i not in out)
+                out, missed = turn_map.turns_of(await client.request("GET", f"{base}/memories/{mem_id}"))
+                unmapped += missed
                 return out
 
             def memory_turns(

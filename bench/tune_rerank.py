@@ -66,19 +66,6 @@ class Question:
     service_ranked: list[str]  # the turns the service itself ranked
 
 
-async def _turns_of(
-    client: ev.AgentMemoryClient, base: str, turn_map: ev.TurnMap, memory_id: str
-) -> list[str]:
-    """A memory's source turns, as the evaluation maps them."""
-    memory = await client.request("GET", f"{base}/memories/{memory_id}")
-    turns: list[str] = []
-    for src in memory.get("sources") or []:
-        for dia in turn_map.lookup(src.get("content", ""), src.get("timestamp")):
-            if dia not in turns:
-                turns.append(dia)
-    return turns
-
-
 async def capture(args: argparse.Namespace) -> list[Question]:
     """Ingest every set in-process and ask each question once, recording the second stage's inputs."""
     import httpx
@@ -139,7 +126,8 @@ async def capture(args: argparse.Namespace) -> list[Question]:
                         found, sources = seen[0] if seen else ({}, {})
                         for memory_id in [*found, *candidates]:
                             if memory_id not in memory_turns:
-                                memory_turns[memory_id] = await _turns_of(client, base, turn_map, memory_id)
+                                memory = await client.request("GET", f"{base}/memories/{memory_id}")
+                                memory_turns[memory_id] = turn_map.turns_of(memory)[0]
                         questions.append(
                             Question(
                                 data=Path(path).stem,

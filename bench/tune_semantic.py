@@ -125,12 +125,7 @@ async def main(args: argparse.Namespace) -> int:
                     for c in r.get("candidates") or []:
                         if c["id"] not in cache:
                             mem = await client.request("GET", f"{base}/memories/{c['id']}")
-                            out: list[str] = []
-                            for src in mem.get("sources") or []:
-                                for i in turn_map.lookup(src.get("content", ""), src.get("timestamp")):
-                                    if i not in out:
-                                        out.append(i)
-                            cache[c["id"]] = out
+                            cache[c["id"]] = turn_map.turns_of(mem)[0]
                         lists.append(cache[c["id"]])
                     rows.append((qa.category, ev._score(sample, qa, ranked_turns(lists, 10)).metrics))
             return aggregate(rows), latencies
