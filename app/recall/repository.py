@@ -27,6 +27,7 @@ from typing import Any, Literal
 from app.core.db import Reads, driver_fetch
 from app.core.metadata import filter_sql
 from app.core.profiled_text import key_query, phrase_query, profile_lexemes, quote_lexeme
+from app.recall.relations import Relations
 
 # Profiles up to `Settings.recall_exact_rows` rows (memories, and messages, each on its own; 5,000 by
 # default) are ranked exactly: counting them costs at most that many index entries (≈ 1 ms), below ranking
@@ -48,17 +49,29 @@ CATALOG_SECONDS = 60.0
 
 _ANALYSE = """
     WITH
-    q AS (SELECT to_tsvector('english', :q) AS v, to_tsvector('english', :related) AS r)
+    {named}
+    q AS (SELECT to_tsvector('english', {question}) AS v, to_tsvector('english', :related) AS r)
     SELECT
-      coalesce((SELECT array_agg(lexeme ORDER BY positions[1]) FROM q, unnest(q.v)), '{}') AS lexemes,
-      coalesce((SELECT array_agg(lexeme) FROM q, unnest(q.r)), '{}') AS related,
+      coalesce((SELECT array_agg(lexeme ORDER BY positions[1]) FROM q, unnest(q.v)), '{{}}') AS lexemes,
+      coalesce((SELECT array_agg(lexeme) FROM q, unnest(q.r)), '{{}}') AS related,
       coalesce((SELECT array_agg(pq::text) FROM (
                   SELECT phraseto_tsquery('english', ph) AS pq FROM unnest(CAST(:phrases AS text[])) AS ph) x
-                WHERE numnode(pq) > 0), '{}') AS phrases,
+                WHERE numnode(pq) > 0), '{{}}') AS phrases,
       (SELECT count(*) FROM (SELECT 1 FROM memories WHERE profile_id = :p AND superseded_by IS NULL
                              LIMIT :exact_rows) x) AS memories,
       (SELECT count(*) FROM (SELECT 1 FROM messages WHERE profile_id = :p LIMIT :exact_rows) x) AS messages
     """
+# A question naming a relation ("the user's husband", `app.recall.relations`): the names the profile gives
+# with the relation's words ("my husband Sam"), read from its newest memories holding one of them, are
+# words of the question too.
+_NAMED = f"""named AS (
+        SELECT coalesce(string_agg(DISTINCT coalesce(m[1], m[2], m[3]), ' '), '') AS names FROM (
+            SELECT content FROM memories
+            WHERE profile_id = :p AND {{live}} AND {profile_lexemes()} @@ CAST(:looked_up AS tsquery)
+            ORDER BY id DESC LIMIT 200) x
+        CROSS JOIN LATERAL regexp_matches(x.content, :pattern, 'g') AS m),"""
+_ANALYSE_PLAIN = _ANALYSE.format(named="", question=":q")
+_ANALYSE_NAMED = _ANALYSE.format(named=_NAMED, question=":q || ' ' || (SELECT names FROM named)")
 
 # A table's statistics as ANALYZE left them: its rows, the most common profiles with their share of the
 # rows, and the most common lexemes of its tsvector with theirs (followed, in the frequencies, by the least
@@ -462,13 +475,24 @@ async def analyse(
     related: str,
     exact_rows: int,
     timeout: float | None = None,
+    *,
+    relations: Relations | None = None,
+    visible: Visible = Visible(),
 ) -> Analysis:
-    """The query's stemmed lexemes (stopwords out), its phrases as tsquery text and the lexemes of its
-    related words — all made by PostgreSQL, so they match the stored tsvectors exactly — with the
-    profile's row counts (and, for a large profile, PostgreSQL's estimates)."""
-    params = {"p": profile_id, "q": query, "phrases": phrases, "related": related, "exact_rows": exact_rows}
+    """The query's stemmed lexemes (stopwords out; with `relations`, the names the profile gives them too),
+    its phrases as tsquery text and the lexemes of its related words — all made by PostgreSQL, so they
+    match the stored tsvectors exactly — with the profile's row counts (and, for a large profile,
+    PostgreSQL's estimates)."""
+    params: dict[str, Any] = {
+        "p": profile_id, "q": query, "phrases": phrases, "related": related, "exact_rows": exact_rows
+    }  # fmt: skip
+    sql = _ANALYSE_PLAIN
+    if relations is not None:
+        params["looked_up"] = _or([key_query(profile_id, x) for x in relations.lexemes])
+        params["pattern"] = relations.pattern
+        sql = _with_visible(_ANALYSE_NAMED, visible, params)
     lexemes, related_lexemes, phrase_queries, memories, messages = (
-        await driver_fetch(db, _ANALYSE, params, timeout)
+        await driver_fetch(db, sql, params, timeout)
     )[0]
     return Analysis(
         lexemes=list(lexemes),

@@ -32,6 +32,7 @@ from app.recall import query as q
 from app.recall import repository
 from app.recall.expansions import related_words
 from app.recall.related_words import nearest_words
+from app.recall.relations import relations_of
 from app.recall.repository import Candidate
 from app.recall.rerank import Query, rerank
 from app.recall.schemas import RecallCandidate, RecallRequest, RecallResult
@@ -257,11 +258,22 @@ async def recall(
         text = text[:start] + " " + text[end:]
     # "What's on my to-do list?" asks for the tasks themselves, not for memories holding "to-do".
     types, text = q.types_asked(text)
+    visible = repository.Visible(as_of=request.as_of, metadata=request.metadata)
+    # "the user's husband" is who the profile calls "my husband Sam": his name is searched as a question
+    # word (`analyse` reads it), and the relation's other words ("mother" → mum) lightly.
+    relations = relations_of(text)
     phrases = q.phrases_of(text)
     words = q.words_of(text)
     # Irregular verbs in their base form too ("ran" → run): the stemmer leaves them apart.
-    related = " ".join(filter(None, [related_words(words), " ".join(base_forms(text))]))
-    analysis = await repository.analyse(db, profile.id, text, phrases, related, exact_rows, timeout)
+    related = " ".join(
+        filter(
+            None,
+            [related_words(words), " ".join(base_forms(text)), *(relations.words if relations else [])],
+        )
+    )
+    analysis = await repository.analyse(
+        db, profile.id, text, phrases, related, exact_rows, timeout, relations=relations, visible=visible
+    )
     parsed = q.build(analysis.lexemes, analysis.phrases, text, related=analysis.related)
 
     terms = _terms(parsed, analysis.phrases)
@@ -270,7 +282,6 @@ async def recall(
     searched = dataclasses.replace(
         terms, lexemes=terms.lexemes + [(x, NEAREST_WEIGHT) for x in nearest_words(text, _stems(terms))]
     )
-    visible = repository.Visible(as_of=request.as_of, metadata=request.metadata)
     found = await repository.channels(
         db,
         profile.id,

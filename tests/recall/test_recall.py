@@ -298,6 +298,33 @@ async def test_a_question_about_the_family_finds_each_relative(
     assert "Ana" in top and "Mia" in top and "Tom" in top, result
 
 
+async def test_a_person_named_by_their_relation_is_found_by_their_name(
+    client: httpx.AsyncClient, profile_url: str, worker: Worker
+) -> None:
+    messages = [
+        {"role": "user", "content": "My husband Sam teaches chemistry.", "timestamp": "2026-03-01T09:00:00Z"},
+        {"role": "user", "content": "We have a beagle called Waffles.", "timestamp": "2026-03-01T09:01:00Z"},
+        {"role": "user", "content": "Sam doesn't eat fish at all.", "timestamp": "2026-03-02T09:00:00Z"},
+        {"role": "user", "content": "Waffles needs his booster jab before June.", "timestamp": "2026-03-02T09:01:00Z"},
+        {"role": "user", "content": "I don't eat much bread.", "timestamp": "2026-03-02T09:02:00Z"},
+        {"role": "user", "content": "The vet is near the station.", "timestamp": "2026-03-02T09:03:00Z"},
+    ]  # fmt: skip
+    await _ingest(client, profile_url, worker, "s1", messages)
+
+    def order(result: dict[str, Any], *words: str) -> list[int]:
+        summaries = [c["summary"] for c in result["candidates"]]
+        # A memory that is no candidate ranks after every one.
+        return [next((i for i, s in enumerate(summaries) if word in s), len(summaries)) for word in words]
+
+    # "Sam doesn't eat fish" shares only "eat" with the question, as the user's own bread does.
+    husband = await _recall(client, profile_url, "What does the user's husband not eat?")
+    fish, bread = order(husband, "fish", "bread")
+    assert fish < bread and fish <= 1, husband
+    dog = await _recall(client, profile_url, "Which jab is the dog due?")
+    booster, vet = order(dog, "booster", "vet")
+    assert booster <= 1 and booster < vet, dog
+
+
 async def test_a_reply_is_found_through_the_question_it_answers(
     client: httpx.AsyncClient, profile_url: str, worker: Worker
 ) -> None:
