@@ -12,6 +12,8 @@ The first stage ranks each channel on its own and fuses ranks. Here every candid
   to sit in neighbouring turns);
 * **answer type**: the question asks for a time, a place, a person or a number, and the memory holds
   one (`app.recall.answer_types`);
+* **agent**: the assistant's own words (every source message is the assistant's, and it speaks under no
+  name or as "Assistant"): below what the people said;
 * **related words**: the share of the question's weight the memory holds in other words ("dessert" and
   "pie", "nervous" and "anxious"), from a table of word vectors (`app.recall.related_words`);
 * the first stage's own fused score, which already carries the type and recency priors.
@@ -46,10 +48,14 @@ class Weights:
     # Weights 1–3 with thresholds 0.3–0.4 all gained on dev_locomo and dev_long (any@10 +0.8 to +3.8
     # points, MRR up to +4.5) and lost one or two of dev_replies' 94 questions; 2 is the middle.
     related: float = 2.0
+    # What the assistant itself said (advice, suggestions, its own summaries) is not what the people said:
+    # on dev_assistant (a person and their AI assistant) −0.5 to −1 raised any@10 by 4 to 7 points, below
+    # −1 nothing more; the other sets, where both speakers are people, are unchanged.
+    agent: float = -1.0
     off_speaker: float = 0.4  # factor for a memory that is not about the person the question names
 
 
-FEATURES = ("first", "specific", "agree", "near", "answer_type", "related")
+FEATURES = ("first", "specific", "agree", "near", "answer_type", "related", "agent")
 DEFAULT_WEIGHTS = Weights()
 NEAR_TOP = 5  # strong candidates whose neighbours get the proximity feature
 NEAR_SCALE = 2.0  # turns of distance at which proximity falls to 1/e
@@ -72,6 +78,11 @@ class Query:
 def speaker_of(content: str) -> str | None:
     m = _SPEAKER_RE.match(content)
     return m.group(1) if m else None
+
+
+def _generic(speaker: str | None) -> bool:
+    """No name before the statement, or the assistant's generic one: the agent's own words."""
+    return speaker is None or speaker.lower() == "assistant"
 
 
 def _idf(df: int, n: int) -> float:
@@ -138,6 +149,7 @@ def features(
             near,
             1.0 if asked is not None and holds(asked, row) else 0.0,
             related.get(memory_id, 0.0),
+            1.0 if row.by_assistant and _generic(speaker_of(row.content)) else 0.0,
         )
         out[memory_id] = Features(values, bool(names) and names.isdisjoint(row.memory_terms))
     return out

@@ -325,6 +325,25 @@ async def test_a_person_named_by_their_relation_is_found_by_their_name(
     assert booster <= 1 and booster < vet, dog
 
 
+async def test_what_the_user_said_ranks_above_the_assistants_own_words(
+    client: httpx.AsyncClient, profile_url: str, worker: Worker
+) -> None:
+    messages = [
+        {"role": "user", "content": "I want to run a half marathon in October.", "timestamp": "2026-03-01T09:00:00Z"},
+        {"role": "assistant", "content": "A good half marathon plan: run three times a week and add 1 km to "
+         "the long run every week.", "timestamp": "2026-03-01T09:00:30Z"},
+        {"role": "user", "content": "Noted. I have mild asthma, so I carry an inhaler when I run.",
+         "timestamp": "2026-03-01T09:01:00Z"},
+    ]  # fmt: skip
+    await _ingest(client, profile_url, worker, "s1", messages)
+    result = await _recall(
+        client, profile_url, "What should I know before planning a half marathon run for the user?"
+    )
+    summaries = [c["summary"] for c in result["candidates"]]
+    # Both of the user's statements first, the assistant's plan (the most words in common) after them.
+    assert "long run" in summaries[2] and "long run" not in " ".join(summaries[:2]), summaries
+
+
 async def test_a_reply_is_found_through_the_question_it_answers(
     client: httpx.AsyncClient, profile_url: str, worker: Worker
 ) -> None:
