@@ -49,7 +49,7 @@ DEFAULT_SETS = ",".join(
 K = 10
 # Values tried for each weight in a pass of coordinate ascent: factors of the current value, and absolute
 # values (so a weight at 0 can come in).
-FACTORS = (0.0, 0.5, 0.75, 1.33, 2.0)
+STEPS = (0.0, 0.5, 0.75, 1.33, 2.0)
 ABSOLUTE = (0.05, 0.15, 0.3, 0.6, 1.0, 2.0)
 
 
@@ -188,8 +188,8 @@ def fit(questions: Sequence[Question], start: rr.Weights, passes: int, names: Se
         changed = False
         for name in names:
             current = getattr(best, name)
-            tried = {round(current * f, 4) for f in FACTORS} | set(ABSOLUTE)
-            if name == "off_speaker":
+            tried = {round(current * f, 4) for f in STEPS} | set(ABSOLUTE)
+            if name in rr.FACTORS:
                 tried = {v for v in tried if v <= 1.0}
             for value in sorted(tried - {current}):
                 candidate = dataclasses.replace(best, **{name: value})
