@@ -303,7 +303,7 @@ NEAR_TURNS = 2
 # profile's document frequency of each query term for the second stage. Every part reads a bounded number
 # of rows: the full-text parts as `_ranked` says, topics and the window through their (profile, …)
 # indexes, the newest rows first. Which parts run is written into the statement as it is built (see
-# `Shape`; the window's two parts only when the question names a time).
+# `Shape`; the window's two parts only when the question names a time, the type part when it names a type).
 @functools.lru_cache(maxsize=64)
 def _channels_sql(
     mem: Shape, msg: Shape, window: Literal["behind", "ahead"] | None, types: bool = False

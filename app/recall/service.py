@@ -101,6 +101,10 @@ def _reference(value: datetime | date | None) -> datetime:
     return datetime.combine(value, time(23, 59, 59), tzinfo=UTC)
 
 
+def _start_of_day(moment: datetime) -> datetime:
+    return moment.replace(hour=0, minute=0, second=0, microsecond=0)
+
+
 def _terms(parsed: q.ParsedQuery, phrases: list[str]) -> repository.Terms:
     lexemes = [(lexeme, 1.0) for lexeme in parsed.lexemes]
     lexemes += [(lexeme, EXPANSION_WEIGHT) for lexeme in parsed.expanded]
@@ -293,8 +297,7 @@ async def recall(
         visible,
         extra_ids=[memory_id for memory_id, _ in similar],
         timeout=timeout,
-        ahead=window is not None
-        and window[0] >= reference.replace(hour=0, minute=0, second=0, microsecond=0),
+        ahead=window is not None and window[0] >= _start_of_day(reference),
         types=types,
     )
     rows = found.candidates
