@@ -312,7 +312,8 @@ def _resolve_persons(text: str, speaker: str, addressee: str | None) -> str:
                 continue
         if lower == "i":
             out.append(speaker)
-            conjugate_next = True
+            # "Sam and I are going" is a plural subject: its verb stays ("Sam and Nadia are going").
+            conjugate_next = prev_word != "and"
             speaker_named = True
         elif lower in lx.CONTRACTIONS_I:
             speaker_named = True

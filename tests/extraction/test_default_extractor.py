@@ -257,6 +257,9 @@ def test_summary_resolves_first_person() -> None:
     memory = one("I love Thai food and my sister loves it too.")
     assert memory is not None
     assert memory.summary.startswith("User loves Thai food and their sister")
+    # A plural subject keeps its verb.
+    memory = one("Ana and I are going to Lisbon in May.")
+    assert memory is not None and memory.summary.startswith("Ana and User are going to Lisbon"), memory
 
 
 def test_speaker_prefix_names_the_summary_and_stays_in_content() -> None:
