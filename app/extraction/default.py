@@ -21,7 +21,7 @@ from app.core.memory_types import DEFAULT_TYPE, MemoryType
 from app.extraction import lexicon as lx
 from app.extraction.categories import categories_of
 from app.extraction.lemmas import base_forms
-from app.extraction.temporal import TimeMention, detect_tense, find_time
+from app.extraction.temporal import TimeMention, detect_tense, find_time, names_a_holiday
 from app.extraction.text import (
     ParsedMessage,
     collapse_spaces,
@@ -367,8 +367,8 @@ def _without_relative_time(text: str, mention: TimeMention | None, anchor: datet
         return text
     start, end = found.span
     said = text[start:end]
-    if any(c.isdigit() for c in said) or lx.MONTH_WORD_RE.search(said):
-        return text  # already absolute ("on 8 May"): keep the speaker's words
+    if any(c.isdigit() for c in said) or lx.MONTH_WORD_RE.search(said) or names_a_holiday(said):
+        return text  # already absolute ("on 8 May", "for Easter"): keep the speaker's words
     before = text[:start].rstrip(" ,")
     if lx.DATE_PREPOSITION_RE.search(before) and found.granularity == "day":
         # "at 3pm on Tuesday" → "at 3pm on 9 May 2023": the date takes the relative word's place.

@@ -85,6 +85,14 @@ _I = re.IGNORECASE
 _HOLIDAY_CUES = (
     "new year", "christmas", "xmas", "boxing day", "valentine", "halloween", "easter", "thanksgiving",
 )  # fmt: skip
+
+
+def names_a_holiday(text: str) -> bool:
+    """Whether the words name a holiday ("Easter", "New Year's Eve"): a name, not a relative time."""
+    low = text.lower()
+    return any(cue in low for cue in _HOLIDAY_CUES)
+
+
 _GATE_RE = re.compile(
     r"\d|yesterday|today|tonight|tomorrow|\bago\b|\blast\b|\bnext\b|\bthis\b|\bpast\b|\bcoming\b"
     rf"|{'|'.join(_HOLIDAY_CUES)}"

@@ -262,6 +262,12 @@ def test_summary_resolves_first_person() -> None:
     assert memory is not None and memory.summary.startswith("Ana and User are going to Lisbon"), memory
 
 
+def test_a_holiday_stays_named_in_the_summary_with_its_date() -> None:
+    memory = one("My mum is staying with us for Easter.")
+    assert memory is not None and memory.event_time is not None
+    assert "for Easter (" in memory.summary and "for (" not in memory.summary, memory.summary
+
+
 def test_speaker_prefix_names_the_summary_and_stays_in_content() -> None:
     [memory] = extract_memories(msgs(("user", "Caroline: I went to the LGBTQ support group yesterday.")))
     assert memory.content == "Caroline: I went to the LGBTQ support group yesterday."
