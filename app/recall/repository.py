@@ -62,13 +62,15 @@ _ANALYSE = """
       (SELECT count(*) FROM (SELECT 1 FROM messages WHERE profile_id = :p LIMIT :exact_rows) x) AS messages
     """
 # A question naming a relation ("the user's husband", `app.recall.relations`): the names the profile gives
-# with the relation's words ("my husband Sam"), read from its newest memories holding one of them, are
-# words of the question too.
+# with the relation's words ("my husband Sam"), read from (at most RELATION_ROWS of) its memories holding
+# one of them, are words of the question too. Unordered, the index look-up stops at the limit, so a common
+# word ("dog") in a large profile costs no more than in a small one.
+RELATION_ROWS = 200
 _NAMED = f"""named AS (
         SELECT coalesce(string_agg(DISTINCT coalesce(m[1], m[2], m[3]), ' '), '') AS names FROM (
             SELECT content FROM memories
             WHERE profile_id = :p AND {{live}} AND {profile_lexemes()} @@ CAST(:looked_up AS tsquery)
-            ORDER BY id DESC LIMIT 200) x
+            LIMIT {RELATION_ROWS}) x
         CROSS JOIN LATERAL regexp_matches(x.content, :pattern, 'g') AS m),"""
 _ANALYSE_PLAIN = _ANALYSE.format(named="", question=":q")
 _ANALYSE_NAMED = _ANALYSE.format(named=_NAMED, question=":q || ' ' || (SELECT names FROM named)")
