@@ -590,6 +590,21 @@ class MemoryLine:
     at: datetime | None
 
 
+def agent_words(memory: str) -> str:
+    """SQL: whether the memory (table alias `memory`) is the agent's own words: it came from messages and
+    every one of them is the assistant's, said under no name or as "Assistant" (in a transcript between
+    two people, the second one's turns are theirs, not an agent's). Recall ranks such memories below what
+    the people said, and the summary lists them after the people's facts."""
+    m = memory
+    named = r"'^\s*[A-Z][^:\s]{0,30}( [A-Z][^:\s]{0,30}){0,2}\s*:'"
+    said_by = f"""FROM memory_sources s JOIN messages g
+                   ON g.profile_id = s.profile_id AND g.session_id = s.session_id AND g.id = s.message_id
+              WHERE s.profile_id = {m}.profile_id AND s.memory_id = {m}.id"""
+    return f"""(({m}.content !~ {named} OR {m}.content ~* '^\s*assistant\s*:')
+              AND EXISTS (SELECT 1 {said_by})
+              AND NOT EXISTS (SELECT 1 {said_by} AND g.role <> 'assistant'))"""
+
+
 _BY_TYPE = text(
     """
     SELECT id, type, summary, session_id, NULL::timestamptz AS at
@@ -600,21 +615,25 @@ _BY_TYPE = text(
     """
 )
 
+# Of the newest facts this many times the section's lines are weighed, so that the agent's own words
+# (`agent_words`, listed last) do not push the people's facts out of a bounded read.
+FACTS_WALK = 4
 # Facts (or another type summarised topic-keyed first) about lasting attributes (a topic key such as user.home_city) outrank loose remarks, so the
 # profile's identity survives a flood of newer small facts; among the rest, statements with substance
 # (six or more distinct words) come before one-liners like "Classic." from a chat.
 _FACTS = text(
-    """
+    f"""
     (SELECT id, type, summary, session_id, NULL::timestamptz AS at, 0 AS rank
      FROM memories
      WHERE profile_id = :p AND superseded_by IS NULL AND topic_key IS NOT NULL AND type = :type
      ORDER BY id DESC LIMIT :limit)
     UNION ALL
     (SELECT id, type, summary, session_id, NULL::timestamptz AS at,
-            CASE WHEN length(tsv) >= 6 THEN 1 ELSE 2 END AS rank
-     FROM memories
-     WHERE profile_id = :p AND superseded_by IS NULL AND topic_key IS NULL AND type = :type
-     ORDER BY id DESC LIMIT :limit)
+            CASE WHEN agent THEN 3 WHEN length(tsv) >= 6 THEN 1 ELSE 2 END AS rank
+     FROM (SELECT m.*, {agent_words("m")} AS agent FROM memories m
+           WHERE m.profile_id = :p AND m.superseded_by IS NULL AND m.topic_key IS NULL AND m.type = :type
+           ORDER BY m.id DESC LIMIT :limit * {FACTS_WALK}) f
+     ORDER BY rank, id DESC LIMIT :limit)
     ORDER BY rank, id DESC
     LIMIT :limit
     """

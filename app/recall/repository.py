@@ -27,6 +27,7 @@ from typing import Any, Literal
 from app.core.db import Reads, driver_fetch
 from app.core.metadata import filter_sql
 from app.core.profiled_text import key_query, phrase_query, profile_lexemes, quote_lexeme
+from app.memories.repository import agent_words
 from app.recall.relations import Relations
 
 # Profiles up to `Settings.recall_exact_rows` rows (memories, and messages, each on its own; 5,000 by
@@ -216,24 +217,23 @@ def _ranked(name: str, rows: str, newest: str, tf: str, labels_tf: str, shape: S
 # semantic channel's `:extra_ids`): its text, its source messages, and where they sit in their session
 # (seq) and in time; which query terms the memory's own text (summary, content, context) holds, and which
 # its source messages hold.
-_DETAILS = """
+_DETAILS = f"""
     wanted AS MATERIALIZED (SELECT id FROM found UNION SELECT unnest(CAST(:extra_ids AS text[]))),
     details AS MATERIALIZED (
         SELECT m.id AS memory_id, m.type, m.summary, m.content, m.session_id, m.event_time, m.created_at,
-               coalesce(src.sources, '{}') AS sources, src.seq, src.told_at,
+               coalesce(src.sources, '{{}}') AS sources, src.seq, src.told_at,
                ARRAY(SELECT t.lexeme FROM terms t WHERE m.tsv @@ t.q) AS memory_terms,
-               coalesce(src.message_terms, '{}') AS message_terms, coalesce(src.by_assistant, false)
+               coalesce(src.message_terms, '{{}}') AS message_terms, {agent_words("m")} AS by_agent
         FROM wanted w
         -- Each wanted memory looked up by its key (LIMIT 1 keeps the planner from turning this into a join
         -- it may start from the profile's every memory when its statistics are stale or missing).
         CROSS JOIN LATERAL (SELECT * FROM memories m
-                            WHERE m.profile_id = :p AND m.id = w.id AND {live_m} LIMIT 1) m
+                            WHERE m.profile_id = :p AND m.id = w.id AND {{live_m}} LIMIT 1) m
         -- One pass over the memory's source messages, each tested against every term.
         LEFT JOIN LATERAL (
             SELECT array_agg(DISTINCT s.session_id || '/' || s.message_id) AS sources, min(g.seq) AS seq,
                    max(g.created_at) AS told_at,
-                   array_agg(DISTINCT t.lexeme) FILTER (WHERE t.lexeme IS NOT NULL) AS message_terms,
-                   bool_and(g.role = 'assistant') AS by_assistant
+                   array_agg(DISTINCT t.lexeme) FILTER (WHERE t.lexeme IS NOT NULL) AS message_terms
             FROM memory_sources s
             JOIN messages g ON g.profile_id = :p AND g.session_id = s.session_id AND g.id = s.message_id
             LEFT JOIN terms t ON g.tsv @@ t.q
@@ -552,7 +552,7 @@ class Candidate:
     told_at: datetime | None
     memory_terms: list[str]  # query terms its own text holds
     message_terms: list[str]  # query terms its source messages hold
-    by_assistant: bool = False  # every source message is the assistant's
+    by_agent: bool = False  # the agent's own words (`app.memories.repository.agent_words`)
 
 
 @dataclass

@@ -12,8 +12,7 @@ The first stage ranks each channel on its own and fuses ranks. Here every candid
   to sit in neighbouring turns);
 * **answer type**: the question asks for a time, a place, a person or a number, and the memory holds
   one (`app.recall.answer_types`);
-* **the agent's own words** (every source message is the assistant's, under no name or as "Assistant"):
-  scaled below what the people said;
+* **the agent's own words** (`app.memories.repository.agent_words`): scaled below what the people said;
 * **related words**: the share of the question's weight the memory holds in other words ("dessert" and
   "pie", "nervous" and "anxious"), from a table of word vectors (`app.recall.related_words`);
 * the first stage's own fused score, which already carries the type and recency priors.
@@ -80,11 +79,6 @@ class Query:
 def speaker_of(content: str) -> str | None:
     m = _SPEAKER_RE.match(content)
     return m.group(1) if m else None
-
-
-def _generic(speaker: str | None) -> bool:
-    """No name before the statement, or the assistant's generic one: the agent's own words."""
-    return speaker is None or speaker.lower() == "assistant"
 
 
 def _idf(df: int, n: int) -> float:
@@ -156,7 +150,7 @@ def features(
         out[memory_id] = Features(
             values,
             off_speaker=bool(names) and names.isdisjoint(row.memory_terms),
-            by_agent=row.by_assistant and _generic(speaker_of(row.content)),
+            by_agent=row.by_agent,
         )
     return out
 

@@ -79,6 +79,26 @@ async def test_sections_in_order_with_dated_events(
     assert summary == await _summary(client, profile_url), "deterministic"
 
 
+async def test_key_facts_list_what_the_people_said_before_the_assistants_own_words(
+    client: httpx.AsyncClient, profile_url: str, worker: Worker
+) -> None:
+    messages = [
+        {"role": "user", "content": "I have mild asthma and carry an inhaler.", "timestamp": "2026-03-01T09:00:00Z"},
+        {"role": "user", "content": "My daughter Lina loves dinosaurs and drawing.", "timestamp": "2026-03-01T09:01:00Z"},
+        {"role": "assistant", "content": "Three easy runs a week is a good plan for a beginner.",
+         "timestamp": "2026-03-01T09:02:00Z"},
+        {"role": "assistant", "content": "Pack a warm layer and a waterproof jacket for the evening walks.",
+         "timestamp": "2026-03-01T09:03:00Z"},
+    ]  # fmt: skip
+    response = await client.post(f"{profile_url}/ingest", json={"sessionId": "s1", "messages": messages})
+    assert response.status_code == 202
+    await worker.drain()
+    facts = _section(await _summary(client, profile_url), "## Key Facts")
+    people = [i for i, line in enumerate(facts) if "asthma" in line or "dinosaurs" in line]
+    agent = [i for i, line in enumerate(facts) if "runs a week" in line or "waterproof" in line]
+    assert len(people) == 2 and len(agent) == 2 and max(people) < min(agent), facts
+
+
 async def test_empty_sections_are_left_out(client: httpx.AsyncClient, profile_url: str) -> None:
     created = await client.post(f"{profile_url}/remember", json={"content": "Never use emojis in replies."})
     assert created.status_code == 201 and created.json()["type"] == "instruction"
