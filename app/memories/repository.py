@@ -590,19 +590,22 @@ class MemoryLine:
     at: datetime | None
 
 
-def agent_words(memory: str) -> str:
+def agent_words(memory: str, said_by_assistant: str | None = None) -> str:
     """SQL: whether the memory (table alias `memory`) is the agent's own words: it came from messages and
     every one of them is the assistant's, said under no name or as "Assistant" (in a transcript between
     two people, the second one's turns are theirs, not an agent's). Recall ranks such memories below what
-    the people said, and the summary lists them after the people's facts."""
+    the people said, and the summary lists them after the people's facts. `said_by_assistant`: an
+    expression telling the first part, for a statement that has joined the sources already."""
     m = memory
     named = r"'^\s*[A-Z][^:\s]{0,30}( [A-Z][^:\s]{0,30}){0,2}\s*:'"
-    said_by = f"""FROM memory_sources s JOIN messages g
+    if said_by_assistant is None:
+        sources = f"""FROM memory_sources s JOIN messages g
                    ON g.profile_id = s.profile_id AND g.session_id = s.session_id AND g.id = s.message_id
               WHERE s.profile_id = {m}.profile_id AND s.memory_id = {m}.id"""
-    return f"""(({m}.content !~ {named} OR {m}.content ~* '^\s*assistant\s*:')
-              AND EXISTS (SELECT 1 {said_by})
-              AND NOT EXISTS (SELECT 1 {said_by} AND g.role <> 'assistant'))"""
+        said_by_assistant = (
+            f"EXISTS (SELECT 1 {sources}) AND NOT EXISTS (SELECT 1 {sources} AND g.role <> 'assistant')"
+        )
+    return f"""(({m}.content !~ {named} OR {m}.content ~* '^\s*assistant\s*:') AND {said_by_assistant})"""
 
 
 _BY_TYPE = text(

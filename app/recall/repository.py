@@ -223,7 +223,7 @@ _DETAILS = f"""
         SELECT m.id AS memory_id, m.type, m.summary, m.content, m.session_id, m.event_time, m.created_at,
                coalesce(src.sources, '{{}}') AS sources, src.seq, src.told_at,
                ARRAY(SELECT t.lexeme FROM terms t WHERE m.tsv @@ t.q) AS memory_terms,
-               coalesce(src.message_terms, '{{}}') AS message_terms, {agent_words("m")} AS by_agent
+               coalesce(src.message_terms, '{{}}') AS message_terms, {agent_words("m", "coalesce(src.by_assistant, false)")} AS by_agent
         FROM wanted w
         -- Each wanted memory looked up by its key (LIMIT 1 keeps the planner from turning this into a join
         -- it may start from the profile's every memory when its statistics are stale or missing).
@@ -233,7 +233,8 @@ _DETAILS = f"""
         LEFT JOIN LATERAL (
             SELECT array_agg(DISTINCT s.session_id || '/' || s.message_id) AS sources, min(g.seq) AS seq,
                    max(g.created_at) AS told_at,
-                   array_agg(DISTINCT t.lexeme) FILTER (WHERE t.lexeme IS NOT NULL) AS message_terms
+                   array_agg(DISTINCT t.lexeme) FILTER (WHERE t.lexeme IS NOT NULL) AS message_terms,
+                   bool_and(g.role = 'assistant') AS by_assistant
             FROM memory_sources s
             JOIN messages g ON g.profile_id = :p AND g.session_id = s.session_id AND g.id = s.message_id
             LEFT JOIN terms t ON g.tsv @@ t.q
