@@ -605,7 +605,8 @@ def agent_words(memory: str, said_by_assistant: str | None = None) -> str:
         said_by_assistant = (
             f"EXISTS (SELECT 1 {sources}) AND NOT EXISTS (SELECT 1 {sources} AND g.role <> 'assistant')"
         )
-    return f"""(({m}.content !~ {named} OR {m}.content ~* '^\s*assistant\s*:') AND {said_by_assistant})"""
+    assistant = r"'^\s*assistant\s*:'"
+    return f"(({m}.content !~ {named} OR {m}.content ~* {assistant}) AND {said_by_assistant})"
 
 
 _BY_TYPE = text(
