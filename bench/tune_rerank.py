@@ -11,7 +11,7 @@ It prints, per development set: the default weights, weights fitted on all sets 
 ascent on the mean of any@10 and NDCG@10), and weights fitted on the other sets only (leave one set
 out), the honest figure for data not tuned on. Development sets only: public benchmark data is held out.
 
-    .venv/bin/python bench/tune_rerank.py --database-url postgresql://postgres@127.0.0.1:5432/postgres
+    .venv/bin/python bench/tune_rerank.py          # a throw-away database on the local PostgreSQL
     .venv/bin/python bench/tune_rerank.py --capture /tmp/rerank.pickle   # reuse a capture (same code)
 """
 
@@ -30,13 +30,13 @@ from pathlib import Path
 
 try:
     from bench import eval_retrieval as ev
+    from bench.common import create_database, drop_database
     from bench.locomo import load_samples, ranked_turns, score_ranking
-    from bench.tune_semantic import _fresh
 except ModuleNotFoundError:  # run as a script
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from bench import eval_retrieval as ev
+    from bench.common import create_database, drop_database
     from bench.locomo import load_samples, ranked_turns, score_ranking
-    from bench.tune_semantic import _fresh
 
 from app.recall import rerank as rr
 from app.recall import service
@@ -74,7 +74,7 @@ async def capture(args: argparse.Namespace) -> list[Question]:
     from app.worker.runner import Worker
     from tests.conftest import make_settings
 
-    url = await _fresh(args.database_url)
+    name, url = await create_database("tune_rerank")
     settings = make_settings(url, log_level="WARNING", admin_key=None)
     app = create_app(settings, run_worker=False)
     seen: list[tuple[dict[str, rr.Features], dict[str, set[str]]]] = []
@@ -147,11 +147,7 @@ async def capture(args: argparse.Namespace) -> list[Question]:
             await worker.stop()
     finally:
         service.rerank = original  # type: ignore[attr-defined]
-        import asyncpg
-
-        admin = await asyncpg.connect(args.database_url.rpartition("/")[0] + "/postgres")
-        await admin.execute(f'DROP DATABASE IF EXISTS "{url.rpartition("/")[2]}" WITH (FORCE)')
-        await admin.close()
+        await drop_database(name)
     return questions
 
 
@@ -247,7 +243,6 @@ def main(args: argparse.Namespace) -> int:
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--data", default=DEFAULT_SETS, help="comma-separated LoCoMo-layout files")
-    p.add_argument("--database-url", default="postgresql://postgres@127.0.0.1:5432/postgres")
     p.add_argument("--level", default="medium", choices=["medium", "high"])
     p.add_argument("--capture", default=None, help="pickle of the captured questions: read if it exists")
     p.add_argument("--passes", type=int, default=4)

@@ -10,8 +10,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+import Stemmer
+
 from app.core.memory_types import POLICIES
 
+# The question's terms are PostgreSQL's `english` lexemes, which are this Snowball stemmer's stems.
+STEMMER = Stemmer.Stemmer("english")
 _PHRASE_RE = re.compile(r'"([^"]{2,200})"')
 _WORD_RE = re.compile(r"[a-z0-9]+")
 

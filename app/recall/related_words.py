@@ -27,11 +27,11 @@ from collections.abc import Collection, Mapping
 from pathlib import Path
 
 import numpy as np
-import Stemmer
 from numpy.typing import NDArray
 
 from app.extraction.lexicon import GENERIC_SPEAKERS
 from app.extraction.temporal import CALENDAR_WORDS, PERIOD_WORDS
+from app.recall.query import STEMMER
 from app.recall.repository import Candidate
 
 TABLE_PATH = Path(__file__).with_name("word_vectors.npz")
@@ -53,8 +53,6 @@ _NAME_RE = re.compile(r"(?<=[^.?!\s])\s+([A-Z][a-z]+)")
 # Words are runs of ASCII letters, lower-cased (the table is ASCII words): the UTF-8 bytes with every other
 # byte made a space, then split (half the time of a regular expression, on every candidate of a recall).
 _LETTERS = bytes(c if 97 <= c <= 122 else c + 32 if 65 <= c <= 90 else 32 for c in range(256))
-# The question's terms are PostgreSQL's `english` lexemes, which are this Snowball stemmer's stems.
-_STEMMER = Stemmer.Stemmer("english")
 
 
 def _words(text: str) -> list[bytes]:
@@ -89,7 +87,7 @@ def nearest_words(text: str, lexemes: Collection[str]) -> list[str]:
     for word in dict.fromkeys(_words(text)):
         if word not in index or word in names:
             continue
-        stem = _STEMMER.stemWord(word.decode())
+        stem = STEMMER.stemWord(word.decode())
         if stem in lexemes and stem not in _not_expanded():
             out.update(dict.fromkeys(_nearest(word)))
     return [stem for stem in out if stem not in lexemes]
@@ -99,7 +97,7 @@ def nearest_words(text: str, lexemes: Collection[str]) -> list[str]:
 def _not_expanded() -> frozenset[str]:
     """The stems of the speakers' generic names ("user") and of the time words."""
     words = {name.lower() for name in GENERIC_SPEAKERS.values()} | CALENDAR_WORDS | PERIOD_WORDS
-    return frozenset(_STEMMER.stemWord(w) for w in words)
+    return frozenset(STEMMER.stemWord(w) for w in words)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -113,7 +111,7 @@ def _nearest(word: bytes) -> tuple[str, ...]:
     top = np.argpartition(-similarity, NEAREST_WORDS)[:NEAREST_WORDS]
     ordered = top[np.argsort(-similarity[top])]
     near = [words[j] for j in ordered if similarity[j] >= NEAREST_SIMILARITY and len(words[j]) >= MIN_LENGTH]
-    return tuple(dict.fromkeys(_STEMMER.stemWord(w) for w in near))
+    return tuple(dict.fromkeys(STEMMER.stemWord(w) for w in near))
 
 
 def relatedness(text: str, weights: Mapping[str, float], rows: Mapping[str, Candidate]) -> dict[str, float]:
@@ -123,7 +121,7 @@ def relatedness(text: str, weights: Mapping[str, float], rows: Mapping[str, Cand
     asked = [
         (word, lexeme)
         for word in dict.fromkeys(_words(text))
-        if word in index and (lexeme := _STEMMER.stemWord(word.decode())) in weights
+        if word in index and (lexeme := STEMMER.stemWord(word.decode())) in weights
     ]
     if not asked:
         return {}

@@ -14,12 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-import Stemmer
-
 from app.extraction.categories import CATEGORIES
-
-# PostgreSQL's `english` lexemes are this Snowball stemmer's stems.
-_STEMMER = Stemmer.Stemmer("english")
+from app.recall.query import STEMMER
 
 _PARTNERS = (
     "partner",
@@ -86,5 +82,5 @@ def relations_of(question: str) -> Relations | None:
             rf"\m{either}\s+(?:called|named)\s+{_NAME}\M",  # a beagle called Waffles
         )
     )
-    lexemes = list(dict.fromkeys(_STEMMER.stemWord(w) for w in words + kinds))
+    lexemes = list(dict.fromkeys(STEMMER.stemWord(w) for w in words + kinds))
     return Relations(words, lexemes, pattern)

@@ -99,7 +99,7 @@ class Features:
 
     values: tuple[float, ...]
     off_speaker: bool
-    by_agent: bool = False
+    by_agent: bool
 
 
 def features(
