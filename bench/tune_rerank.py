@@ -44,7 +44,8 @@ from app.recall.repository import Candidate
 
 DATA = Path(__file__).resolve().parent / "data"
 DEFAULT_SETS = ",".join(
-    str(DATA / f"{name}.json") for name in ("dev_locomo", "dev_replies", "dev_long", "dev_paraphrase")
+    str(DATA / f"{name}.json")
+    for name in ("dev_locomo", "dev_replies", "dev_long", "dev_paraphrase", "dev_assistant", "dev_friends")
 )
 K = 10
 # Values tried for each weight in a pass of coordinate ascent: factors of the current value, and absolute
