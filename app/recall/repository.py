@@ -216,19 +216,27 @@ def _ranked(name: str, rows: str, newest: str, tf: str, labels_tf: str, shape: S
 # What the fusion, the second stage and the answer need of every candidate (each channel's hits and the
 # semantic channel's `:extra_ids`): its text, its source messages, and where they sit in their session
 # (seq) and in time; which query terms the memory's own text (summary, content, context) holds, and which
-# its source messages hold.
+# its source messages hold. The memory channel has already matched its hits against the terms: their
+# terms are taken from there, and only the other candidates are tested (the same terms; at 1M memories,
+# replayed, 0.9–1.0 ms less of a 11–12 ms statement. Taking the message terms from the message channel's
+# matches the same way made the planner join them per source message, at twice the statement's time).
 _DETAILS = f"""
+    mem_terms AS (
+        SELECT mm.id, array_agg(DISTINCT mm.lexeme) AS lexemes
+        FROM mem_matches mm JOIN terms t USING (lexeme)
+        GROUP BY mm.id),
     wanted AS MATERIALIZED (SELECT id FROM found UNION SELECT unnest(CAST(:extra_ids AS text[]))),
     details AS MATERIALIZED (
         SELECT m.id AS memory_id, m.type, m.summary, m.content, m.session_id, m.event_time, m.created_at,
                coalesce(src.sources, '{{}}') AS sources, src.seq, src.told_at,
-               ARRAY(SELECT t.lexeme FROM terms t WHERE m.tsv @@ t.q) AS memory_terms,
+               coalesce(mt.lexemes, ARRAY(SELECT t.lexeme FROM terms t WHERE m.tsv @@ t.q)) AS memory_terms,
                coalesce(src.message_terms, '{{}}') AS message_terms, {agent_words("m", "coalesce(src.by_assistant, false)")} AS by_agent
         FROM wanted w
         -- Each wanted memory looked up by its key (LIMIT 1 keeps the planner from turning this into a join
         -- it may start from the profile's every memory when its statistics are stale or missing).
         CROSS JOIN LATERAL (SELECT * FROM memories m
                             WHERE m.profile_id = :p AND m.id = w.id AND {{live_m}} LIMIT 1) m
+        LEFT JOIN mem_terms mt ON mt.id = m.id
         -- One pass over the memory's source messages, each tested against every term.
         LEFT JOIN LATERAL (
             SELECT array_agg(DISTINCT s.session_id || '/' || s.message_id) AS sources, min(g.seq) AS seq,
