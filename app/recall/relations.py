@@ -17,18 +17,8 @@ from dataclasses import dataclass
 from app.extraction.categories import CATEGORIES
 from app.recall.query import STEMMER
 
-_PARTNERS = (
-    "partner",
-    "husband",
-    "wife",
-    "boyfriend",
-    "girlfriend",
-    "fiance",
-    "fiancee",
-    "fiancé",
-    "fiancée",
-)
 _FIANCES = ("fiance", "fiancee", "fiancé", "fiancée")
+_PARTNERS = ("partner", "husband", "wife", "boyfriend", "girlfriend", *_FIANCES)
 _CHILDREN = ("son", "daughter", "kid", "child", "baby")
 _MOTHERS = ("mother", "mom", "mum", "mam")
 _FATHERS = ("father", "dad")
