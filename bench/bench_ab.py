@@ -1,7 +1,7 @@
 """Two checkouts side by side: a git revision against the working tree, interleaved, for a change whose effect
 is smaller than the shared machine's drift from one minute to the next.
 
-Run: .venv/bin/python bench/bench_ab.py --base REV [--kind remember|recall] [--workers 2] [--rounds 4]
+Run: .venv/bin/python bench/bench_ab.py --base REV [--kind remember|recall|ingest] [--workers 2] [--rounds 4]
          [--seconds 5] [--connections 32]
 
 The revision is checked out into a temporary git worktree (removed at the end). Both servers run from this
@@ -13,7 +13,8 @@ per request (user + system, every process of the server), with the load average.
 medians, and the new / base ratio of each round.
 
 `--kind remember` stores new statements in 8 profiles; `--kind recall` first stores --memories statements in
-each of 8 profiles (through remember), then asks generated questions of them. The load generator is this
+each of 8 profiles (through remember), then asks generated questions of them; `--kind ingest` posts
+500-message batches, each into a new session (every message new), and counts requests (× 500 messages). The load generator is this
 process (a lean HTTP client) on the same cores, for both sides alike.
 """
 
@@ -43,6 +44,7 @@ from bench.common import (  # noqa: E402
     LeanClient,
     Server,
     bench_database,
+    ingest_batch,
     memory_statement,
     print_table,
     recall_question,
@@ -52,6 +54,8 @@ from bench.common import (  # noqa: E402
 
 NAMESPACE = "ab"
 PROFILES = 8
+BATCH = 500  # messages per ingest request
+BATCHES = [ingest_batch(seed, BATCH) for seed in range(4)]
 
 
 @dataclass
@@ -112,6 +116,9 @@ async def load(side: Side, kind: str, connections: int, seconds: float) -> int:
                 if kind == "remember":
                     content = f"{memory_statement(rng, n)[2]} Ref {side.name}-{n}."
                     status, _ = await client.request("POST", f"{profile}/remember", {"content": content})
+                elif kind == "ingest":
+                    payload = b'{"sessionId":"s%d","messages":%s}' % (n, BATCHES[n % len(BATCHES)])
+                    status, _ = await client.request_bytes("POST", f"{profile}/ingest", payload)
                 else:
                     status, _ = await client.request(
                         "POST", f"{profile}/recall", {"query": recall_question(rng)}
@@ -199,7 +206,7 @@ def parse_args() -> argparse.Namespace:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--base", required=True, help="the git revision to compare the working tree with")
-    parser.add_argument("--kind", choices=("remember", "recall"), default="remember")
+    parser.add_argument("--kind", choices=("remember", "recall", "ingest"), default="remember")
     parser.add_argument("--workers", type=int, default=2, help="API processes of each server")
     parser.add_argument("--rounds", type=int, default=4, help="interleaved rounds (medians reported)")
     parser.add_argument("--seconds", type=float, default=5, help="counted seconds per side and round")

@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import os
 import random
 import statistics
@@ -44,8 +43,8 @@ from bench.common import (  # noqa: E402
     ROOT,
     LeanClient,
     bench_database,
-    chat_message,
     free_port,
+    ingest_batch,
     memory_statement,
     print_table,
     running_server,
@@ -144,17 +143,6 @@ def _statement(round_no: int, n: int) -> str:
     return f"{content} Ref {round_no}-{n}."
 
 
-def _ingest_messages(seed: int) -> bytes:
-    """A 500-message conversation's `messages` array, encoded once; each request gives it a new session,
-    so every message is new (a message's identity includes its session)."""
-    rng = random.Random(seed)
-    messages = []
-    for i in range(BATCH):
-        role, content = chat_message(rng, i)
-        messages.append({"role": role, "content": content})
-    return json.dumps(messages, separators=(",", ":")).encode()
-
-
 async def profile_ids(database_url: str) -> list[int]:
     conn = await asyncpg.connect(database_url)
     try:
@@ -197,7 +185,7 @@ async def run(args: argparse.Namespace) -> None:
         ids = await profile_ids(url)
         floor = Floor(url, args.workers)
         await floor.start()
-        conversations = [_ingest_messages(s) for s in range(4)]
+        conversations = [ingest_batch(s, BATCH) for s in range(4)]
         try:
             rounds: list[list[Figure]] = []
             for round_no in range(args.rounds):

@@ -13,6 +13,7 @@ import contextlib
 import json
 import math
 import os
+import random
 import secrets
 import socket
 import subprocess
@@ -411,6 +412,14 @@ def chat_message(rng: Any, i: int) -> tuple[str, str]:
         )
     _, _, content, _ = memory_statement(rng, i)
     return "user", content
+
+
+def ingest_batch(seed: int, size: int) -> bytes:
+    """A `size`-message conversation's `messages` array, encoded once; each request gives it a new
+    session, so every message is new (a message's identity includes its session)."""
+    rng = random.Random(seed)
+    messages = [dict(zip(("role", "content"), chat_message(rng, i), strict=True)) for i in range(size)]
+    return json.dumps(messages, separators=(",", ":")).encode()
 
 
 def recall_question(rng: Any) -> str:

@@ -1,5 +1,5 @@
-"""SQL of ingest: session upsert, bulk message insert (idempotent on message identity). Its jobs' SQL is
-the worker's (app.worker.queue)."""
+"""SQL of ingest: the session upsert and the bulk message insert, in one statement (idempotent on message
+identity). Its jobs' SQL is the worker's (app.worker.queue)."""
 
 from __future__ import annotations
 
@@ -8,20 +8,22 @@ from datetime import datetime
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-_UPSERT_SESSION = text(
+# One statement, one round trip, for the whole batch: the session is upserted, the batch's first message
+# continues the session's last stored one (unless it is that message, being ingested again), and the
+# messages not stored yet are inserted; WITH ORDINALITY keeps the batch order in `seq`. The last message is
+# read from the statement's snapshot, before this batch's rows.
+_STORE_BATCH = text(
     """
-    INSERT INTO sessions (profile_id, id, name) VALUES (:p, :sid, :name)
-    ON CONFLICT (profile_id, id) DO UPDATE SET updated_at = now()
-    """
-)
-_LAST_MESSAGE = text(
-    "SELECT id FROM messages WHERE profile_id = :p AND session_id = :sid ORDER BY seq DESC LIMIT 1"
-)
-# One statement for the whole batch; WITH ORDINALITY keeps the batch order in `seq`.
-_INSERT_MESSAGES = text(
-    """
+    WITH upserted AS (
+        INSERT INTO sessions (profile_id, id, name) VALUES (:p, CAST(:sid AS text), CAST(:sid AS text))
+        ON CONFLICT (profile_id, id) DO UPDATE SET updated_at = now()
+    ),
+    last AS (
+        SELECT id FROM messages WHERE profile_id = :p AND session_id = CAST(:sid AS text) ORDER BY seq DESC LIMIT 1
+    )
     INSERT INTO messages (profile_id, id, session_id, parent_id, role, parts, text_content, created_at, metadata)
-    SELECT :p, m.id, :sid, m.parent_id, m.role,
+    SELECT :p, m.id, CAST(:sid AS text),
+           CASE WHEN m.ord = 1 THEN nullif((SELECT id FROM last), m.id) ELSE m.parent_id END, m.role,
            jsonb_build_array(jsonb_build_object('type', 'text', 'text', m.content)), m.content, m.created_at,
            CAST(m.metadata AS jsonb)
     FROM unnest(CAST(:ids AS text[]), CAST(:parents AS text[]), CAST(:roles AS text[]),
@@ -34,37 +36,30 @@ _INSERT_MESSAGES = text(
 )
 
 
-async def upsert_session(db: AsyncSession, profile_id: int, session_id: str) -> None:
-    await db.execute(_UPSERT_SESSION, {"p": profile_id, "sid": session_id, "name": session_id})
-
-
-async def last_message_id(db: AsyncSession, profile_id: int, session_id: str) -> str | None:
-    return (await db.execute(_LAST_MESSAGE, {"p": profile_id, "sid": session_id})).scalar_one_or_none()
-
-
-async def insert_messages(
+async def store_batch(
     db: AsyncSession,
     profile_id: int,
     session_id: str,
     ids: list[str],
-    parents: list[str | None],
     roles: list[str],
     contents: list[str],
     times: list[datetime],
-    metadata: list[str | None] | None = None,
+    metadata: list[str | None],
 ) -> set[str]:
-    """Insert the messages not stored yet; returns the ids actually inserted."""
+    """Upsert the session and insert the batch's messages not stored yet, each chained to the one before
+    it (the first to the session's last); returns the ids actually inserted."""
     rows = await db.execute(
-        _INSERT_MESSAGES,
+        _STORE_BATCH,
         {
             "p": profile_id,
             "sid": session_id,
             "ids": ids,
-            "parents": parents,
+            # The first one's parent is the session's last message, found by the statement itself.
+            "parents": [None, *ids[:-1]],
             "roles": roles,
             "contents": contents,
             "times": times,
-            "metadata": metadata if metadata is not None else [None] * len(ids),
+            "metadata": metadata,
         },
     )
     return set(rows.scalars())

@@ -1,4 +1,4 @@
-"""Rules of ingest: message identity, derived session ids, parent chaining, one transaction with the job."""
+"""Rules of ingest: message identity, derived session ids, one transaction for the messages and the job."""
 
 from __future__ import annotations
 
@@ -48,19 +48,11 @@ async def ingest(db: AsyncSession, profile: Profile, request: IngestRequest) -> 
         ids.append(identity)
         keep.append(message)
 
-    await repository.upsert_session(db, profile.id, session_id)
-    previous = await repository.last_message_id(db, profile.id, session_id)
-    parents: list[str | None] = []
-    for identity in ids:
-        # Consecutive messages chain; the batch's first continues the session unless it is already stored.
-        parents.append(previous if previous != identity else None)
-        previous = identity
-    inserted = await repository.insert_messages(
+    inserted = await repository.store_batch(
         db,
         profile.id,
         session_id,
         ids,
-        parents,
         [m.role for m in keep],
         [m.content for m in keep],
         [m.timestamp or now for m in keep],
