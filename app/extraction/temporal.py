@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Literal
 
 from app.core.dates import MONTH_NAMES, format_date
@@ -333,10 +333,16 @@ def _year2(raw: str) -> int:
 class _Builder:
     """Builds mentions anchored on one day; one instance per parse."""
 
-    def __init__(self, anchor: datetime, tense: Tense) -> None:
+    def __init__(self, anchor: datetime, text: str, tense: Tense | None) -> None:
         self.anchor = anchor
         self.today = anchor.date()
-        self.tense = tense
+        self._text = text
+        self._tense = tense
+
+    @cached_property
+    def tense(self) -> Tense:
+        # Told only when a mention needs it: most texts that pass the cue gate name no time at all.
+        return self._tense or detect_tense(self._text)
 
     def day(self, d: date, span: tuple[int, int], label: str | None = None) -> TimeMention:
         start = _at_day(d, self.anchor)
@@ -690,7 +696,7 @@ def find_time(text: str, anchor: datetime, *, tense: Tense | None = None) -> Tim
 # The extractor asks twice about the same sentence (its time, then its summary without a relative time).
 @lru_cache(maxsize=256)
 def _find_time(text: str, anchor: datetime, tense: Tense | None, ascii_text: bool) -> TimeMention | None:
-    b = _Builder(anchor, tense or detect_tense(text))
+    b = _Builder(anchor, text, tense)
     cues = _Cues(text) if ascii_text else None
     try:
         found = [t for t in _candidates(text, b, cues) if _in_calendar(t.start, t.end, t.point)]
