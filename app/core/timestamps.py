@@ -8,7 +8,7 @@ stores them as -infinity and infinity, which read back as times without a zone.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Annotated
 
 from pydantic import AfterValidator, AwareDatetime
@@ -33,3 +33,10 @@ def _in_utc_range(value: datetime) -> datetime:
 
 Timestamp = Annotated[datetime, AfterValidator(_in_utc_range)]
 AwareTimestamp = Annotated[AwareDatetime, AfterValidator(_in_utc_range)]
+
+
+def earlier_by(moment: datetime, period: timedelta) -> datetime:
+    """`moment` − `period`, or the calendar's first instant when that would fall before it (a message of
+    year 1 looks back no further)."""
+    first = datetime.min.replace(tzinfo=moment.tzinfo)
+    return moment - period if moment - first > period else first

@@ -15,9 +15,11 @@ import asyncio
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
+from functools import lru_cache
 
 from app.core.memory_types import DEFAULT_TYPE, MemoryType
+from app.core.timestamps import earlier_by
 from app.extraction import lexicon as lx
 from app.extraction.categories import categories_of
 from app.extraction.lemmas import base_forms
@@ -65,6 +67,14 @@ REFERENT_CONTEXT_CHARS = 200
 QUOTED_QUESTION_CHARS = 90
 # Room kept below CONTENT_MAX_CHARS when merging a dependent sentence, for the speaker prefix and captions.
 MERGE_HEADROOM_CHARS = 100
+# A plan's outcome is often told at the opening of a later session without naming it ("Done, last
+# Sunday! 1:52:40"): a statement this short among a session's first turns, by someone whose plan of an
+# earlier session fell due in the days before, carries that plan as context. Chosen on the six dev sets
+# (bench/eval_retrieval.py): 8 turns and 30 days found the most (4 turns, 45 or 60 days, two plans or
+# statements up to 20 tokens found as much or less).
+OPENING_TURNS = 8
+REPORT_TOKENS = 12
+DUE_DAYS = 30
 
 _TOKEN_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _WORD_OR_GAP_RE = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?|[^A-Za-z]+")
@@ -426,14 +436,19 @@ def _keywords(text: str, topic: str | None) -> list[str]:
     return list(dict.fromkeys(words))
 
 
-def _context(memory: ExtractedMemory, partner: str | None, referent: str | None) -> str:
+def _context(
+    memory: ExtractedMemory, partner: str | None, referent: str | None, carried: str | None = None
+) -> str:
     """The low-weight searchable context of a memory: the partner's turn it answers, the sentence its
-    "it / them / there" points back to, and generated keywords. Never shown, only searched."""
+    "it / them / there" points back to, the earlier plan it may report on, and generated keywords. Never
+    shown, only searched."""
     parts: list[str] = []
     if partner:
         parts.append(truncate(strip_emoji(partner), PARTNER_CONTEXT_CHARS))
     if referent and lx.REFERENT_RE.search(memory.content):
         parts.append(truncate(strip_emoji(referent), REFERENT_CONTEXT_CHARS))
+    if carried:  # a plan of an earlier session this may report the outcome of
+        parts.append(truncate(strip_emoji(carried), REFERENT_CONTEXT_CHARS))
     keywords = _keywords(" ".join([memory.content, *parts]), memory.topic_key)
     if keywords:
         parts.append(" ".join(keywords))
@@ -663,18 +678,31 @@ def _groups_for_message(
 class DefaultExtractor:
     """Rule-based extractor: no network, no model, same input → same output."""
 
-    async def extract(self, messages: Sequence[InputMessage], *, new_from: int = 0) -> list[ExtractedMemory]:
+    async def extract(
+        self,
+        messages: Sequence[InputMessage],
+        *,
+        new_from: int = 0,
+        earlier: Sequence[InputMessage] | None = None,
+    ) -> list[ExtractedMemory]:
         # CPU-bound: in a thread, so the caller's event loop keeps answering (the worker renews its
         # leases and reads NOTIFY, the API serves requests) while a large batch is extracted.
-        return await asyncio.to_thread(extract_memories, messages, new_from=new_from)
+        return await asyncio.to_thread(extract_memories, messages, new_from=new_from, earlier=earlier)
 
 
-def extract_memories(messages: Sequence[InputMessage], *, new_from: int = 0) -> list[ExtractedMemory]:
+def extract_memories(
+    messages: Sequence[InputMessage],
+    *,
+    new_from: int = 0,
+    earlier: Sequence[InputMessage] | None = None,
+) -> list[ExtractedMemory]:
     """Synchronous core of ``DefaultExtractor.extract``, for callers that are not async."""
     parsed = [parse_message(m.content) for m in messages]
     speakers = [m.speaker or p.speaker for m, p in zip(messages, parsed, strict=True)]
     conversation = _Conversation(messages, parsed, speakers)
     names = _name_forms(s for s in speakers if s)
+    # `earlier` (other sessions' messages, given when the window opens its session): their plans now due.
+    due = _due_plans(earlier, messages[0].timestamp) if earlier and messages else {}
     memories: list[ExtractedMemory] = []
     seen: set[str] = set()
     for index in range(max(new_from, 0), len(messages)):
@@ -700,9 +728,48 @@ def extract_memories(messages: Sequence[InputMessage], *, new_from: int = 0) -> 
             if memory is None or memory.content in seen:
                 continue
             seen.add(memory.content)
-            memories.append(replace(memory, context=_context(memory, partner, referent)))
+            carried = due.get(name) if due and _is_report(index, memory) else None
+            memories.append(replace(memory, context=_context(memory, partner, referent, carried)))
             referent = " ".join(group.sentences)
     return memories
+
+
+def _due_plans(earlier: Sequence[InputMessage], start: datetime) -> dict[str, str]:
+    """Each speaker's latest plan of an earlier session whose time has come by `start` (a sentence naming
+    a time after its message's day, a time within `DUE_DAYS` before `start`): what the opening of a new
+    session may report on without naming it ("I DID IT!!!" after "I signed up for the race in May")."""
+    latest: dict[str, tuple[datetime, str]] = {}
+    since = earlier_by(start, timedelta(days=DUE_DAYS))
+    for message in earlier:
+        # A plan is said in a sentence or two: the head of a long message is enough, and bounds the cache.
+        head = message.content[:CONTENT_MAX_CHARS]
+        name, plans = _plans_of(head, message.role, message.speaker, message.timestamp)
+        for at, sentence in plans:
+            if since <= at <= start and (name not in latest or at > latest[name][0]):
+                latest[name] = (at, sentence)
+    return {name: sentence for name, (_, sentence) in latest.items()}
+
+
+# Each session's opening reads the same earlier messages again: one worker's recent ones are remembered
+# (at most this many heads of CONTENT_MAX_CHARS: a few MB).
+@lru_cache(maxsize=4096)
+def _plans_of(
+    content: str, role: str, speaker: str | None, told: datetime
+) -> tuple[str, tuple[tuple[datetime, str], ...]]:
+    """Who said a message, and its sentences naming a time after the day it was told (with that time)."""
+    parsed = parse_message(content)
+    name = _speech_for(speaker or parsed.speaker, role)[0]
+    plans = []
+    for sentence in split_sentences(parsed.body) if parsed.body else []:
+        mention = find_time(sentence, told)
+        if mention is not None and mention.start.date() > told.date():
+            plans.append((mention.start, sentence))
+    return name, tuple(plans)
+
+
+def _is_report(index: int, memory: ExtractedMemory) -> bool:
+    """A short statement at the opening of a session: perhaps the outcome of a plan, unnamed."""
+    return index < OPENING_TURNS and len(_tokens(parse_message(memory.content).body)) <= REPORT_TOKENS
 
 
 @dataclass(frozen=True)

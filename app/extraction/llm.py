@@ -89,7 +89,14 @@ class LlmExtractor:
     def __init__(self, client: LlmClient) -> None:
         self.client = client
 
-    async def extract(self, messages: Sequence[InputMessage], *, new_from: int = 0) -> list[ExtractedMemory]:
+    async def extract(
+        self,
+        messages: Sequence[InputMessage],
+        *,
+        new_from: int = 0,
+        earlier: Sequence[InputMessage] | None = None,
+    ) -> list[ExtractedMemory]:
+        # `earlier` is not sent: the model resolves what a session's opening refers to from the window.
         windows = list(_windows(messages, new_from))
         answers = await asyncio.gather(*(self._extract_window(context, new) for context, new in windows))
         seen: set[str] = set()

@@ -59,10 +59,17 @@ class Extractor(Protocol):
 
     ``messages[new_from:]`` are new; earlier ones are context only (they help
     resolve e.g. an answer to a question) and yield no memories themselves.
+    ``earlier``, given when the window opens its session, holds other sessions'
+    messages of the year before it (context only too: what the opening may
+    report on); an extractor may ignore it.
     """
 
     async def extract(
-        self, messages: Sequence[InputMessage], *, new_from: int = 0
+        self,
+        messages: Sequence[InputMessage],
+        *,
+        new_from: int = 0,
+        earlier: Sequence[InputMessage] | None = None,
     ) -> list[ExtractedMemory]: ...
 
 

@@ -1,25 +1,38 @@
 """The `extract` job: turn newly stored messages of a session into memories with the configured extractor.
 
 Three steps, so no connection is held while the extractor works (it may call an LLM, and the default
-one is CPU-bound): read the window in one short transaction, extract with no connection, store in a new one.
+one is CPU-bound): read the window in one short transaction (with, when the window opens its session, the
+other sessions' messages of the year before, for the plans its opening may report on), extract with no
+connection, store in a new one.
 """
 
 from __future__ import annotations
 
-from datetime import UTC
+from datetime import UTC, timedelta
 from typing import Any
 
+from app.core.timestamps import earlier_by
 from app.embeddings.job import enqueue_embedding
 from app.extraction.types import Extractor, InputMessage
 from app.memories import service
 from app.profiles import repository as profiles_repository
 from app.sessions import repository as sessions_repository
+from app.sessions.repository import MessageText
 from app.worker.context import JobContext, JobInfo
 from app.worker.kinds import ExtractPayload, ExtractResult
 from app.worker.registry import registry
 
 # Earlier messages given to the extractor as context (e.g. the question a short answer replies to).
 CONTEXT_MESSAGES = 6
+# Other sessions' messages given with a session's opening, for the plans it may report on: the newest of
+# the year before it. Read from the messages, stored at ingest, not from memories, so the link does not
+# depend on which session's job runs first.
+EARLIER_PERIOD = timedelta(days=365)
+EARLIER_MESSAGES = 500
+
+
+def _input(row: MessageText) -> InputMessage:
+    return InputMessage(id=row.id, role=row.role, content=row.text, timestamp=row.created_at.astimezone(UTC))
 
 
 def extractor_for(ctx: JobContext) -> Extractor:
@@ -48,13 +61,18 @@ async def run_extraction(ctx: JobContext, job: JobInfo, payload: ExtractPayload)
         rows, new_from = await sessions_repository.window_messages(
             db, profile_id, session_id, payload.message_ids, CONTEXT_MESSAGES
         )
+        earlier_rows = None
+        if rows and new_from < CONTEXT_MESSAGES:
+            # Fewer earlier messages than asked for: the window opens the session.
+            start = rows[0].created_at
+            earlier_rows = await sessions_repository.other_sessions_messages(
+                db, profile_id, session_id, earlier_by(start, EARLIER_PERIOD), start, EARLIER_MESSAGES
+            )
     if len(rows) <= new_from:
         return ExtractResult()  # every message was deleted before we got here
-    inputs = [
-        InputMessage(id=r.id, role=r.role, content=r.text, timestamp=r.created_at.astimezone(UTC))
-        for r in rows
-    ]
-    extracted = await extractor_for(ctx).extract(inputs, new_from=new_from)
+    inputs = [_input(r) for r in rows]
+    earlier = [_input(r) for r in earlier_rows] if earlier_rows is not None else None
+    extracted = await extractor_for(ctx).extract(inputs, new_from=new_from, earlier=earlier)
     metadata: dict[str, dict[str, Any] | None] = {r.id: r.metadata for r in rows}
     async with ctx.transaction() as db:
         created = await service.store(db, profile_id, service.new_memories(extracted, session_id, metadata))

@@ -314,6 +314,14 @@ _MESSAGES_BEFORE = text(
 )
 
 
+# Other sessions' messages told in a period, newest first, through the (profile, created_at) index.
+_OTHER_SESSIONS_MESSAGES = text(
+    f"SELECT {_MESSAGE_TEXT_COLUMNS} FROM messages "
+    "WHERE profile_id = :p AND created_at >= :since AND created_at < :until AND session_id <> :sid "
+    "ORDER BY created_at DESC LIMIT :n"
+)
+
+
 def _message_texts(rows: Any) -> list[MessageText]:
     return [MessageText(*r) for r in rows]  # the columns are the fields, in order
 
@@ -333,6 +341,17 @@ async def window_messages(
     before = _message_texts(await db.execute(_MESSAGES_BEFORE, params))
     before.reverse()
     return before + new_rows, len(before)
+
+
+async def other_sessions_messages(
+    db: AsyncSession, profile_id: int, session_id: str, since: datetime, until: datetime, limit: int
+) -> list[MessageText]:
+    """The profile's messages of other sessions told in [since, until), oldest first, the newest
+    `limit` of them."""
+    params = {"p": profile_id, "sid": session_id, "since": since, "until": until, "n": limit}
+    rows = _message_texts(await db.execute(_OTHER_SESSIONS_MESSAGES, params))
+    rows.reverse()
+    return rows
 
 
 async def lock_session(db: AsyncSession, profile_id: int, session_id: str) -> None:

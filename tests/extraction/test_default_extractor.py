@@ -375,6 +375,35 @@ def test_reply_carries_the_partner_turn_referents_and_keywords() -> None:
     assert "lemon tart" in sister.context
 
 
+def test_a_sessions_opening_report_carries_the_plan_that_fell_due() -> None:
+    """A short statement at a session's opening gets, as context, its speaker's plan of an earlier session
+    whose time came in the days before; not someone else's, not a plan still ahead, not a later turn."""
+    told = datetime(2024, 9, 2, 20, 0, tzinfo=UTC)
+    earlier = [
+        InputMessage("p1", "assistant", "Arjun: Also I signed up for a half marathon on 20 October.", told),
+        InputMessage("p2", "assistant", "Arjun: And the wedding is on 8 March next year.", told),
+        InputMessage("p3", "user", "Tess: Shearing starts on 21 October.", told),
+    ]
+    start = datetime(2024, 10, 27, 20, 0, tzinfo=UTC)
+    session = [
+        InputMessage("m0", "user", "Tess: Well?? How did it go", start),
+        InputMessage("m1", "assistant", "Arjun: Done, last Sunday! 1:52:40.", start),
+    ]
+    report = next(m for m in extract_memories(session, earlier=earlier) if "Done" in m.content)
+    assert "half marathon" in report.context
+    assert "wedding" not in report.context and "Shearing" not in report.context
+    # Without the earlier sessions (a window that does not open its session), nothing is carried.
+    alone = next(m for m in extract_memories(session) if "Done" in m.content)
+    assert "half marathon" not in alone.context
+    # Past the session's opening turns, a short statement reports on nothing carried over.
+    later = [
+        InputMessage(f"x{i}", "user", f"Tess: The lambs are fine, batch {i} is tagged.", start)
+        for i in range(8)
+    ]
+    late = next(m for m in extract_memories([*later, *session[1:]], earlier=earlier) if "Done" in m.content)
+    assert "half marathon" not in late.context
+
+
 def test_irregular_verbs_are_indexed_in_their_base_form() -> None:
     memory = one("Yesterday I ran my first half marathon.")
     assert memory is not None

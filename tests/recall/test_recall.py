@@ -358,6 +358,46 @@ async def test_a_reply_is_found_through_the_question_it_answers(
     assert "lemon tart" in result["candidates"][0]["summary"], result
 
 
+async def test_a_plans_outcome_told_later_without_naming_it_is_found_through_the_plan(
+    client: httpx.AsyncClient, profile_url: str, worker: Worker
+) -> None:
+    """ "Done, last Sunday!" at the opening of a later session reports on the plan that fell due before it:
+    it carries the plan as context, whichever session's job the worker runs first."""
+    plan = [
+        {
+            "role": "user",
+            "content": "Tess: The lambs are all tagged, finally.",
+            "timestamp": "2024-09-02T20:00:00Z",
+        },
+        {
+            "role": "assistant",
+            "content": "Arjun: Also I signed up for a half marathon on 20 October.",
+            "timestamp": "2024-09-02T20:01:00Z",
+        },
+    ]
+    report = [
+        {"role": "user", "content": "Tess: Well?? How did it go", "timestamp": "2024-10-27T20:00:00Z"},
+        {
+            "role": "assistant",
+            "content": "Arjun: Done, last Sunday! 1:52:40.",
+            "timestamp": "2024-10-27T20:01:00Z",
+        },
+        {"role": "user", "content": "Tess: Under two hours, amazing!", "timestamp": "2024-10-27T20:02:00Z"},
+    ]
+    for session_id, messages in (("s1", plan), ("s2", report)):
+        response = await client.post(
+            f"{profile_url}/ingest", json={"sessionId": session_id, "messages": messages}
+        )
+        assert response.status_code == 202
+    await worker.drain()
+    result = await _recall(
+        client, profile_url, "When did Arjun run his half marathon?", referenceDate="2024-10-28"
+    )
+    summaries = [c["summary"] for c in result["candidates"]]
+    # The report holds the answer (the date), and the plan's words now: first, above the plan itself.
+    assert summaries[0].startswith("Arjun: Done"), summaries
+
+
 async def test_the_turn_beside_a_matching_one_is_a_candidate(
     client: httpx.AsyncClient, profile_url: str, worker: Worker
 ) -> None:
