@@ -1,8 +1,8 @@
 """Two checkouts side by side: a git revision against the working tree, interleaved, for a change whose effect
 is smaller than the shared machine's drift from one minute to the next.
 
-Run: .venv/bin/python bench/bench_ab.py --base REV [--kind remember|recall|ingest] [--workers 2] [--rounds 4]
-         [--seconds 5] [--connections 32]
+Run: .venv/bin/python bench/bench_ab.py --base REV [--kind remember|recall|ingest] [--workers 2]
+         [--rounds 4] [--seconds 5] [--connections 32]
 
 The revision is checked out into a temporary git worktree (removed at the end). Both servers run from this
 venv (`agent-memory serve --no-worker --workers N`), the base one with PYTHONPATH pointing at its worktree
@@ -14,8 +14,8 @@ medians, and the new / base ratio of each round.
 
 `--kind remember` stores new statements in 8 profiles; `--kind recall` first stores --memories statements in
 each of 8 profiles (through remember), then asks generated questions of them; `--kind ingest` posts
-500-message batches, each into a new session (every message new), and counts requests (× 500 messages). The load generator is this
-process (a lean HTTP client) on the same cores, for both sides alike.
+500-message batches, each into a new session (every message new), and counts requests (× 500 messages).
+The load generator is this process (a lean HTTP client) on the same cores, for both sides alike.
 """
 
 from __future__ import annotations
