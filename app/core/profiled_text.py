@@ -60,12 +60,23 @@ def quoted_sql(sql: str) -> str:
     return f"'''' || replace(replace({sql}, '\\', '\\\\'), '''', '''''') || ''''"
 
 
-def all_keys_query(profile_sql: str, tsvector_sql: str) -> str:
-    """SQL for the tsquery of the profile's rows holding every lexeme of a tsvector (each key asked whole
-    and cut, as `key_query` does); NULL when the tsvector is empty. Both arguments are SQL expressions."""
+def _keys_query(profile_sql: str, lexemes_sql: str, operator: str) -> str:
     key = f"{profile_sql} || ':' || k"
     whole, cut = quoted_sql(key), quoted_sql(f"left({key}, {KEY_CHARS})")
     return (
-        f"(SELECT CAST(string_agg('(' || {whole} || ' | ' || {cut} || ')', ' & ') AS tsquery)"
-        f" FROM unnest(tsvector_to_array({tsvector_sql})) AS k)"
+        f"(SELECT CAST(string_agg('(' || {whole} || ' | ' || {cut} || ')', ' {operator} ') AS tsquery)"
+        f" FROM unnest({lexemes_sql}) AS k)"
     )
+
+
+def all_keys_query(profile_sql: str, tsvector_sql: str) -> str:
+    """SQL for the tsquery of the profile's rows holding every lexeme of a tsvector (each key asked whole
+    and cut, as `key_query` does); NULL when the tsvector is empty. Both arguments are SQL expressions."""
+    return _keys_query(profile_sql, f"tsvector_to_array({tsvector_sql})", "&")
+
+
+def any_keys_query(profile_sql: str, lexemes_sql: str) -> str:
+    """SQL for the tsquery of the profile's rows holding any of the lexemes of a text[] (each key asked
+    whole and cut, as `key_query` does), for a statement that learns the profile's id itself; NULL when
+    there are none. Both arguments are SQL expressions."""
+    return _keys_query(profile_sql, lexemes_sql, "|")

@@ -24,12 +24,23 @@ async def get_live(db: AsyncSession, namespace_id: int, name: str) -> Profile | 
 # The hot path of every per-profile request, as plain SQL sent on the driver's connection: an ORM select
 # costs more to compile and load (cache key, column processing) than the round trip itself, and even a
 # `text()` statement goes through SQLAlchemy's execution and result layers (greenlet hops included).
-_FIND_WITH_NAMESPACE = """
-    SELECT n.id AS namespace_id, p.id, p.name, p.created_at
+def _find_sql(columns: str, scoped: bool = False) -> str:
+    scope = " AND (CAST(:scope AS bigint) IS NULL OR n.id = :scope)" if scoped else ""
+    return f"""
+    SELECT n.id AS namespace_id, {columns}
     FROM namespaces n
     LEFT JOIN profiles p ON p.namespace_id = n.id AND p.name = :name AND p.deleted_at IS NULL
-    WHERE n.name = :namespace AND n.deleted_at IS NULL
+    WHERE n.name = :namespace AND n.deleted_at IS NULL{scope}
 """
+
+
+_FIND_WITH_NAMESPACE = _find_sql("p.id, p.name, p.created_at")
+
+# The same look-up as a CTE `target` (namespace_id, id) for a statement that resolves the profile itself,
+# one round trip fewer (recall's first statement): parameters `:namespace`, `:name` and `:scope`, the only
+# namespace id the caller may use (NULL: any), so a key never reads another namespace's rows even inside
+# the statement that finds out it may not.
+TARGET_CTE = f"target AS ({_find_sql('p.id', scoped=True)})"
 
 
 async def find_with_namespace(db: Reads, namespace: str, name: str) -> tuple[int | None, Profile | None]:

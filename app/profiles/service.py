@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.auth import Principal
@@ -18,19 +21,49 @@ from app.worker import queue
 class ProfileNotFound(NotFound, code="profile_not_found"): ...
 
 
+T = TypeVar("T")
+
+
+def _usable(principal: Principal, namespace: str, namespace_id: int | None) -> int:
+    if namespace_id is None or (not principal.is_admin and principal.namespace_id != namespace_id):
+        raise namespaces.NamespaceNotFound(f"namespace '{namespace}' not found")
+    return namespace_id
+
+
+def _found(profile: T | None, namespace: str, name: str) -> T:
+    if profile is None:
+        raise ProfileNotFound(f"profile '{name}' not found in namespace '{namespace}'")
+    return profile
+
+
 async def _find(db: Reads, principal: Principal, namespace: str, name: str) -> tuple[int, Profile | None]:
     """The namespace the principal may use and its live profile of that name, in one query."""
     namespace_id, profile = await repository.find_with_namespace(db, namespace, name)
-    if namespace_id is None or (not principal.is_admin and principal.namespace_id != namespace_id):
-        raise namespaces.NamespaceNotFound(f"namespace '{namespace}' not found")
-    return namespace_id, profile
+    return _usable(principal, namespace, namespace_id), profile
 
 
 async def for_read(db: Reads, principal: Principal, namespace: str, name: str) -> Profile:
     _, profile = await _find(db, principal, namespace, name)
-    if profile is None:
-        raise ProfileNotFound(f"profile '{name}' not found in namespace '{namespace}'")
-    return profile
+    return _found(profile, namespace, name)
+
+
+@dataclass(frozen=True)
+class Named:
+    """A profile as a request names it, for a statement that resolves it itself (`repository.TARGET_CTE`:
+    one round trip fewer on a hot path); `resolved` then applies the rules of `for_read` to what it found."""
+
+    principal: Principal
+    namespace: str
+    name: str
+
+    def params(self) -> dict[str, Any]:
+        return {"namespace": self.namespace, "name": self.name, "scope": self.principal.namespace_id}
+
+    def resolved(self, namespace_id: int | None, profile_id: int | None) -> int:
+        """The profile's id, as `for_read` would have found it (404 if the namespace is not the principal's
+        or the profile is absent)."""
+        _usable(self.principal, self.namespace, namespace_id)
+        return _found(profile_id, self.namespace, self.name)
 
 
 async def for_write(

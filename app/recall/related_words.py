@@ -130,32 +130,32 @@ def relatedness(text: str, weights: Mapping[str, float], rows: Mapping[str, Cand
     if total <= 0:
         return {}
     # Every candidate's words laid end to end (a word not in the table is the zero row, related to nothing),
-    # compared with the question's in one product, the maximum then taken over each candidate's stretch.
+    # compared with the question's in one product, the maximum then taken over each candidate's stretch. A
+    # question word the memory holds itself is the first stage's (and specificity's) to count: left out.
     get, unknown = index.get, len(vectors) - 1
+    position = {lexeme: k for k, (_, lexeme) in enumerate(asked)}
     ids: list[str] = []
     lengths: list[int] = []
     flat: list[int] = []
-    for memory_id, row in rows.items():
-        found = list(map(get, set(_words(row.content)), itertools.repeat(unknown)))
+    held: tuple[list[int], list[int]] = ([], [])
+    for j, (memory_id, row) in enumerate(rows.items()):
         ids.append(memory_id)
-        lengths.append(len(found) or 1)
-        flat.extend(found or (unknown,))
+        words = _words(row.content)
+        flat.extend(map(get, words, itertools.repeat(unknown)) if words else (unknown,))
+        lengths.append(len(words) or 1)
+        for lexeme in (*row.memory_terms, *row.message_terms):
+            if (k := position.get(lexeme)) is not None:
+                held[0].append(k)
+                held[1].append(j)
     if not ids:
         return {}
     asked_vectors = vectors[[index[word] for word, _ in asked]]
-    closeness = (np.take(vectors, np.array(flat, dtype=np.intp), axis=0) @ asked_vectors.T).T
-    closeness -= THRESHOLD
-    closeness *= 1 / (1 - THRESHOLD)
-    np.clip(closeness, 0.0, 1.0, out=closeness)
+    closeness = asked_vectors @ np.take(vectors, np.array(flat, dtype=np.intp), axis=0).T
+    # The maximum first, then the scale (monotone, so the same): on one value a candidate and question word.
     best = np.maximum.reduceat(closeness, np.cumsum([0, *lengths[:-1]]), axis=1)
-    # A question word the memory holds itself is the first stage's (and specificity's) to count.
-    unmatched = np.ones_like(best)
-    position = {lexeme: k for k, (_, lexeme) in enumerate(asked)}
-    for j, memory_id in enumerate(ids):
-        row = rows[memory_id]
-        for lexeme in (*row.memory_terms, *row.message_terms):
-            k = position.get(lexeme)
-            if k is not None:
-                unmatched[k, j] = 0.0
-    shares = (best * unmatched * asked_weights[:, None]).sum(axis=0) / total
+    best -= THRESHOLD
+    best *= 1 / (1 - THRESHOLD)
+    np.clip(best, 0.0, 1.0, out=best)
+    best[held] = 0.0
+    shares = (asked_weights @ best) / total
     return dict(zip(ids, shares.tolist(), strict=True))

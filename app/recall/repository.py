@@ -22,13 +22,17 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from app.core.db import Reads, driver_fetch
 from app.core.metadata import filter_sql
-from app.core.profiled_text import key_query, phrase_query, profile_lexemes, quote_lexeme
+from app.core.profiled_text import any_keys_query, key_query, phrase_query, profile_lexemes, quote_lexeme
 from app.memories.repository import agent_words
+from app.profiles.repository import TARGET_CTE
 from app.recall.relations import Relations
+
+if TYPE_CHECKING:
+    from app.profiles.service import Named
 
 # Profiles up to `Settings.recall_exact_rows` rows (memories, and messages, each on its own; 5,000 by
 # default) are ranked exactly: counting them costs at most that many index entries (≈ 1 ms), below ranking
@@ -50,18 +54,25 @@ CATALOG_SECONDS = 60.0
 
 _ANALYSE = """
     WITH
+    {target},
     {named}
     q AS (SELECT to_tsvector('english', {question}) AS v, to_tsvector('english', :related) AS r)
     SELECT
+      (SELECT namespace_id FROM target) AS namespace_id,
+      (SELECT id FROM target) AS profile_id,
       coalesce((SELECT array_agg(lexeme ORDER BY positions[1]) FROM q, unnest(q.v)), '{{}}') AS lexemes,
       coalesce((SELECT array_agg(lexeme) FROM q, unnest(q.r)), '{{}}') AS related,
       coalesce((SELECT array_agg(pq::text) FROM (
                   SELECT phraseto_tsquery('english', ph) AS pq FROM unnest(CAST(:phrases AS text[])) AS ph) x
                 WHERE numnode(pq) > 0), '{{}}') AS phrases,
-      (SELECT count(*) FROM (SELECT 1 FROM memories WHERE profile_id = :p AND superseded_by IS NULL
+      (SELECT count(*) FROM (SELECT 1 FROM memories WHERE profile_id = {p} AND superseded_by IS NULL
                              LIMIT :exact_rows) x) AS memories,
-      (SELECT count(*) FROM (SELECT 1 FROM messages WHERE profile_id = :p LIMIT :exact_rows) x) AS messages
+      (SELECT count(*) FROM (SELECT 1 FROM messages WHERE profile_id = {p} LIMIT :exact_rows) x) AS messages
     """
+# The profile of the statement: known (`:p`), or resolved by the statement itself from the names in the
+# request (`profiles.repository.TARGET_CTE`), which saves recall a round trip.
+_TARGET_BY_ID = "target AS (SELECT CAST(NULL AS bigint) AS namespace_id, CAST(:p AS bigint) AS id)"
+_PROFILE = "(SELECT id FROM target)"
 # A question naming a relation ("the user's husband", `app.recall.relations`): the names the profile gives
 # with the relation's words ("my husband Sam"), read from (at most RELATION_ROWS of) its memories holding
 # one of them, are words of the question too. Unordered, the index look-up stops at the limit, so a common
@@ -70,11 +81,21 @@ RELATION_ROWS = 200
 _NAMED = f"""named AS (
         SELECT coalesce(string_agg(DISTINCT coalesce(m[1], m[2], m[3]), ' '), '') AS names FROM (
             SELECT content FROM memories
-            WHERE profile_id = :p AND {{live}} AND {profile_lexemes()} @@ CAST(:looked_up AS tsquery)
+            WHERE profile_id = {_PROFILE} AND {{live}}
+              AND {profile_lexemes()} @@ {any_keys_query(_PROFILE, "CAST(:looked_up AS text[])")}
             LIMIT {RELATION_ROWS}) x
         CROSS JOIN LATERAL regexp_matches(x.content, :pattern, 'g') AS m),"""
-_ANALYSE_PLAIN = _ANALYSE.format(named="", question=":q")
-_ANALYSE_NAMED = _ANALYSE.format(named=_NAMED, question=":q || ' ' || (SELECT names FROM named)")
+
+
+@functools.lru_cache(maxsize=4)
+def _analyse_sql(by_name: bool, relations: bool) -> str:
+    return _ANALYSE.format(
+        target=TARGET_CTE if by_name else _TARGET_BY_ID,
+        named=_NAMED if relations else "",
+        question=":q || ' ' || (SELECT names FROM named)" if relations else ":q",
+        p=_PROFILE,
+    )
+
 
 # A table's statistics as ANALYZE left them: its rows, the most common profiles with their share of the
 # rows, and the most common lexemes of its tsvector with theirs (followed, in the frequencies, by the least
@@ -437,13 +458,14 @@ class TableStats:
     least: float = 0.0  # a lexeme missing from `freqs` is in fewer than this share of the rows
 
     @staticmethod
-    async def of(db: Reads, table: str, profile_id: int, count: int, exact_rows: int) -> TableStats:
+    async def of(db: Reads, table: str, profile_id: int | None, count: int, exact_rows: int) -> TableStats:
         if count < exact_rows:
             return TableStats(rows=count, exact=True, cap=exact_rows)
         # Never analysed, or the profile is not among the most common values: it has at least exact_rows
         # rows, and with no lexeme known to be common every term is looked up (at most HIT_CAP rows).
         stats = await catalog(db, table)
-        estimated = int(stats.profiles.get(profile_id, 0.0) * stats.rows)
+        share = stats.profiles.get(profile_id, 0.0) if profile_id is not None else 0.0
+        estimated = int(share * stats.rows)
         return TableStats(
             rows=max(estimated, count), exact=False, cap=HIT_CAP, freqs=stats.lexemes, least=stats.least
         )
@@ -470,8 +492,11 @@ class TableStats:
 
 @dataclass(frozen=True)
 class Analysis:
-    """The question as PostgreSQL parses it, and the profile's statistics for its terms."""
+    """The question as PostgreSQL parses it, and the profile's statistics for its terms; the profile the
+    statement resolved (None: not found; `namespace_id` None: no such namespace for the caller)."""
 
+    namespace_id: int | None
+    profile_id: int | None
     lexemes: list[str]
     phrases: list[str]  # tsquery text
     related: list[str]
@@ -481,7 +506,7 @@ class Analysis:
 
 async def analyse(
     db: Reads,
-    profile_id: int,
+    profile: int | Named,
     query: str,
     phrases: list[str],
     related: str,
@@ -494,19 +519,27 @@ async def analyse(
     """The query's stemmed lexemes (stopwords out; with `relations`, the names the profile gives them too),
     its phrases as tsquery text and the lexemes of its related words — all made by PostgreSQL, so they
     match the stored tsvectors exactly — with the profile's row counts (and, for a large profile,
-    PostgreSQL's estimates)."""
+    PostgreSQL's estimates). `profile`: its id, or its names, for the statement to resolve (then the
+    analysis says what it found: `Named.resolved` applies the rules)."""
     params: dict[str, Any] = {
-        "p": profile_id, "q": query, "phrases": phrases, "related": related, "exact_rows": exact_rows
+        "q": query, "phrases": phrases, "related": related, "exact_rows": exact_rows
     }  # fmt: skip
-    sql = _ANALYSE_PLAIN
+    if isinstance(profile, int):
+        params["p"] = profile
+    else:
+        params.update(profile.params())
     if relations is not None:
-        params["looked_up"] = _or([key_query(profile_id, x) for x in relations.lexemes])
+        params["looked_up"] = relations.lexemes
         params["pattern"] = relations.pattern
-        sql = _with_visible(_ANALYSE_NAMED, visible, params)
-    lexemes, related_lexemes, phrase_queries, memories, messages = (
+    sql = _analyse_sql(not isinstance(profile, int), relations is not None)
+    if relations is not None:
+        sql = _with_visible(sql, visible, params)
+    namespace_id, profile_id, lexemes, related_lexemes, phrase_queries, memories, messages = (
         await driver_fetch(db, sql, params, timeout)
     )[0]
     return Analysis(
+        namespace_id=namespace_id,
+        profile_id=profile_id,
         lexemes=list(lexemes),
         phrases=list(phrase_queries),
         related=list(related_lexemes),

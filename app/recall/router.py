@@ -11,7 +11,7 @@ from app.core.names import NamespacePath, ProfilePath
 from app.core.settings import Settings
 from app.embeddings.service import semantic_of
 from app.llm.client import llm_of
-from app.profiles import service as profiles
+from app.profiles.service import Named
 from app.recall import service
 from app.recall.schemas import RecallRequest, RecallResult
 
@@ -41,10 +41,9 @@ async def recall(
     # Embedded before a connection is checked out: none waits on the embedder.
     question = await semantic.embed_question(body.query) if semantic is not None else None
     async with read_connection(state.engine) as db:
-        row = await profiles.for_read(db, principal, namespace, profile)
         ranked = await service.recall(
             db,
-            row,
+            Named(principal, namespace, profile),
             body,
             semantic=question,
             exact_rows=settings.recall_exact_rows,

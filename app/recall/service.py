@@ -28,6 +28,7 @@ from app.extraction.temporal import time_phrase
 from app.llm.answers import ANSWER_TOKENS, write_answer
 from app.llm.client import LlmClient, LlmError
 from app.models import Profile
+from app.profiles.service import Named
 from app.recall import query as q
 from app.recall import repository
 from app.recall.expansions import related_words
@@ -239,7 +240,7 @@ class Ranked:
 
 async def recall(
     db: Reads,
-    profile: Profile,
+    profile: Profile | Named,
     request: RecallRequest,
     *,
     semantic: SemanticQuery | None = None,
@@ -247,13 +248,14 @@ async def recall(
     timeout: float = DEFAULT_TIMEOUT,
 ) -> Ranked:
     """Rank the profile's memories for the question and answer extractively (all the database work).
-    `semantic` (embeddings configured: the question embedded) adds the semantic channel; profiles up to
+    `profile`: resolved, or as the request names it (resolved by the first statement, one round trip
+    fewer; 404 as `profiles.for_read`). `semantic` (embeddings configured: the question embedded) adds the
+    semantic channel; profiles up to
     `exact_rows` rows are ranked exactly (`app.recall.repository`); each statement is cancelled past
     `timeout` seconds."""
     reference = _reference(request.reference_date)
     level = LEVELS[request.thinking_level]
     width = max(level.width, request.limit)
-    similar = await semantic.nearest(db, profile.id, width) if semantic else []
     # The time expression picks the window; its words ("two days ago") are not what to search for.
     text = request.query
     window = None
@@ -276,8 +278,22 @@ async def recall(
         )
     )
     analysis = await repository.analyse(
-        db, profile.id, text, phrases, related, exact_rows, timeout, relations=relations, visible=visible
+        db,
+        profile if isinstance(profile, Named) else profile.id,
+        text,
+        phrases,
+        related,
+        exact_rows,
+        timeout,
+        relations=relations,
+        visible=visible,
     )
+    profile_id = (
+        profile.resolved(analysis.namespace_id, analysis.profile_id)
+        if isinstance(profile, Named)
+        else profile.id
+    )
+    similar = await semantic.nearest(db, profile_id, width) if semantic else []
     parsed = q.build(analysis.lexemes, analysis.phrases, text, related=analysis.related)
 
     terms = _terms(parsed, analysis.phrases)
@@ -288,7 +304,7 @@ async def recall(
     )
     found = await repository.channels(
         db,
-        profile.id,
+        profile_id,
         searched,
         analysis,
         sorted(parsed.words),
