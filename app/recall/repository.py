@@ -1,5 +1,5 @@
-"""SQL of recall, in two round trips: `analyse` (the question's lexemes and the profile's statistics) and
-`channels` (every channel at once, with what the later stages read of every candidate).
+"""SQL of recall, in two round trips: `analyse` (the profile, the question's lexemes and the profile's
+statistics) and `channels` (every channel at once, with what the later stages read of every candidate).
 
 Full-text ranking is BM25 over PostgreSQL's own lexemes: each query term weighs
 `ln(1 + (N − df + ½)/(df + ½))` (its rarity in the profile) times a saturating count of its occurrences
