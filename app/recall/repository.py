@@ -578,7 +578,9 @@ def _or(parts: list[str]) -> str:
     return " | ".join(parts)
 
 
-@dataclass(frozen=True)
+# Not frozen: a frozen dataclass sets each field through `object.__setattr__`, eight times the cost of a
+# slotted one's plain stores, for a hundred candidates a recall (≈ 0.25 ms).
+@dataclass(slots=True)
 class Candidate:
     """A memory some channel found, with what the fusion, the second stage and the answer read of it."""
 

@@ -24,7 +24,10 @@ from __future__ import annotations
 
 import math
 import re
+from collections import defaultdict
 from dataclasses import dataclass
+from itertools import repeat
+from operator import mul
 
 from app.recall.answer_types import asked_for, holds
 from app.recall.related_words import relatedness
@@ -92,7 +95,7 @@ def name_terms(query: Query, rows: dict[str, Candidate]) -> set[str]:
     return {t for t in query.terms if len(t) >= 3 and any(p.startswith(t) for p in parts)}
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # one per candidate: slotted, not frozen (see `repository.Candidate`)
 class Features:
     """What the second stage sees of one candidate: a value per name in `FEATURES`, whether it is about
     someone other than the person the question names, and whether it is the assistant's own words."""
@@ -122,8 +125,11 @@ def features(
     first = {m: s / top for m, s in fused.items()}
 
     strong = sorted(first, key=lambda m: first[m], reverse=True)[:NEAR_TOP]
-    # The strong candidates' places in their sessions, for the proximity of the others.
-    placed = [(m, rows[m].session_id, seq, first[m]) for m in strong if (seq := rows[m].seq) is not None]
+    # The strong candidates' places, by session, for the proximity of the others in the same session.
+    placed: dict[str | None, list[tuple[str, int, float]]] = defaultdict(list)
+    for m in strong:
+        if (seq := rows[m].seq) is not None:
+            placed[rows[m].session_id].append((m, seq, first[m]))
     asked = asked_for(query.text)
     related = relatedness(query.text, weights, rows)
     agree_scale = 1 / max(channel_count - 1, 1)
@@ -132,11 +138,11 @@ def features(
         row = rows[memory_id]
         # A memory holds a few of the question's terms: sum over those, not over the question's.
         held = {*row.memory_terms, *row.message_terms}
-        specific = sum(weights.get(t, 0.0) for t in held) / total if total > 0 else 0.0
+        specific = sum(map(weights.get, held, repeat(0.0))) / total if total > 0 else 0.0
         near = 0.0
-        if (own_seq := row.seq) is not None:
-            for other, session_id, seq, strength in placed:
-                if other != memory_id and session_id == row.session_id:
+        if (own_seq := row.seq) is not None and row.session_id in placed:
+            for other, seq, strength in placed[row.session_id]:
+                if other != memory_id:
                     near = max(near, strength * math.exp(-abs(seq - own_seq) / NEAR_SCALE))
         # In the order of FEATURES.
         values = (
@@ -161,7 +167,7 @@ def score(found: dict[str, Features], weights: Weights = DEFAULT_WEIGHTS) -> dic
     w = tuple(getattr(weights, name) for name in FEATURES)
     out: dict[str, float] = {}
     for memory_id, f in found.items():
-        value = sum(a * b for a, b in zip(w, f.values, strict=True))
+        value = sum(map(mul, w, f.values))
         if f.off_speaker:
             value *= weights.off_speaker
         if f.by_agent:
