@@ -27,7 +27,6 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 from itertools import repeat
-from operator import mul
 
 from app.recall.answer_types import asked_for, holds
 from app.recall.related_words import relatedness
@@ -167,7 +166,7 @@ def score(found: dict[str, Features], weights: Weights = DEFAULT_WEIGHTS) -> dic
     w = tuple(getattr(weights, name) for name in FEATURES)
     out: dict[str, float] = {}
     for memory_id, f in found.items():
-        value = sum(map(mul, w, f.values))
+        value = sum(a * b for a, b in zip(w, f.values, strict=True))
         if f.off_speaker:
             value *= weights.off_speaker
         if f.by_agent:
