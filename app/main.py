@@ -32,6 +32,7 @@ from app.embeddings import repository
 from app.embeddings.service import Semantic
 from app.llm.client import LlmClient
 from app.mcp.server import install_mcp, mcp_lifespan
+from app.memories.batching import RememberBatcher
 from app.recall.schemas import ResponseLength, ThinkingLevel
 from app.routers import ROUTERS, TAGS
 from app.sessions.parts import ToolState
@@ -56,6 +57,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.engine = engine
     app.state.database_url = url
     app.state.sessionmaker = create_sessionmaker(engine)
+    batcher = app.state.remember_batcher = RememberBatcher(engine)
     # None when no LLM is configured; compaction (and recall answers) then take their offline paths.
     llm = app.state.llm = LlmClient.from_settings(settings)
     # None with AGENT_MEMORY_EMBEDDINGS=none: recall stays lexical and no embedding job is ever queued.
@@ -105,6 +107,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             await llm.aclose()
         if semantic is not None:
             await semantic.aclose()
+        await batcher.close()
         await database.close()
         tracing.shutdown()
         process_exited()

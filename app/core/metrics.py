@@ -33,6 +33,11 @@ JOB_SECONDS = Histogram(
     buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60),
 )
 MEMORIES_CREATED = Counter("agent_memory_memories_created_total", "Memories created by type", ["type"])
+REMEMBER_STATEMENT_ITEMS = Histogram(
+    "agent_memory_remember_statement_items",
+    "Remembers stored by one statement (concurrent remembers of a process share one: group commit)",
+    buckets=(1, 2, 4, 8, 16, 32, 64),
+)
 
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"

@@ -241,17 +241,28 @@ class Remembered:
     memory: dict[str, Any] | None
 
 
-async def remember_one(
-    conn: Any, scope_namespace_id: int | None, namespace: str, profile: str, memory: NewMemory
-) -> Remembered:
-    """remember as one statement on the driver's connection (see `_REMEMBER`); `scope_namespace_id` is the
-    key's namespace (None: an admin key, any namespace)."""
-    supersedes = bool(memory.topic_key) and memory.type in SUPERSEDING_TYPES
+@dataclass(frozen=True)
+class RememberItem:
+    """One request's remember: the key's namespace (None: an admin key), the names, the memory."""
+
+    scope_namespace_id: int | None
+    namespace: str
+    profile: str
+    memory: NewMemory
+
+    @property
+    def supersedes(self) -> bool:
+        return bool(self.memory.topic_key) and self.memory.type in SUPERSEDING_TYPES
+
+
+async def remember_one(conn: Any, item: RememberItem) -> Remembered:
+    """remember as one statement on the driver's connection (see `_REMEMBER`)."""
+    memory = item.memory
     row = await conn.fetchrow(
         _REMEMBER,
-        namespace,
-        profile,
-        scope_namespace_id,
+        item.namespace,
+        item.profile,
+        item.scope_namespace_id,
         memory.id,
         memory.type,
         memory.summary,
@@ -262,8 +273,79 @@ async def remember_one(
         memory.content_hash,
         json.dumps(memory.metadata or {}),
         memory.context,
-        supersedes,
+        item.supersedes,
     )
+    return _remembered(row)
+
+
+# remember for several requests at once (app.memories.batching): `_REMEMBER` over arrays, one row per item
+# in item order. Items that supersede their topic never come here (within one statement the UPDATE could not
+# see the rows its sibling INSERT adds), nor do they need to: they are the rarer case.
+_REMEMBER_MANY = f"""
+    WITH item AS (
+        SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[],
+                             $7::text[], $8::text[], $9::text[], $10::timestamptz[], $11::text[], $12::jsonb[],
+                             $13::text[]) WITH ORDINALITY
+            AS t(namespace, profile, scope, id, type, summary, content, session_id, topic_key, event_time,
+                 content_hash, metadata, context, ord)
+    ), ns AS (
+        SELECT item.ord, n.id AS namespace_id FROM item JOIN namespaces n
+            ON n.name = item.namespace AND n.deleted_at IS NULL AND (item.scope IS NULL OR n.id = item.scope)
+    ), found AS (
+        SELECT ns.ord, p.id FROM ns JOIN item USING (ord) JOIN profiles p
+            ON p.namespace_id = ns.namespace_id AND p.name = item.profile AND p.deleted_at IS NULL
+    ), made AS (
+        INSERT INTO profiles (namespace_id, name)
+        SELECT DISTINCT ns.namespace_id, item.profile FROM ns JOIN item USING (ord)
+        WHERE NOT EXISTS (SELECT 1 FROM found WHERE found.ord = ns.ord)
+        ON CONFLICT (namespace_id, name) WHERE deleted_at IS NULL DO NOTHING
+        RETURNING id, namespace_id, name
+    ), profile AS (
+        SELECT ord, id FROM found
+        UNION ALL
+        SELECT ns.ord, made.id FROM ns JOIN item USING (ord)
+            JOIN made ON made.namespace_id = ns.namespace_id AND made.name = item.profile
+    ), ins AS (
+        INSERT INTO memories (profile_id, id, type, summary, content, session_id, topic_key, event_time,
+                              content_hash, metadata, context)
+        SELECT profile.id, item.id, item.type, item.summary, item.content, item.session_id, item.topic_key,
+               item.event_time, item.content_hash, item.metadata, item.context
+        FROM item JOIN profile USING (ord)
+        ORDER BY item.ord
+        ON CONFLICT (profile_id, content_hash) DO NOTHING
+        RETURNING {_COLUMNS}
+    )
+    SELECT ns.namespace_id, profile.id AS resolved_profile_id, ins.*
+    FROM item LEFT JOIN ns USING (ord) LEFT JOIN profile USING (ord) LEFT JOIN ins ON ins.id = item.id
+    ORDER BY item.ord
+"""
+
+
+async def remember_many(conn: Any, items: list[RememberItem]) -> list[Remembered]:
+    """remember for several items as one statement on the driver's connection (see `_REMEMBER_MANY`),
+    the results in item order; no item may supersede."""
+    assert not any(item.supersedes for item in items)
+    memories = [item.memory for item in items]
+    rows = await conn.fetch(
+        _REMEMBER_MANY,
+        [item.namespace for item in items],
+        [item.profile for item in items],
+        [item.scope_namespace_id for item in items],
+        [m.id for m in memories],
+        [m.type for m in memories],
+        [m.summary for m in memories],
+        [m.content for m in memories],
+        [m.session_id for m in memories],
+        [m.topic_key for m in memories],
+        [m.event_time for m in memories],
+        [m.content_hash for m in memories],
+        [json.dumps(m.metadata or {}) for m in memories],
+        [m.context for m in memories],
+    )
+    return [_remembered(row) for row in rows]
+
+
+def _remembered(row: Any) -> Remembered:
     created = None
     if row["id"] is not None:
         created = {

@@ -46,11 +46,11 @@ async def remember(
     response: Response,
 ) -> MemoryOut:
     """Store one statement as a memory, synchronously (201); content already stored answers 200 with it."""
-    # No request session (DbSession): the usual remember is one statement on a connection of its own, and
-    # the service opens a unit of work only for the rare cases that need one.
+    # No request session (DbSession): the usual remember is one statement, shared with the process's
+    # concurrent remembers, and the service opens a unit of work only for the rare cases that need one.
     state = request.app.state
     memory, created = await service.remember(
-        state.engine,
+        state.remember_batcher,
         state.sessionmaker,
         principal,
         namespace,

@@ -7,17 +7,17 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from ulid import ULID
 
 from app.core.auth import Principal
-from app.core.db import driver_connection
 from app.core.errors import Conflict, NotFound
 from app.core.metrics import MEMORIES_CREATED
 from app.core.pagination import decode_cursor, encode_cursor
 from app.extraction.types import ExtractedMemory, content_hash
 from app.memories import repository
-from app.memories.repository import NewMemory
+from app.memories.batching import RememberBatcher
+from app.memories.repository import NewMemory, RememberItem
 from app.memories.schemas import (
     EditRequest,
     MemoryDetail,
@@ -85,7 +85,7 @@ async def store(db: AsyncSession, profile_id: int, memories: list[NewMemory]) ->
 
 
 async def remember(
-    engine: AsyncEngine,
+    batcher: RememberBatcher,
     sessionmaker: async_sessionmaker[AsyncSession],
     principal: Principal,
     namespace: str,
@@ -99,16 +99,13 @@ async def remember(
     """One statement → one memory, classified by the extractor. Returns (memory, created).
 
     The usual case (new content, embeddings off) is one autocommit statement on the driver's connection,
-    the profile resolved (or created) inside it. The rarer cases (content already stored, a profile
-    created concurrently, an embedding job to queue with the memory) take a unit of work of their own,
-    committed before this returns.
+    the profile resolved (or created) inside it, shared with the process's concurrent remembers
+    (`batching`). The rarer cases (content already stored, a profile created concurrently, an embedding
+    job to queue with the memory) take a unit of work of their own, committed before this returns.
     """
     memory = _classified(content, session_id, metadata)
     if not embed:
-        async with driver_connection(engine) as conn:
-            done = await repository.remember_one(
-                conn, principal.namespace_id, namespace, profile_name, memory
-            )
+        done = await batcher.remember(RememberItem(principal.namespace_id, namespace, profile_name, memory))
         if done.namespace_id is None:
             raise NamespaceNotFound(f"namespace '{namespace}' not found")
         if done.memory is not None:
