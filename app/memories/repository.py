@@ -279,15 +279,15 @@ async def remember_one(conn: Any, item: RememberItem) -> Remembered:
 
 
 # remember for several requests at once (app.memories.batching): `_REMEMBER` over arrays, one row per item
-# in item order. Items that supersede their topic never come here (within one statement the UPDATE could not
-# see the rows its sibling INSERT adds), nor do they need to: they are the rarer case.
+# in item order. The UPDATE cannot see the rows its sibling INSERT adds (one snapshot), so it supersedes only
+# what the profiles held before: the caller never puts two items of one profile's topic in one statement.
 _REMEMBER_MANY = f"""
     WITH item AS (
         SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[],
                              $7::text[], $8::text[], $9::text[], $10::timestamptz[], $11::text[], $12::jsonb[],
-                             $13::text[]) WITH ORDINALITY
+                             $13::text[], $14::boolean[]) WITH ORDINALITY
             AS t(namespace, profile, scope, id, type, summary, content, session_id, topic_key, event_time,
-                 content_hash, metadata, context, ord)
+                 content_hash, metadata, context, supersedes, ord)
     ), ns AS (
         SELECT item.ord, n.id AS namespace_id FROM item JOIN namespaces n
             ON n.name = item.namespace AND n.deleted_at IS NULL AND (item.scope IS NULL OR n.id = item.scope)
@@ -313,7 +313,12 @@ _REMEMBER_MANY = f"""
         FROM item JOIN profile USING (ord)
         ORDER BY item.ord
         ON CONFLICT (profile_id, content_hash) DO NOTHING
-        RETURNING {_COLUMNS}
+        RETURNING profile_id, {_COLUMNS}
+    ), superseded AS (
+        UPDATE memories m SET superseded_by = ins.id, updated_at = now(), valid_to = now()
+        FROM ins JOIN item ON item.id = ins.id
+        WHERE item.supersedes AND m.profile_id = ins.profile_id AND m.topic_key = item.topic_key
+          AND m.superseded_by IS NULL AND m.id <> ins.id AND m.type IN {sql_list(SUPERSEDING_TYPES)}
     )
     SELECT ns.namespace_id, profile.id AS resolved_profile_id, ins.*
     FROM item LEFT JOIN ns USING (ord) LEFT JOIN profile USING (ord) LEFT JOIN ins ON ins.id = item.id
@@ -323,8 +328,7 @@ _REMEMBER_MANY = f"""
 
 async def remember_many(conn: Any, items: list[RememberItem]) -> list[Remembered]:
     """remember for several items as one statement on the driver's connection (see `_REMEMBER_MANY`),
-    the results in item order; no item may supersede."""
-    assert not any(item.supersedes for item in items)
+    the results in item order; no two items that supersede may share a profile and topic."""
     memories = [item.memory for item in items]
     rows = await conn.fetch(
         _REMEMBER_MANY,
@@ -341,6 +345,7 @@ async def remember_many(conn: Any, items: list[RememberItem]) -> list[Remembered
         [m.content_hash for m in memories],
         [json.dumps(m.metadata or {}) for m in memories],
         [m.context for m in memories],
+        [item.supersedes for item in items],
     )
     return [_remembered(row) for row in rows]
 

@@ -131,3 +131,26 @@ async def test_a_row_the_server_refuses_fails_only_its_own_request(
     assert [r.status_code for r in others] == [201] * 19, [r.text for r in others]
     stored = (await client.get(f"/v1/namespaces/{ns}/profiles/alice/memories", params={"limit": 100})).json()
     assert {m["id"] for m in stored["memories"]} == {r.json()["id"] for r in others}
+
+
+async def test_concurrent_statements_of_one_topic_leave_one_active(
+    client: httpx.AsyncClient, ns: str
+) -> None:
+    base = f"/v1/namespaces/{ns}/profiles"
+    cities = ["Lisbon", "Porto", "Madrid", "Berlin", "Vienna", "Prague", "Oslo", "Rome"]
+    calls = [(name, f"I moved to {city}.") for city in cities for name in ("alice", "bob")]
+    calls += [("alice", f"I went to concert number {i} this month.") for i in range(16)]
+    responses = await asyncio.gather(
+        *(client.post(f"{base}/{name}/remember", json={"content": content}) for name, content in calls)
+    )
+    assert [r.status_code for r in responses] == [201] * len(calls), [r.text for r in responses]
+    for name in ("alice", "bob"):
+        listed = (await client.get(f"{base}/{name}/memories", params={"limit": 100})).json()["memories"]
+        moved = [m["summary"] for m in listed if "moved" in m["summary"]]
+        assert len(moved) == 1, moved  # each statement superseded the one before it, none left beside it
+        everything = await client.get(
+            f"{base}/{name}/memories", params={"limit": 100, "include": "superseded"}
+        )
+        chain = [m for m in everything.json()["memories"] if "moved" in m["summary"]]
+        assert len(chain) == len(cities)
+        assert sorted(m["supersededBy"] is None for m in chain) == [False] * (len(cities) - 1) + [True]
