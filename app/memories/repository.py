@@ -281,6 +281,8 @@ async def remember_one(conn: Any, item: RememberItem) -> Remembered:
 # remember for several requests at once (app.memories.batching): `_REMEMBER` over arrays, one row per item
 # in item order. The UPDATE cannot see the rows its sibling INSERT adds (one snapshot), so it supersedes only
 # what the profiles held before: the caller never puts two items of one profile's topic in one statement.
+# The one-row form above stays for a request on its own: it runs faster (p50 0.59 against 0.69 ms for
+# this one with one row, interleaved on one connection).
 _REMEMBER_MANY = f"""
     WITH item AS (
         SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[],
