@@ -36,6 +36,15 @@ class NewMemory:
     metadata: dict[str, Any] | None = None
     context: str = ""
 
+    @property
+    def supersedes(self) -> bool:
+        return _supersedes(self.topic_key, self.type)
+
+
+def _supersedes(topic_key: str | None, memory_type: str) -> bool:
+    """Whether a new memory supersedes the active ones of its topic (a fact or instruction with a topic)."""
+    return bool(topic_key) and memory_type in SUPERSEDING_TYPES
+
 
 _INSERT = text(
     """
@@ -145,7 +154,7 @@ async def _supersede_in_order(db: AsyncSession, profile_id: int, created: list[N
     """
     by_topic: dict[str, list[str]] = {}
     for memory in created:
-        if memory.topic_key and memory.type in SUPERSEDING_TYPES:
+        if memory.supersedes and memory.topic_key:  # (the second test only narrows the type)
             by_topic.setdefault(memory.topic_key, []).append(memory.id)
     for topic, ids in by_topic.items():
         await db.execute(_SUPERSEDE_OLDER, {"p": profile_id, "topic": topic, "new_id": ids[0], "batch": ids})
@@ -189,7 +198,7 @@ async def insert_one(db: AsyncSession, profile_id: int, memory: NewMemory) -> di
         .mappings()
         .one_or_none()
     )
-    if row is not None and memory.topic_key and memory.type in SUPERSEDING_TYPES:
+    if row is not None and memory.supersedes:
         await db.execute(_SUPERSEDE, {"p": profile_id, "topic": memory.topic_key, "new_id": memory.id})
     return dict(row) if row is not None else None
 
@@ -252,7 +261,7 @@ class RememberItem:
 
     @property
     def supersedes(self) -> bool:
-        return bool(self.memory.topic_key) and self.memory.type in SUPERSEDING_TYPES
+        return self.memory.supersedes
 
 
 async def remember_one(conn: Any, item: RememberItem) -> Remembered:
@@ -495,7 +504,7 @@ async def edit(
         .mappings()
         .one()
     )
-    if topic_key and type in SUPERSEDING_TYPES:
+    if _supersedes(topic_key, type):
         await db.execute(_SUPERSEDE, {"p": profile_id, "topic": topic_key, "new_id": memory_id})
     return dict(row)
 
