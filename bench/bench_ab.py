@@ -6,7 +6,9 @@ Run: .venv/bin/python bench/bench_ab.py --base REV [--kind remember|recall|inges
 
 The revision is checked out into a temporary git worktree (removed at the end). Both servers run from this
 venv (`agent-memory serve --no-worker --workers N`), the base one with PYTHONPATH pointing at its worktree
-(so only the project's own code differs, not its dependencies), each on a fresh database of its own. Each
+and run from it (so only the project's own code differs, not its dependencies; before 2026-12-05 the base
+ran from this checkout, whose code its API processes then imported: with --workers above 1 both sides ran
+the working tree's API), each on a fresh database of its own. Each
 round measures both sides, the first side alternating from round to round, for --seconds at
 --connections keep-alive connections after half a second of warm-up: requests/s and the API processes' CPU
 per request (user + system, every process of the server), with the load average. Printed: each figure, the
@@ -95,9 +97,17 @@ def worktree(revision: str) -> Iterator[Path]:
 
 
 def serving(database_url: str, workers: int, pythonpath: Path | None) -> AbstractAsyncContextManager[Server]:
-    """The server of one side: with `pythonpath`, the project's code from there (the base's worktree)."""
-    env = {"PYTHONPATH": str(pythonpath)} if pythonpath is not None else {}
-    return running_server(database_url, worker=False, extra_args=["--workers", str(workers)], env=env)
+    """The server of one side: with `pythonpath`, the project's code from there (the base's worktree), run
+    from there too (its API processes put the working directory first on their path)."""
+    if pythonpath is None:
+        return running_server(database_url, worker=False, extra_args=["--workers", str(workers)])
+    return running_server(
+        database_url,
+        worker=False,
+        extra_args=["--workers", str(workers)],
+        env={"PYTHONPATH": str(pythonpath)},
+        cwd=pythonpath,
+    )
 
 
 async def load(side: Side, kind: str, connections: int, seconds: float) -> int:

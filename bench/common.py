@@ -71,6 +71,9 @@ class Server:
     env: dict[str, str]
     worker: bool = True
     extra_args: list[str] = field(default_factory=list)
+    # The working directory: `serve --workers N` starts its API processes with it first on their sys.path,
+    # so a checkout served through PYTHONPATH must be served from its own directory as well.
+    cwd: Path = ROOT
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
     log_path: Path | None = None
@@ -90,7 +93,7 @@ class Server:
         self.log_path = Path(f"/tmp/agent-memory-bench-{self.port}.log")
         log = self.log_path.open("wb")
         started = time.monotonic()
-        self.process = subprocess.Popen(args, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+        self.process = subprocess.Popen(args, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=self.cwd)
         log.close()
         return started
 
@@ -144,12 +147,15 @@ async def running_server(
     worker: bool = True,
     extra_args: Sequence[str] = (),
     env: dict[str, str] | None = None,
+    cwd: Path = ROOT,
 ) -> AsyncIterator[Server]:
-    """`agent-memory serve` on `database_url` until the block ends; `env`: more environment for it."""
+    """`agent-memory serve` on `database_url` until the block ends; `env`: more environment for it, `cwd`:
+    the directory it runs in."""
     server = Server(
         env={"AGENT_MEMORY_DATABASE_URL": database_url, **(env or {})},
         worker=worker,
         extra_args=list(extra_args),
+        cwd=cwd,
     )
     server.spawn()
     try:

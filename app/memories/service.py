@@ -239,7 +239,13 @@ async def edit_memory(
     """Correct a memory: the current state is archived, the new one becomes version + 1."""
     from app.extraction.default import classify_one
 
-    current = await repository.get(db, profile.id, memory_id, lock=True)
+    # A new statement is summarised and typed again, unless the client said what those are; classified
+    # first, so that the topic it may move to is locked with the memory's own (repository.get_for_edit).
+    classified = None
+    if edit.content is not None:
+        classified = classify_one(edit.content.strip(), role="user", timestamp=datetime.now(UTC))
+    new_topic = classified.topic_key if classified is not None else None
+    current = await repository.get_for_edit(db, profile.id, memory_id, new_topic)
     if current is None:
         raise MemoryNotFound(f"memory '{memory_id}' not found")
     if current["superseded_by"] is not None:
@@ -250,10 +256,8 @@ async def edit_memory(
     summary: str = edit.summary or current["summary"]
     memory_type: str = edit.type or current["type"]
     topic_key: str | None = current["topic_key"]
-    if edit.content is not None and edit.content.strip() != content:
+    if edit.content is not None and classified is not None and edit.content.strip() != content:
         content = edit.content.strip()
-        # A new statement is summarised and typed again, unless the client said what those are.
-        classified = classify_one(content, role="user", timestamp=datetime.now(UTC))
         summary = edit.summary or classified.summary
         memory_type = edit.type or classified.type
         topic_key = classified.topic_key

@@ -13,7 +13,8 @@ import asyncpg
 import httpx
 import pytest
 
-from tests.conftest import new_namespace
+from app.core.settings import Settings
+from tests.conftest import admin_client, new_namespace, started_app
 from tests.recall.test_round_trips import proxied_client
 
 STATEMENTS = re.compile(r"^agent_memory_remember_statement_items_(count|sum) (\S+)$", re.MULTILINE)
@@ -154,3 +155,55 @@ async def test_concurrent_statements_of_one_topic_leave_one_active(
         chain = [m for m in everything.json()["memories"] if "moved" in m["summary"]]
         assert len(chain) == len(cities)
         assert sorted(m["supersededBy"] is None for m in chain) == [False] * (len(cities) - 1) + [True]
+
+
+async def _lock_waiters(conn: asyncpg.Connection) -> int:
+    return int(
+        await conn.fetchval(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+        )
+    )
+
+
+async def test_api_processes_remembering_one_topic_leave_one_active(
+    settings: Settings, database_url: str
+) -> None:
+    """Two API processes (two apps, each with its own pool and batcher) remember one profile's topic while
+    a third transaction holds the memory both must supersede. Each statement waits; when the holder lets
+    go, the one that goes second must supersede what the first stored (it committed after the second's
+    statement began), so one memory of the topic stays active, as it does within one process."""
+    async with (
+        started_app(settings) as first,
+        started_app(settings) as second,
+        admin_client(first) as one,
+        admin_client(second) as two,
+    ):
+        ns = await new_namespace(one)
+        base = f"/v1/namespaces/{ns}/profiles/alice"
+        lisbon = await one.post(f"{base}/remember", json={"content": "I moved to Lisbon."})
+        assert lisbon.status_code == 201, lisbon.text
+        holder = await asyncpg.connect(database_url.replace("+asyncpg", ""))
+        try:
+            held = holder.transaction()
+            await held.start()
+            await holder.execute("SELECT 1 FROM memories WHERE id = $1 FOR UPDATE", lisbon.json()["id"])
+            moves = []
+            for waiting, (client, city) in enumerate(((one, "Porto"), (two, "Madrid")), start=1):
+                moves.append(
+                    asyncio.create_task(
+                        client.post(f"{base}/remember", json={"content": f"I moved to {city}."})
+                    )
+                )
+                async with asyncio.timeout(10):
+                    while await _lock_waiters(holder) < waiting:
+                        await asyncio.sleep(0.01)
+            await held.rollback()
+            responses = await asyncio.gather(*moves)
+        finally:
+            await holder.close()
+        assert [r.status_code for r in responses] == [201, 201], [r.text for r in responses]
+        everything = await one.get(f"{base}/memories", params={"limit": 100, "include": "superseded"})
+        chain = [m for m in everything.json()["memories"] if "moved" in m["summary"]]
+        assert len(chain) == 3
+        active = [m["summary"] for m in chain if m["supersededBy"] is None]
+        assert len(active) == 1, active
