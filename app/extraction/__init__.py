@@ -2,12 +2,12 @@
 
 ``Extractor`` is the protocol the worker uses; ``DefaultExtractor`` the
 offline implementation; ``classify_statement``/``classify_one`` serve
-``/remember``; ``temporal`` resolves dates for extraction and recall.
+``/remember``; dates are resolved by ``app.language.temporal``, which recall shares.
 """
 
 from app.extraction.default import DefaultExtractor, classify_one, classify_statement, extract_memories
-from app.extraction.temporal import resolve_event_time, resolve_time_window
 from app.extraction.types import ExtractedMemory, Extractor, InputMessage, MemoryType, content_hash
+from app.language.temporal import resolve_event_time, resolve_time_window
 
 __all__ = [
     "DefaultExtractor",

@@ -20,10 +20,6 @@ from functools import lru_cache
 
 from app.core.memory_types import DEFAULT_TYPE, MemoryType
 from app.core.timestamps import earlier_by
-from app.extraction import lexicon as lx
-from app.extraction.categories import categories_of
-from app.extraction.lemmas import base_forms
-from app.extraction.temporal import TimeMention, detect_tense, find_time, names_a_holiday
 from app.extraction.text import (
     ParsedMessage,
     collapse_spaces,
@@ -40,6 +36,10 @@ from app.extraction.types import (
     ExtractedMemory,
     InputMessage,
 )
+from app.language import lexicon as lx
+from app.language.categories import categories_of
+from app.language.lemmas import base_forms
+from app.language.temporal import TimeMention, detect_tense, find_time, names_a_holiday
 
 # The rules' thresholds: each number says where a rule stops applying.
 # A greeting or a reaction this short ("Wow, that's amazing!") is chit-chat; longer ones say something.

@@ -19,7 +19,6 @@ from datetime import UTC, datetime, time
 from typing import Any
 
 from app.core.memory_types import POLICIES, SUPERSEDING_TYPES, MemoryType, policy
-from app.extraction.temporal import resolve_event_time
 from app.extraction.types import (
     CONTENT_MAX_CHARS,
     SUMMARY_MAX_CHARS,
@@ -27,6 +26,7 @@ from app.extraction.types import (
     InputMessage,
     content_hash,
 )
+from app.language.temporal import resolve_event_time
 from app.llm.client import LlmClient, LlmError
 
 TYPES: frozenset[str] = frozenset(t.value for t in MemoryType)

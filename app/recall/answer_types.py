@@ -14,8 +14,8 @@ import re
 import string
 from enum import Enum
 
-from app.extraction.lexicon import words
-from app.extraction.temporal import CALENDAR_WORDS
+from app.language.lexicon import words
+from app.language.temporal import CALENDAR_WORDS
 from app.recall.repository import Candidate
 
 

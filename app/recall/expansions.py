@@ -1,10 +1,10 @@
-"""Related words for query expansion, from the one category table of `app.extraction.categories`: a
+"""Related words for query expansion, from the one category table of `app.language.categories`: a
 question names a category, the conversation names the instance. These weigh far less than the question's
 own words."""
 
 from __future__ import annotations
 
-from app.extraction.categories import instances_of
+from app.language.categories import instances_of
 
 
 def related_words(words: set[str]) -> str:

@@ -23,8 +23,8 @@ from app.core.memory_types import POLICIES, types_where
 from app.core.settings import Settings
 from app.core.tokens import estimate_tokens
 from app.embeddings.service import SemanticQuery
-from app.extraction.lemmas import base_forms
-from app.extraction.temporal import time_phrase
+from app.language.lemmas import base_forms
+from app.language.temporal import time_phrase
 from app.llm.answers import ANSWER_TOKENS, write_answer
 from app.llm.client import LlmClient, LlmError
 from app.models import Profile

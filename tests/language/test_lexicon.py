@@ -12,14 +12,20 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import app.extraction as extraction_package
-from app.extraction import lexicon as lx
+import app.language as language_package
 from app.extraction.default import classify_statement
+from app.language import lexicon as lx
 
-_SOURCES = sorted(Path(extraction_package.__file__).parent.glob("*.py"))
+_SOURCES = sorted(
+    [
+        *Path(extraction_package.__file__).parent.glob("*.py"),
+        *Path(language_package.__file__).parent.glob("*.py"),
+    ]
+)
 
 
 def _word_lists() -> list[tuple[str, list[str]]]:
-    """Every `words("…")` call and `"a|b|c".split("|")` phrase list in the extraction package."""
+    """Every `words("…")` call and `"a|b|c".split("|")` phrase list in the extraction and language packages."""
     found: list[tuple[str, list[str]]] = []
     for path in _SOURCES:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

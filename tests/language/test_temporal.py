@@ -7,7 +7,7 @@ from datetime import UTC, date, datetime
 import pytest
 
 from app.core.dates import format_date
-from app.extraction.temporal import (
+from app.language.temporal import (
     detect_tense,
     find_time,
     resolve_event_time,
