@@ -7,8 +7,9 @@ For every conversation of the data file this script
   as ``assistant``, content ``"<speaker>: <text>[ [image: <caption>]]"``),
   waits for the extraction jobs, asks every question through ``/recall`` and
   maps each candidate memory back to its source turns (``GET /memories/{id}``);
-* runs, on the same turns, BM25 (``bm25s``, English stopwords, PyStemmer) and a
-  PostgreSQL OR-tsquery ranked by ``ts_rank``;
+* runs, on the same turns, BM25 (``bm25s``, stopwords and PyStemmer's stemmer of each text's language) and
+  a PostgreSQL OR-tsquery ranked by ``ts_rank`` (each text in its language's configuration; Chinese,
+  Japanese and Korean as character bigrams in both);
 * prints any@k / all@k (k = 1, 5, 10), NDCG@10 and MRR per category 1-4 and
   overall, for each system (see ``bench/locomo.py`` and ``quality.md``).
 
@@ -25,6 +26,7 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import secrets
 import shutil
 import socket
@@ -93,28 +95,62 @@ def _score(sample: Sample, qa: QA, ranked: list[str], **extra: Any) -> QuestionR
 # --------------------------------------------------------------------------- BM25 baseline
 
 
-def run_bm25(samples: list[Sample]) -> list[QuestionResult]:
-    """BM25 over each conversation's raw turns (bm25s, English stopwords, Snowball English stemmer)."""
+# The baselines read each text in its own language, as the service does (`app.language.detect`): the
+# snowball stemmer of that language (PostgreSQL's own configuration for the OR-tsquery), Chinese, Japanese
+# and Korean as overlapping character bigrams. English text is read exactly as before languages were told.
+_CJK_RUN_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
+_BM25_STOPWORDS = frozenset(
+    ("spanish", "german", "french", "portuguese", "italian", "dutch", "swedish", "danish", "norwegian",
+     "russian", "turkish")
+)  # fmt: skip
+
+
+def with_bigrams(text: str) -> str:
+    """`text` followed by the overlapping character bigrams of its CJK runs (migration 0013's segmentation)."""
+    grams = [run[i : i + 2] for run in _CJK_RUN_RE.findall(text) for i in range(max(len(run) - 1, 1))]
+    return f"{text} {' '.join(grams)}" if grams else text
+
+
+def bm25_tokens(texts: list[str]) -> list[list[str]]:
+    """Each text's BM25 tokens in its language: stopwords out and stemmed (English as bm25s always did)."""
     import bm25s
     import Stemmer
 
-    stemmer = Stemmer.Stemmer("english")
+    from app.language.detect import detect
+
+    configs = [detect(text).config for text in texts]
+    tokens: list[list[str]] = [[] for _ in texts]
+    for config in set(configs):
+        indexes = [i for i, c in enumerate(configs) if c == config]
+        if config == "english":
+            options: dict[str, Any] = {"stopwords": "en", "stemmer": Stemmer.Stemmer("english")}
+        elif config == "simple":
+            options = {"stopwords": None}
+        else:
+            stopwords = config if config in _BM25_STOPWORDS else None
+            options = {"stopwords": stopwords, "stemmer": Stemmer.Stemmer(config)}
+        found = bm25s.tokenize(
+            [with_bigrams(texts[i]) for i in indexes], return_ids=False, show_progress=False, **options
+        )
+        for i, words in zip(indexes, found, strict=True):
+            tokens[i] = list(words)
+    return tokens
+
+
+def run_bm25(samples: list[Sample]) -> list[QuestionResult]:
+    """BM25 over each conversation's raw turns (bm25s, each text's stopwords and Snowball stemmer)."""
+    import bm25s
+
     results: list[QuestionResult] = []
     for sample in samples:
         turns = sample.turns
         questions = sample.scored_questions()
         if not turns or not questions:
             continue
-        corpus_tokens = bm25s.tokenize(
-            [t.content for t in turns], stopwords="en", stemmer=stemmer, show_progress=False
-        )
         retriever = bm25s.BM25()
-        retriever.index(corpus_tokens, show_progress=False)
-        vocab = corpus_tokens.vocab
-        for qa in questions:
-            q_tokens = bm25s.tokenize(
-                qa.question, stopwords="en", stemmer=stemmer, return_ids=False, show_progress=False
-            )[0]
+        retriever.index(bm25_tokens([t.content for t in turns]), show_progress=False)
+        vocab = retriever.vocab_dict
+        for qa, q_tokens in zip(questions, bm25_tokens([qa.question for qa in questions]), strict=True):
             q_tokens = [tok for tok in q_tokens if tok in vocab]
             ranked: list[str] = []
             if q_tokens:
@@ -128,19 +164,20 @@ def run_bm25(samples: list[Sample]) -> list[QuestionResult]:
 
 _PG_QUERY = """
 WITH q AS (
-    SELECT to_tsquery('english', string_agg(quote_literal(lexeme), ' | ')) AS q
-    FROM unnest(to_tsvector('english', $2))
+    SELECT to_tsquery(CAST($4 AS regconfig), string_agg(quote_literal(lexeme), ' | ')) AS q
+    FROM unnest(to_tsvector(CAST($4 AS regconfig), $2))
 )
 SELECT t.dia_id
 FROM eval_turns t, q
 WHERE t.sample = $1 AND q.q IS NOT NULL AND t.tsv @@ q.q
-ORDER BY ts_rank(t.tsv, q.q) DESC, md5(t.dia_id || $2)
+ORDER BY ts_rank(t.tsv, q.q) DESC, md5(t.dia_id || $5)
 LIMIT $3
 """
 
 
 async def run_pg(samples: list[Sample], dsn: str) -> list[QuestionResult]:
-    """OR of the question's lexemes as a tsquery, ranked by ts_rank, over each conversation's raw turns.
+    """OR of the question's lexemes as a tsquery, ranked by ts_rank, over each conversation's raw turns,
+    each turn and question analysed in its language's configuration.
 
     Every turn carries its speaker's name, so a question naming a speaker matches half the
     conversation with equal ranks; ties are broken by a hash of (turn, question) rather than by
@@ -148,22 +185,37 @@ async def run_pg(samples: list[Sample], dsn: str) -> list[QuestionResult]:
     """
     import asyncpg
 
+    from app.language.detect import search_config
+
     conn = await asyncpg.connect(dsn)
     try:
         await conn.execute(
-            "CREATE TEMP TABLE eval_turns (sample text, dia_id text, ord int, content text,"
-            " tsv tsvector GENERATED ALWAYS AS (to_tsvector('english', content)) STORED)"
+            "CREATE TEMP TABLE eval_turns (sample text, dia_id text, ord int, content text, config regconfig,"
+            " tsv tsvector GENERATED ALWAYS AS (to_tsvector(config, content)) STORED)"
         )
-        rows = [(s.sample_id, t.dia_id, i, t.content) for s in samples for i, t in enumerate(s.turns)]
-        await conn.copy_records_to_table(
-            "eval_turns", records=rows, columns=["sample", "dia_id", "ord", "content"]
+        rows = [
+            (s.sample_id, t.dia_id, i, with_bigrams(t.content), search_config(t.content))
+            for s in samples
+            for i, t in enumerate(s.turns)
+        ]
+        await conn.executemany(
+            "INSERT INTO eval_turns (sample, dia_id, ord, content, config)"
+            " VALUES ($1, $2, $3, $4, CAST($5 AS regconfig))",
+            rows,
         )
         await conn.execute("CREATE INDEX ON eval_turns (sample)")
         await conn.execute("ANALYZE eval_turns")
         results: list[QuestionResult] = []
         for sample in samples:
             for qa in sample.scored_questions():
-                found = await conn.fetch(_PG_QUERY, sample.sample_id, qa.question, K)
+                found = await conn.fetch(
+                    _PG_QUERY,
+                    sample.sample_id,
+                    with_bigrams(qa.question),
+                    K,
+                    search_config(qa.question),
+                    qa.question,
+                )
                 results.append(_score(sample, qa, [r["dia_id"] for r in found]))
         return results
     finally:

@@ -72,6 +72,7 @@ def new_memories(
             source_message_ids=e.source_message_ids,
             metadata=inherited_metadata(e.source_message_ids, by_message),
             context=e.context,
+            language=e.language,
         )
         for e in extracted
     ]

@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.db import indexed_text_fits
 from app.core.profiled_text import all_keys_query, profile_lexemes
+from app.language.detect import search_config
 from app.models import Compaction, Message, Session
 from app.sessions.fulltext import ALL_TERMS_QUERY, split_query
 from app.sessions.schemas import SearchHit
@@ -159,6 +160,7 @@ async def insert_message(
         "role": role,
         "parts": parts,
         "text_content": text_content,
+        "language": search_config(text_content),
         # clock_timestamp: messages appended in one transaction (batch, split) keep their order in time.
         "created_at": created_at if created_at is not None else func.clock_timestamp(),
     }
@@ -184,7 +186,7 @@ async def update_message(
     stmt = (
         update(Message)
         .where(Message.profile_id == profile_id, Message.session_id == session_id, Message.id == message_id)
-        .values(role=role, parts=parts, text_content=text_content)
+        .values(role=role, parts=parts, text_content=text_content, language=search_config(text_content))
         .returning(Message)
         .execution_options(synchronize_session=False)
     )
