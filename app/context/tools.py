@@ -17,11 +17,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.context import repository, service
 from app.context.schemas import ToolDefinition, ToolFunction
 from app.context.service import KEYED_KINDS, BlockView
-from app.core.errors import AppError, Unavailable, ValidationFailed
+from app.core.errors import AppError, ValidationFailed
 from app.core.memory_types import types_in_prose
 from app.core.text import RECALL_QUERY_BYTES, storable_text
 from app.core.tokens import js_round
 from app.models import Profile, Session
+from app.recall.schemas import RecallRequest
+from app.recall.service import RecallApp, recall_and_answer
 from app.sessions import repository as sessions_repository
 from app.sessions import service as sessions
 
@@ -389,16 +391,15 @@ async def _session_search_call(
 
 
 async def _recall_memory_call(
-    db: AsyncSession, profile: Profile, session: Session, args: dict[str, Any]
+    db: AsyncSession, profile: Profile, recall: RecallApp, args: dict[str, Any]
 ) -> str:
     query = _query_arg("recall_memory", args)
     if not query.strip():
         return NO_RESULTS  # nothing asked; recall itself refuses an empty query
-    try:
-        from app.recall.service import recall_answer
-    except ImportError as exc:
-        raise Unavailable("memory recall is not available in this build") from exc
-    answer = await recall_answer(db, profile, query)
+    # Recall reads on a connection of its own and waits on the embedder and the LLM: the request's
+    # session (nothing written yet) gives its connection back first.
+    await db.commit()
+    answer = (await recall_and_answer(recall, profile, RecallRequest(query=query))).answer
     return answer if answer.strip() else NO_RESULTS
 
 
@@ -409,7 +410,6 @@ HANDLERS: dict[str, Handler] = {
     "unload_context": _unload_context_call,
     "search_context": _search_context_call,
     "session_search": _session_search_call,
-    "recall_memory": _recall_memory_call,
 }
 
 
@@ -428,12 +428,21 @@ def parse_arguments(name: str, raw: dict[str, Any] | str) -> dict[str, Any]:
 
 
 async def execute(
-    db: AsyncSession, profile: Profile, session: Session, name: str, raw_arguments: dict[str, Any] | str
+    db: AsyncSession,
+    profile: Profile,
+    session: Session,
+    name: str,
+    raw_arguments: dict[str, Any] | str,
+    recall: RecallApp,
 ) -> str:
+    """The tool's result text. `recall`: the app's recall (`recall_memory` answers as the recall route)."""
     available = [d.function.name for d in await definitions(db, profile, session)]
     if name not in available:
         raise ToolRefused(
             f'Unknown tool "{name}". Tools available in this session: {", ".join(available)}',
             code="unknown_tool",
         )
-    return await HANDLERS[name](db, profile, session, parse_arguments(name, raw_arguments))
+    arguments = parse_arguments(name, raw_arguments)
+    if name == RECALL_MEMORY.function.name:
+        return await _recall_memory_call(db, profile, recall, arguments)
+    return await HANDLERS[name](db, profile, session, arguments)

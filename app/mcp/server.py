@@ -33,6 +33,7 @@ from app import __version__
 from app.core.auth import authenticate
 from app.core.errors import AppError, ValidationFailed, problem_response
 from app.core.memory_types import MemoryType
+from app.core.unavailable import database_unavailable
 from app.models import Profile
 
 logger = logging.getLogger("agent_memory.mcp")
@@ -190,15 +191,17 @@ class McpTools:
             return _problem(exc.status, exc.code, exc.detail, **exc.extra())
         except ValidationError as exc:
             return _invalid(exc)
-        except DBAPIError as exc:
-            logger.warning("database error in an MCP tool call: %s", exc.orig)
+        except Exception as exc:
+            # As on the REST routes: the database away (or a statement past its bound) is a 503.
+            if not database_unavailable(exc) and not isinstance(exc, DBAPIError):
+                raise
+            logger.warning("database error in an MCP tool call: %s: %s", type(exc).__name__, exc)
             return _problem(503, "unavailable", "The database is unavailable; retry shortly.")
         return _ok(result)
 
 
 def build_server(app: FastAPI) -> MCPServer:
     """The MCP server with the memory tools, bound to `app`."""
-    from app.embeddings.service import semantic_of
     from app.ingest import service as ingest_service
     from app.ingest.schemas import IngestRequest
     from app.memories import service as memories
@@ -292,17 +295,8 @@ def build_server(app: FastAPI) -> MCPServer:
 
         async def act(db: AsyncSession, row: Profile) -> BaseModel:
             assert isinstance(body, RecallRequest)
-            semantic = semantic_of(app.state)
-            question = None
-            if semantic is not None:
-                await db.commit()  # no connection waits on the embedder
-                question = await semantic.embed_question(body.query)
-            ranked = await recall_service.recall(db, row, body, semantic=question)
-            llm = app.state.llm
-            if llm is None:
-                return ranked.result
-            await db.commit()  # the reads are done: no connection waits on the LLM
-            return await recall_service.answer_with_llm(llm, body, ranked)
+            await db.commit()  # recall reads on a connection of its own; this one goes back to the pool
+            return await recall_service.recall_and_answer(recall_service.RecallApp.of(app.state), row, body)
 
         return await tools.run(ctx, namespace, profile, act)
 

@@ -14,19 +14,20 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
+from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.core.dates import format_date
-from app.core.db import Reads
+from app.core.db import Reads, read_connection
 from app.core.memory_types import POLICIES, types_where
 from app.core.settings import Settings
 from app.core.tokens import estimate_tokens
-from app.embeddings.service import SemanticQuery
+from app.embeddings.service import Semantic, SemanticQuery, semantic_of
 from app.language.lemmas import base_forms
 from app.language.temporal import time_phrase
 from app.llm.answers import ANSWER_TOKENS, write_answer
-from app.llm.client import LlmClient, LlmError
+from app.llm.client import LlmClient, LlmError, llm_of
 from app.models import Profile
 from app.profiles.service import Named
 from app.recall import query as q
@@ -39,9 +40,6 @@ from app.recall.rerank import Query, rerank
 from app.recall.schemas import RecallCandidate, RecallRequest, RecallResult
 
 logger = logging.getLogger("agent_memory.recall")
-
-DEFAULT_EXACT_ROWS = Settings.model_fields["recall_exact_rows"].default
-DEFAULT_TIMEOUT = Settings.model_fields["recall_timeout_seconds"].default
 
 
 @dataclass(frozen=True)
@@ -243,9 +241,9 @@ async def recall(
     profile: Profile | Named,
     request: RecallRequest,
     *,
-    semantic: SemanticQuery | None = None,
-    exact_rows: int = DEFAULT_EXACT_ROWS,
-    timeout: float = DEFAULT_TIMEOUT,
+    semantic: SemanticQuery | None,
+    exact_rows: int,
+    timeout: float,
 ) -> Ranked:
     """Rank the profile's memories for the question and answer extractively (all the database work).
     `profile`: resolved, or as the request names it (resolved by the first statement, one round trip
@@ -385,11 +383,39 @@ async def answer_with_llm(llm: LlmClient, request: RecallRequest, ranked: Ranked
     return ranked.result.model_copy(update={"answer": answer})
 
 
-async def recall_answer(db: AsyncSession, profile: Profile, query: str) -> str:
-    """The answer text alone, for the `recall_memory` tool of the Session API."""
-    # The query limit counts UTF-8 bytes: cut there, never inside a character.
-    query = query.encode("utf-8")[:1024].decode("utf-8", errors="ignore").strip()
-    if not query:
-        return ""
-    ranked = await recall(db, profile, RecallRequest(query=query))
-    return ranked.result.answer
+@dataclass(frozen=True)
+class RecallApp:
+    """What recall needs of the running app: its engine and settings, and the embedder and the LLM when
+    they are configured."""
+
+    engine: AsyncEngine
+    settings: Settings
+    semantic: Semantic | None
+    llm: LlmClient | None
+
+    @classmethod
+    def of(cls, state: Any) -> RecallApp:
+        """From the app's state (`request.app.state`), as the lifespan set it up."""
+        return cls(state.engine, state.settings, semantic_of(state), llm_of(state))
+
+
+async def recall_and_answer(app: RecallApp, profile: Profile | Named, request: RecallRequest) -> RecallResult:
+    """Recall, whole: the question embedded, the memories ranked on a read connection of their own under
+    the configured bounds, the connection released, the answer written. The one sequence the REST route,
+    the MCP tool and the session tool share. Call it with no connection held: it waits on the embedder
+    and the LLM."""
+    # Embedded before a connection is checked out: none waits on the embedder.
+    question = await app.semantic.embed_question(request.query) if app.semantic is not None else None
+    async with read_connection(app.engine) as db:
+        ranked = await recall(
+            db,
+            profile,
+            request,
+            semantic=question,
+            exact_rows=app.settings.recall_exact_rows,
+            timeout=app.settings.recall_timeout_seconds,
+        )
+    if app.llm is None:
+        return ranked.result
+    # The reads are done and the connection back in the pool: none waits on the LLM.
+    return await answer_with_llm(app.llm, request, ranked)
