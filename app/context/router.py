@@ -153,7 +153,7 @@ async def call_session_tool(
     """Execute a tool call; the result is the text to hand back to the model."""
     session = await sessions.require_session(db, profile, session_id)
     recall = RecallApp.of(request.app.state)
-    return ToolResult(result=await tools.execute(db, profile, session, name, body.arguments, recall))
+    return await tools.execute(db, profile, session, name, body.arguments, recall)
 
 
 # ---------------------------------------------------------------- a session's view of its blocks

@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.context import repository, service
-from app.context.schemas import ToolDefinition, ToolFunction
+from app.context.schemas import ToolDefinition, ToolFunction, ToolResult
 from app.context.service import KEYED_KINDS, BlockView
 from app.core.errors import AppError, ValidationFailed
 from app.core.memory_types import types_in_prose
@@ -392,15 +392,18 @@ async def _session_search_call(
 
 async def _recall_memory_call(
     db: AsyncSession, profile: Profile, recall: RecallApp, args: dict[str, Any]
-) -> str:
+) -> ToolResult:
     query = _query_arg("recall_memory", args)
+    trace = args.get("trace", False)
+    if not isinstance(trace, bool):
+        raise ToolRefused('recall_memory: argument "trace" must be true or false')
     if not query.strip():
-        return NO_RESULTS  # nothing asked; recall itself refuses an empty query
+        return ToolResult(result=NO_RESULTS)  # nothing asked; recall itself refuses an empty query
     # Recall reads on a connection of its own and waits on the embedder and the LLM: the request's
     # session (nothing written yet) gives its connection back first.
     await db.commit()
-    answer = (await recall_and_answer(recall, profile, RecallRequest(query=query))).answer
-    return answer if answer.strip() else NO_RESULTS
+    recalled = await recall_and_answer(recall, profile, RecallRequest(query=query, trace=trace))
+    return ToolResult(result=recalled.answer if recalled.answer.strip() else NO_RESULTS, trace=recalled.trace)
 
 
 Handler = Callable[[AsyncSession, Profile, Session, dict[str, Any]], Awaitable[str]]
@@ -434,8 +437,8 @@ async def execute(
     name: str,
     raw_arguments: dict[str, Any] | str,
     recall: RecallApp,
-) -> str:
-    """The tool's result text. `recall`: the app's recall (`recall_memory` answers as the recall route)."""
+) -> ToolResult:
+    """The tool's result. `recall`: the app's recall (`recall_memory` answers as the recall route)."""
     available = [d.function.name for d in await definitions(db, profile, session)]
     if name not in available:
         raise ToolRefused(
@@ -445,4 +448,4 @@ async def execute(
     arguments = parse_arguments(name, raw_arguments)
     if name == RECALL_MEMORY.function.name:
         return await _recall_memory_call(db, profile, recall, arguments)
-    return await HANDLERS[name](db, profile, session, arguments)
+    return ToolResult(result=await HANDLERS[name](db, profile, session, arguments))

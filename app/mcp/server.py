@@ -276,6 +276,9 @@ class McpTools:
             Field(description="'Today' for relative dates in the question (YYYY-MM-DD or RFC 3339)."),
         ] = None,
         limit: Annotated[int, Field(ge=1, le=100, description="Candidates to return (1–100).")] = 10,
+        trace: Annotated[
+            bool, Field(description="Also return `trace`: why each candidate ranked where it did.")
+        ] = False,
         namespace: NamespaceArg = None,
         profile: ProfileArg = None,
     ) -> CallToolResult:
@@ -290,6 +293,7 @@ class McpTools:
                 "responseLength": response_length,
                 "referenceDate": reference_date,
                 "limit": limit,
+                "trace": trace,
             },
         )
         if isinstance(body, CallToolResult):
