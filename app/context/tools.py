@@ -36,6 +36,10 @@ class ToolRefused(ValidationFailed):
         super().__init__(detail, [{"loc": ["body", "arguments"], "msg": detail}], code=code)
 
 
+class ToolAnswer(Exception):
+    """A failure the model can recover from, raised from deep in a call: its text is the call's result."""
+
+
 # ---------------------------------------------------------------- entry keys (set_context on keyed blocks)
 
 
@@ -287,23 +291,21 @@ async def _skill_labels(db: AsyncSession, profile: Profile) -> list[str]:
 
 async def _skill_call_args(
     tool: str, db: AsyncSession, profile: Profile, args: dict[str, Any]
-) -> tuple[str, str, str | None]:
-    """(label, key, the error to answer instead): `load_context` and `unload_context` name a skill block."""
+) -> tuple[str, str]:
+    """(label, key): `load_context` and `unload_context` name a skill block (else ToolAnswer)."""
     label = _string_arg(tool, args, "label")
     key = _string_arg(tool, args, "key")
     assert label is not None and key is not None
     skills = await _skill_labels(db, profile)
     if label not in skills:
-        return label, key, f'Error: "{label}" is not a skill block. Skill blocks: {", ".join(skills)}'
-    return label, key, None
+        raise ToolAnswer(f'Error: "{label}" is not a skill block. Skill blocks: {", ".join(skills)}')
+    return label, key
 
 
 async def _load_context_call(
     db: AsyncSession, profile: Profile, session: Session, args: dict[str, Any]
 ) -> str:
-    label, key, error = await _skill_call_args("load_context", db, profile, args)
-    if error is not None:
-        return error
+    label, key = await _skill_call_args("load_context", db, profile, args)
     block = await service.require_block(db, profile, label)
     entry = await service.find_entry(db, profile, block, key, session.id)
     if entry is None:
@@ -347,9 +349,7 @@ async def _reclaim(db: AsyncSession, profile: Profile, session: Session, label: 
 async def _unload_context_call(
     db: AsyncSession, profile: Profile, session: Session, args: dict[str, Any]
 ) -> str:
-    label, key, error = await _skill_call_args("unload_context", db, profile, args)
-    if error is not None:
-        return error
+    label, key = await _skill_call_args("unload_context", db, profile, args)
     loaded = f"{label}:{key}"
     if loaded not in session.loaded_skills:
         return f'Skill "{key}" is not currently loaded in "{label}".'
@@ -448,4 +448,7 @@ async def execute(
     arguments = parse_arguments(name, raw_arguments)
     if name == RECALL_MEMORY.function.name:
         return await _recall_memory_call(db, profile, recall, arguments)
-    return ToolResult(result=await HANDLERS[name](db, profile, session, arguments))
+    try:
+        return ToolResult(result=await HANDLERS[name](db, profile, session, arguments))
+    except ToolAnswer as answer:
+        return ToolResult(result=str(answer))

@@ -83,6 +83,9 @@ ProfileArg = Annotated[
     ),
 ]
 MemoryIdArg = Annotated[str, Field(min_length=1, description="The memory's id (a ULID).")]
+OnlySessionArg = Annotated[
+    str | None, Field(max_length=64, description="Only this conversation's (a session id).")
+]
 SessionArg = Annotated[
     str | None,
     Field(max_length=64, description="Conversation id the memory belongs to (1–64 characters)."),
@@ -337,9 +340,7 @@ class McpTools:
         ctx: Context,
         limit: Annotated[int, Field(ge=1, le=500, description="Page size (1–500).")] = 20,
         cursor: Annotated[str | None, Field(description="From the previous page.")] = None,
-        session_id: Annotated[
-            str | None, Field(max_length=64, description="Only this conversation's.")
-        ] = None,
+        session_id: OnlySessionArg = None,
         type: Annotated[MemoryType | None, Field(description="Only this type.")] = None,
         namespace: NamespaceArg = None,
         profile: ProfileArg = None,
@@ -394,9 +395,7 @@ class McpTools:
         self,
         ctx: Context,
         query: Annotated[str, Field(min_length=1, max_length=1024, description="Words to find.")],
-        session_id: Annotated[
-            str | None, Field(max_length=64, description="Search only this session.")
-        ] = None,
+        session_id: OnlySessionArg = None,
         limit: Annotated[int, Field(ge=1, le=100, description="Most results (1–100).")] = 20,
         namespace: NamespaceArg = None,
         profile: ProfileArg = None,
