@@ -183,10 +183,24 @@ async def test_last_session_without_memories_digests_its_messages(
     summary = await _summary(client, profile_url)
     assert _headings(summary) == ["## Key Facts", "## Last Session"], summary
     assert _section(summary, "## Last Session") == [
-        "- user: Hello!",
-        "- assistant: Hi! What would you like to talk about today?",
-        "- user: Thanks, that's all.",
+        "- User: Hello!",
+        "- Assistant: Hi! What would you like to talk about today?",
+        "- User: Thanks, that's all.",
     ]
+
+
+async def test_the_digest_names_the_speakers(
+    client: httpx.AsyncClient, profile_url: str, worker: Worker
+) -> None:
+    await client.post(f"{profile_url}/remember", json={"content": "I live in Porto."})
+    chat = [
+        {"role": "user", "name": "Marta", "content": "Hello!"},
+        {"role": "assistant", "content": "Ben: Hi Marta!"},
+    ]
+    await client.post(f"{profile_url}/ingest", json={"sessionId": "chat", "messages": chat})
+    await worker.drain()
+    summary = await _summary(client, profile_url)
+    assert _section(summary, "## Last Session") == ["- Marta: Hello!", "- Ben: Hi Marta!"], summary
 
 
 async def test_superseded_memories_never_appear(client: httpx.AsyncClient, profile_url: str) -> None:
