@@ -485,7 +485,7 @@ async def revive(db: AsyncSession, profile_id: int, memory_id: str) -> None:
 _EDIT = text(
     f"""
     UPDATE memories SET type = :type, summary = :summary, content = :content, topic_key = :topic_key,
-           content_hash = :content_hash, metadata = CAST(:metadata AS jsonb), updated_at = now(),
+           event_time = :event_time, content_hash = :content_hash, metadata = CAST(:metadata AS jsonb), updated_at = now(),
            valid_from = now(), version = version + 1, change = 'edited'
     WHERE profile_id = :p AND id = :id
     RETURNING {_COLUMNS}
@@ -512,6 +512,7 @@ async def edit(
     summary: str,
     content: str,
     topic_key: str | None,
+    event_time: datetime | None,
     content_hash: str,
     metadata: dict[str, Any],
 ) -> dict[str, Any]:
@@ -528,6 +529,7 @@ async def edit(
                     "summary": summary,
                     "content": content,
                     "topic_key": topic_key,
+                    "event_time": event_time,
                     "content_hash": content_hash,
                     "metadata": json.dumps(metadata),
                 },
