@@ -14,7 +14,8 @@ For every conversation of the data file this script
   a PostgreSQL OR-tsquery ranked by ``ts_rank`` (each text in its language's configuration; Chinese,
   Japanese and Korean as character bigrams in both);
 * prints any@k / all@k (k = 1, 5, 10), NDCG@10 and MRR per category 1-4 and
-  overall, for each system (see ``bench/locomo.py`` and ``quality.md``).
+  overall, for each system (see ``bench/locomo.py`` and ``quality.md``), and the answer precision of
+  agent-memory's ``answer``: the share of its sentences that come from a memory of an evidence turn.
 
 Examples::
 
@@ -320,11 +321,16 @@ async def ensure_namespace(client: AgentMemoryClient, ns: str) -> None:
     await client.request("POST", "/v1/namespaces", json={"name": ns}, ok=(201, 409))
 
 
-async def ingest_sample(client: AgentMemoryClient, ns: str, sample: Sample) -> list[str]:
+async def ingest_sample(client: AgentMemoryClient, ns: str, sample: Sample, names: bool = True) -> list[str]:
     profile = profile_name(sample)
     job_ids: list[str] = []
     for session in sample.sessions:
-        msgs = [{"role": t.role, "content": t.content, "timestamp": _iso(t.timestamp)} for t in session.turns]
+        msgs: list[dict[str, Any]] = [
+            {"role": t.role, "content": t.content, "timestamp": _iso(t.timestamp)} for t in session.turns
+        ]
+        if names:
+            for message, turn in zip(msgs, session.turns, strict=True):
+                message["name"] = turn.speaker[:64]
         for i in range(0, len(msgs), MAX_BATCH):
             body = {"sessionId": session.key, "messages": msgs[i : i + MAX_BATCH]}
             r = await client.request(
@@ -381,6 +387,36 @@ async def wait_profiles_idle(
         await asyncio.sleep(1.0)
 
 
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
+_WORD_RE = re.compile(r"\w+")
+
+
+def answer_turns(answer: str, summaries: list[str], turn_lists: list[list[str]]) -> list[list[str]]:
+    """The source turns of each sentence of an answer: those of the candidate whose summary holds most of
+    the sentence's words (none when no summary holds half of them: the sentence came from elsewhere)."""
+    out: list[list[str]] = []
+    words = [set(_WORD_RE.findall(summary.lower())) for summary in summaries]
+    for sentence in _SENTENCE_END_RE.split(answer.strip()):
+        own = set(_WORD_RE.findall(sentence.lower()))
+        if not own:
+            continue
+        overlap = [len(own & w) / len(own) for w in words]
+        best = max(range(len(overlap)), key=overlap.__getitem__, default=None)
+        out.append(turn_lists[best] if best is not None and overlap[best] >= 0.5 else [])
+    return out
+
+
+def answer_precision(results: list[QuestionResult]) -> tuple[float, int, float]:
+    """Over the questions answered: the share of answer sentences from an evidence turn (each answer
+    weighed alike), how many answers, and their mean number of sentences."""
+    answered = [r.extra for r in results if r.extra.get("answer_sentences")]
+    if not answered:
+        return 0.0, 0, 0.0
+    shares = [e["answer_from_evidence"] / e["answer_sentences"] for e in answered]
+    sentences = sum(e["answer_sentences"] for e in answered) / len(answered)
+    return sum(shares) / len(shares), len(answered), sentences
+
+
 async def run_agent_memory(
     samples: list[Sample], args: argparse.Namespace
 ) -> tuple[dict[str, list[QuestionResult]], dict[str, Any]]:
@@ -393,7 +429,7 @@ async def run_agent_memory(
         t0 = time.monotonic()
         jobs: dict[str, list[str]] = {}
         for sample in samples:
-            jobs[profile_name(sample)] = await ingest_sample(client, ns, sample)
+            jobs[profile_name(sample)] = await ingest_sample(client, ns, sample, args.names)
         info["ingest_seconds"] = round(time.monotonic() - t0, 2)
         _progress(
             f"ingested {sum(len(s.turns) for s in samples)} turns into namespace {ns}; "
@@ -457,10 +493,14 @@ async def run_agent_memory(
                 cands = r.get("candidates") or []
                 turn_lists = [await memory_turns(c["id"]) for c in cands]
                 ranked = ranked_turns(turn_lists, K)
+                summaries = [str(c.get("summary") or "") for c in cands]
+                answer_sources = answer_turns(str(r.get("answer") or ""), summaries, turn_lists)
                 return _score(
                     sample,
                     qa,
                     ranked,
+                    answer_sentences=len(answer_sources),
+                    answer_from_evidence=sum(bool(set(t) & set(qa.evidence)) for t in answer_sources),
                     # Never "answer": that key holds the gold answer in the per-question output.
                     service_answer=r.get("answer", ""),
                     candidates=[
@@ -598,6 +638,14 @@ async def run(args: argparse.Namespace) -> int:
 
     table = {name: aggregate((r.qa.category, r.metrics) for r in res) for name, res in systems.items()}
     print(format_table(table), end="")
+    for name, res in systems.items():
+        if name.startswith("agent-memory/"):
+            precision, answered, sentences = answer_precision(res)
+            any10 = table[name]["overall"]["any@10"]
+            print(
+                f"{name}: any@10 {any10:.3f}  answer precision {precision:.3f} "
+                f"({answered} answers, {sentences:.2f} sentences each)"
+            )
     if "agent-memory" in info:
         print(json.dumps(info["agent-memory"], default=str)[:2000])
     if args.json:
@@ -630,6 +678,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--concurrency", type=int, default=8, help="concurrent HTTP requests")
     p.add_argument("--timeout", type=float, default=60.0, help="per-request timeout, seconds")
     p.add_argument("--ingest-timeout", type=float, default=1800.0, help="max wait for extraction, seconds")
+    p.add_argument(
+        "--no-names", dest="names", action="store_false", help="send no message `name` (a server without it)"
+    )
     p.add_argument("--baselines-only", action="store_true", help="skip agent-memory (no server needed)")
     p.add_argument("--serve", action="store_true", help="run `agent-memory serve` on a free port for the run")
     p.add_argument("--database-url", default=None, help="with --serve: AGENT_MEMORY_DATABASE_URL")

@@ -498,7 +498,7 @@ async def revive(db: AsyncSession, profile_id: int, memory_id: str) -> None:
 _EDIT = text(
     f"""
     UPDATE memories SET type = :type, summary = :summary, content = :content, topic_key = :topic_key,
-           language = CAST(CAST(:language AS text) AS regconfig),
+           language = CAST(CAST(:language AS text) AS regconfig), event_time = :event_time,
            content_hash = :content_hash, metadata = CAST(:metadata AS jsonb), updated_at = now(),
            valid_from = now(), version = version + 1, change = 'edited'
     WHERE profile_id = :p AND id = :id
@@ -526,6 +526,7 @@ async def edit(
     summary: str,
     content: str,
     topic_key: str | None,
+    event_time: datetime | None,
     content_hash: str,
     metadata: dict[str, Any],
 ) -> dict[str, Any]:
@@ -542,6 +543,7 @@ async def edit(
                     "summary": summary,
                     "content": content,
                     "topic_key": topic_key,
+                    "event_time": event_time,
                     "content_hash": content_hash,
                     "metadata": json.dumps(metadata),
                     "language": search_config(content),

@@ -74,6 +74,8 @@ class Message(Base):
     session_id: Mapped[str] = mapped_column(String(64), nullable=False)
     parent_id: Mapped[str | None] = mapped_column(String(128))
     role: Mapped[str] = mapped_column(String(16), nullable=False)
+    # Who spoke (OpenAI's chat `name`), when the ingest named them; NULL otherwise.
+    name: Mapped[str | None] = mapped_column(Text)
     # AI SDK UIMessage parts, verbatim; ingested text becomes [{"type": "text", "text": ...}].
     parts: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, nullable=False)
     text_content: Mapped[str] = mapped_column(Text, nullable=False, server_default=text("''"))

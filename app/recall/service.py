@@ -14,6 +14,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
+from itertools import accumulate
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -381,6 +382,8 @@ async def recall(
     ranked = _diversify(ordered, {m: set(rows[m].sources) for m in ordered})
     ranked = ranked[: request.limit]
     top = fused[ranked[0]]
+    # A memory `_diversify` moved down scores no more than the one now above it: candidates in score order.
+    scores = list(accumulate((fused[m] / top for m in ranked), min))
     candidates = [
         RecallCandidate(
             id=m,
@@ -388,9 +391,9 @@ async def recall(
             summary=rows[m].summary,
             session_id=rows[m].session_id,
             event_time=rows[m].event_time,
-            score=round(max(fused[m] / top, 1e-6), 6),
+            score=round(max(score, 1e-6), 6),
         )
-        for m in ranked
+        for m, score in zip(ranked, scores, strict=True)
     ]
     best = [rows[m] for m in ranked]
     answer = compose_answer(best, request.response_length, [c.score for c in candidates])

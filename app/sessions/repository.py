@@ -301,11 +301,12 @@ class MessageText:
     created_at: datetime
     seq: int
     metadata: dict[str, Any] | None
+    name: str | None  # the speaker's name, when the ingest gave one
 
 
 # Plain columns only: extraction reads thousands of messages a second and needs none of the parts JSON.
 # MessageText's fields, in order.
-_MESSAGE_TEXT_COLUMNS = "id, role, text_content, created_at, seq, metadata"
+_MESSAGE_TEXT_COLUMNS = "id, role, text_content, created_at, seq, metadata, name"
 _MESSAGES_BY_ID = text(
     f"SELECT {_MESSAGE_TEXT_COLUMNS} FROM messages "
     "WHERE profile_id = :p AND session_id = :sid AND id = ANY(CAST(:ids AS text[])) ORDER BY seq"
@@ -480,11 +481,12 @@ async def session_activity(db: AsyncSession, profile_id: int) -> list[SessionAct
 class MessageLine:
     role: str
     text: str
+    name: str | None  # the speaker's name, when the ingest gave one
 
 
 _LAST_MESSAGES = text(
     """
-    SELECT role, text_content AS text FROM messages
+    SELECT role, text_content AS text, name FROM messages
     WHERE profile_id = :p AND session_id = :sid AND text_content <> ''
     ORDER BY seq DESC
     LIMIT :limit
@@ -497,4 +499,4 @@ async def last_text_messages(
 ) -> list[MessageLine]:
     """The session's last messages that carry text, newest first."""
     rows = await db.execute(_LAST_MESSAGES, {"p": profile_id, "sid": session_id, "limit": limit})
-    return [MessageLine(role=r["role"], text=r["text"]) for r in rows.mappings()]
+    return [MessageLine(role=r["role"], text=r["text"], name=r["name"]) for r in rows.mappings()]
