@@ -688,6 +688,8 @@ async def main(args: argparse.Namespace) -> None:
             conn = await asyncpg.connect(url)
             await conn.execute("VACUUM (ANALYZE) memory_embeddings")
             await conn.close()
+        if args.load_only:
+            return
         await (measure_against_floor if args.floor else measure)(url, key, args)
         return
     async with bench_database(args.keep, prefix="bench_recall") as url:
