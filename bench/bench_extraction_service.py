@@ -51,6 +51,8 @@ async def ingest(base_url: str, count: int, size: int | None) -> float:
 async def main(args: argparse.Namespace) -> None:
     rows = []
     for label, count, size in (("short", args.short, None), ("11 KB", args.large, 11_000)):
+        if not count:
+            continue
         async with bench_database(keep=False, prefix="bench_sizes") as url:
             async with running_server(url, worker=False) as server:
                 kb = await ingest(server.base_url, count, size)

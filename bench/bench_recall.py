@@ -312,11 +312,13 @@ def default_model() -> str:
 
 async def load_vectors(database_url: str, seed: int, batch: int = 20_000) -> None:
     """A synthetic vector of the default model for every active memory of an embedded type (see the module
-    docstring), by COPY in the portable store's binary form."""
+    docstring), by COPY in the portable store's form (the machine's PostgreSQL has no pgvector); none if the
+    database holds some already."""
     import numpy as np
 
     from app.core.memory_types import EMBEDDED_TYPES
     from app.embeddings.e5 import shared_model
+    from app.embeddings.repository import HALF
 
     model = default_model()
     rng = np.random.default_rng(seed)
@@ -327,9 +329,12 @@ async def load_vectors(database_url: str, seed: int, batch: int = 20_000) -> Non
     common /= np.linalg.norm(common)
     started = time.perf_counter()
     conn = await asyncpg.connect(database_url)
-    stored = 0
+    count = 0
     try:
         await conn.execute("SET session_replication_role = replica")
+        if await conn.fetchval("SELECT count(*) FROM memory_embeddings WHERE model = $1", model):
+            print(f"vectors of {model} already stored", flush=True)
+            return
         rows = await conn.fetch(
             "SELECT profile_id, id FROM memories WHERE superseded_by IS NULL AND type = ANY($1::text[])",
             [t.value for t in EMBEDDED_TYPES],
@@ -340,19 +345,20 @@ async def load_vectors(database_url: str, seed: int, batch: int = 20_000) -> Non
             noise /= np.linalg.norm(noise, axis=1, keepdims=True)
             vectors = 3.0 * common + noise  # cosine ≈ 0.95 with the common direction, ≈ 0.9 between two
             vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+            halves = vectors.astype(HALF)  # the portable store's form
             records = [
-                (r["profile_id"], r["id"], model, v) for r, v in zip(chunk, vectors.tolist(), strict=True)
+                (r["profile_id"], r["id"], model, v.tobytes()) for r, v in zip(chunk, halves, strict=True)
             ]
             await conn.copy_records_to_table(
                 "memory_embeddings",
                 records=records,
                 columns=["profile_id", "memory_id", "model", "embedding"],
             )
-            stored += len(chunk)
+            count += len(chunk)
     finally:
         await conn.close()
     print(
-        f"stored {stored:,} synthetic vectors of {model} in {time.perf_counter() - started:.0f}s", flush=True
+        f"stored {count:,} synthetic vectors of {model} in {time.perf_counter() - started:.0f}s", flush=True
     )
 
 
@@ -677,6 +683,13 @@ async def main(args: argparse.Namespace) -> None:
         finally:
             await conn.close()
         print(f"reusing database {args.reuse_db}: {args.profiles:,} profiles, {total:,} memories")
+        if args.vectors == "synthetic":
+            await load_vectors(url, args.seed)
+            conn = await asyncpg.connect(url)
+            await conn.execute("VACUUM (ANALYZE) memory_embeddings")
+            await conn.close()
+        if args.load_only:
+            return
         await (measure_against_floor if args.floor else measure)(url, key, args)
         return
     async with bench_database(args.keep, prefix="bench_recall") as url:

@@ -167,7 +167,7 @@ async def test_embedding_failures_retry_in_the_worker_and_never_fail_recall(
 
 async def test_readyz_names_the_provider_and_the_portable_store(sem_client: httpx.AsyncClient) -> None:
     ready = (await sem_client.get("/readyz")).json()
-    # The machine's PostgreSQL has no pgvector: vectors live in real[] and are scanned exactly.
+    # The machine's PostgreSQL has no pgvector: vectors live in a bytea of half floats, scanned exactly.
     assert ready["embeddings"] == "openai" and ready["vectorStore"] == "portable"
 
 
