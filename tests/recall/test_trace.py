@@ -12,6 +12,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
+from app.worker.runner import Worker
 from tests.mcp.test_mcp import admin, data, mcp_client
 from tests.sessions.helpers import new_session
 
@@ -62,6 +63,9 @@ def assert_explains(result: dict[str, Any]) -> None:
         assert scored == pytest.approx(candidate["score"], abs=2e-6), explained
         factors = math.prod(f["weight"] for f in explained["factors"])
         for feature in explained["features"]:
+            if feature["name"] == "diversity":  # the score held to the one above it: a difference
+                assert feature["contribution"] == feature["value"] < 0
+                continue
             expected = feature["value"] * feature["weight"] * factors * explained["scale"]
             assert feature["contribution"] == pytest.approx(expected)
 
@@ -83,6 +87,30 @@ async def test_the_trace_adds_up_and_changes_nothing(client: httpx.AsyncClient, 
             assert expected <= features
 
 
+async def test_a_candidate_held_below_the_one_above_it_says_so(
+    client: httpx.AsyncClient, profile_url: str, worker: Worker
+) -> None:
+    # One message split into two memories: the second is moved below distinct information (its source is
+    # covered by the first), and its score held to the one now above it.
+    chat = [
+        {"role": "user", "content": "I moved to Lisbon and I like fado."},
+        {"role": "user", "content": "Fado nights in Lisbon are my favourite thing."},
+        {"role": "user", "content": "I saw a fado show in Porto once."},
+        {"role": "user", "content": "My cousin sings fado."},
+    ]
+    await client.post(f"{profile_url}/ingest", json={"sessionId": "s", "messages": chat})
+    await worker.drain()
+    held = 0
+    for level in ("low", "medium"):
+        for query in ("fado Lisbon", "Where did I move?", "Who sings fado?", "fado"):
+            traced = await recall(client, profile_url, query=query, thinkingLevel=level, trace=True)
+            assert_explains(traced)
+            held += sum(
+                f["name"] == "diversity" for c in traced["trace"]["candidates"] for f in c["features"]
+            )
+    assert held
+
+
 async def test_the_analysis_says_what_the_question_became(client: httpx.AsyncClient, ns: str) -> None:
     base = f"/v1/namespaces/{ns}/profiles/runner"
     await remembered(client, base)
@@ -97,6 +125,8 @@ async def test_the_analysis_says_what_the_question_became(client: httpx.AsyncCli
 
     may = (await recall(client, base, query="What did I do in May 2024?", trace=True))["trace"]["analysis"]
     assert may["timeWindow"] == {"start": "2024-05-01T00:00:00Z", "end": "2024-06-01T00:00:00Z"}
+    spanish = await recall(client, base, query="¿Dónde vive mi hermana ahora?", trace=True)
+    assert spanish["trace"]["analysis"]["language"] == "es"
     quoted = (await recall(client, base, query='"running shoes"', trace=True))["trace"]["analysis"]
     assert quoted["phrases"] == ["running shoes"]
 
