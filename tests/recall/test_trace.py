@@ -14,6 +14,7 @@ from fastapi import FastAPI
 
 from app.worker.runner import Worker
 from tests.mcp.test_mcp import admin, data, mcp_client
+from tests.recall.test_recall import FADO_QUESTIONS, ingest_fado_chat
 from tests.sessions.helpers import new_session
 
 MEMORIES = [
@@ -90,19 +91,11 @@ async def test_the_trace_adds_up_and_changes_nothing(client: httpx.AsyncClient, 
 async def test_a_candidate_held_below_the_one_above_it_says_so(
     client: httpx.AsyncClient, profile_url: str, worker: Worker
 ) -> None:
-    # One message split into two memories: the second is moved below distinct information (its source is
-    # covered by the first), and its score held to the one now above it.
-    chat = [
-        {"role": "user", "content": "I moved to Lisbon and I like fado."},
-        {"role": "user", "content": "Fado nights in Lisbon are my favourite thing."},
-        {"role": "user", "content": "I saw a fado show in Porto once."},
-        {"role": "user", "content": "My cousin sings fado."},
-    ]
-    await client.post(f"{profile_url}/ingest", json={"sessionId": "s", "messages": chat})
-    await worker.drain()
+    # The memory moved down has its score held to the one now above it.
+    await ingest_fado_chat(client, profile_url, worker)
     held = 0
     for level in ("low", "medium"):
-        for query in ("fado Lisbon", "Where did I move?", "Who sings fado?", "fado"):
+        for query in FADO_QUESTIONS:
             traced = await recall(client, profile_url, query=query, thinkingLevel=level, trace=True)
             assert_explains(traced)
             held += sum(
