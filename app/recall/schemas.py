@@ -103,7 +103,8 @@ class FeatureContribution(ApiModel):
     value: float
     weight: float
     contribution: float = Field(
-        description="value × weight × the factors × scale: the contributions add up to the score."
+        description="value × weight × the factors × scale (`diversity`: its value): the contributions add up "
+        "to the score."
     )
 
 

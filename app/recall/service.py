@@ -315,6 +315,7 @@ async def recall(
         tracer.analysed(
             request,
             question=text,
+            own_terms=parsed.lexemes,
             terms=[lexeme for lexeme, _ in terms.lexemes],
             phrases=phrases,
             window=window,
@@ -405,8 +406,7 @@ async def recall(
             features = rerank_features(first_stage, fused_rows, hits, query, len(channels))
             tracer.speakers(name_terms(query, fused_rows))
         prior = Channel("prior", W_PRIOR, prior_order)
-        scores = [c.score for c in candidates]
-        tracer.explain(ranked, scores, [*channels, prior], RRF_K, first_stage, features, fused)
+        tracer.explain(candidates, scores, [*channels, prior], RRF_K, first_stage, features, fused)
     return Ranked(RecallResult(count=len(candidates), answer=answer, candidates=candidates), best, reference)
 
 

@@ -17,12 +17,14 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol
 
+from app.language.detect import detect
 from app.recall.query import STEMMER, words_of
 from app.recall.rerank import DEFAULT_WEIGHTS, FACTORS, FEATURES, Features
 from app.recall.schemas import (
     AppliedFactor,
     ChannelContribution,
     FeatureContribution,
+    RecallCandidate,
     RecallRequest,
     RecallTrace,
     TimeWindow,
@@ -31,8 +33,6 @@ from app.recall.schemas import (
     TraceTimings,
 )
 
-# Questions are analysed with PostgreSQL's `english` configuration.
-QUESTION_LANGUAGE = "en"
 STAGES = ("analysis", "embedding", "channels", "fusion", "rerank", "answer")
 
 
@@ -72,6 +72,7 @@ class Tracer:
         request: RecallRequest,
         *,
         question: str,
+        own_terms: list[str],
         terms: list[str],
         phrases: list[str],
         window: tuple[datetime, datetime] | None,
@@ -79,12 +80,13 @@ class Tracer:
         nearest: list[str],
     ) -> None:
         """The question's analysis. `question`: its words that were searched (without the time phrase);
-        `terms`: the lexemes searched for, which hold the names the profile gives the relations asked about
-        (the lexemes no word of the question stems to)."""
-        own = {STEMMER.stemWord(word) for word in words_of(question)}
-        relation_names = [t for t in terms if t not in own] if relation_words else []
+        `own_terms`: its own lexemes, which hold the names the profile gives the relations asked about
+        (English words: the lexemes no word of the question stems to); `terms`: all the lexemes searched
+        for, expansions included."""
+        stems = {STEMMER.stemWord(word) for word in words_of(question)}
+        relation_names = [t for t in own_terms if t.isalpha() and t not in stems] if relation_words else []
         self.analysis = TraceAnalysis(
-            language=QUESTION_LANGUAGE,
+            language=detect(request.query).code,
             terms=terms,
             phrases=phrases,
             time_window=TimeWindow(start=window[0], end=window[1]) if window else None,
@@ -105,18 +107,19 @@ class Tracer:
 
     def explain(
         self,
-        ranked: list[str],
-        scores: list[float],
+        candidates: list[RecallCandidate],
+        capped: list[float],
         channels: Sequence[RankedChannel],
         rrf_k: int,
         first_stage: dict[str, float],
         features: dict[str, Features] | None,
         final: dict[str, float],
     ) -> None:
-        """Each returned candidate's explanation. `channels`: every list the fusion summed, the priors
-        included; `first_stage`: the fused scores; `features`: the second stage's (None: it did not run);
-        `final`: the scores the candidates were ordered by. Its own time counts in no stage, only in
-        the total."""
+        """Each returned candidate's explanation. `capped`: their scores before rounding, each at most the
+        one above it; `channels`: every list the fusion summed, the priors included; `first_stage`: the
+        fused scores; `features`: the second stage's (None: it did not run); `final`: the scores the
+        candidates were ordered by. Its own time counts in no stage, only in the total."""
+        ranked = [c.id for c in candidates]
         wanted = set(ranked)
         found: dict[str, list[ChannelContribution]] = {m: [] for m in ranked}
         for channel in channels:
@@ -132,7 +135,8 @@ class Tracer:
                     )
         scale = 1 / final[ranked[0]]
         weights = DEFAULT_WEIGHTS
-        for memory_id, score in zip(ranked, scores, strict=True):
+        for candidate, score in zip(candidates, capped, strict=True):
+            memory_id = candidate.id
             if features is None:
                 # The first stage alone: the score is the fused score relative to the best one.
                 values: tuple[float, ...] = (first_stage[memory_id],)
@@ -148,18 +152,24 @@ class Tracer:
                 feature_scale = scale
                 for factor in factors:
                     feature_scale *= factor.weight
+            explained = [
+                FeatureContribution(
+                    name=name, value=value, weight=weight, contribution=value * weight * feature_scale
+                )
+                for (name, weight), value in zip(named, values, strict=True)
+            ]
+            if (cut := score - final[memory_id] * scale) < 0:
+                # Moved down for repeating better-ranked candidates, and held to the score above it.
+                explained.append(
+                    FeatureContribution(name="diversity", value=cut, weight=1.0, contribution=cut)
+                )
             self.candidates.append(
                 TraceCandidate(
                     id=memory_id,
-                    score=score,
+                    score=candidate.score,
                     fusion_score=first_stage[memory_id],
                     channels=found[memory_id],
-                    features=[
-                        FeatureContribution(
-                            name=name, value=value, weight=weight, contribution=value * weight * feature_scale
-                        )
-                        for (name, weight), value in zip(named, values, strict=True)
-                    ],
+                    features=explained,
                     factors=factors,
                     scale=scale,
                 )

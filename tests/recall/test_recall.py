@@ -473,11 +473,13 @@ async def test_a_memory_sharing_no_word_with_the_question_is_found_through_the_q
         assert "fractured their wrist" in result["candidates"][0]["summary"], result
 
 
-async def test_candidates_come_in_score_order(
-    client: httpx.AsyncClient, profile_url: str, worker: Worker
-) -> None:
-    # One message split into two memories: the second is moved below distinct information (its source is
-    # covered by the first), and must not then score above what now ranks before it.
+# Questions about a conversation whose first message splits into two memories.
+FADO_QUESTIONS = ("fado Lisbon", "Where did I move?", "Who sings fado?", "fado")
+
+
+async def ingest_fado_chat(client: httpx.AsyncClient, profile_url: str, worker: Worker) -> None:
+    """A conversation whose first message splits into two memories: the second is moved below distinct
+    information (its source is covered by the first)."""
     chat = [
         {"role": "user", "content": "I moved to Lisbon and I like fado."},
         {"role": "user", "content": "Fado nights in Lisbon are my favourite thing."},
@@ -486,7 +488,14 @@ async def test_candidates_come_in_score_order(
     ]
     await client.post(f"{profile_url}/ingest", json={"sessionId": "s", "messages": chat})
     await worker.drain()
-    for query in ("fado Lisbon", "Where did I move?", "Who sings fado?", "fado"):
+
+
+async def test_candidates_come_in_score_order(
+    client: httpx.AsyncClient, profile_url: str, worker: Worker
+) -> None:
+    # A memory moved down must not then score above what now ranks before it.
+    await ingest_fado_chat(client, profile_url, worker)
+    for query in FADO_QUESTIONS:
         found = (await client.post(f"{profile_url}/recall", json={"query": query})).json()
         scores = [c["score"] for c in found["candidates"]]
         assert scores == sorted(scores, reverse=True), (query, found["candidates"])

@@ -12,7 +12,9 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
+from app.worker.runner import Worker
 from tests.mcp.test_mcp import admin, data, mcp_client
+from tests.recall.test_recall import FADO_QUESTIONS, ingest_fado_chat
 from tests.sessions.helpers import new_session
 
 MEMORIES = [
@@ -62,6 +64,9 @@ def assert_explains(result: dict[str, Any]) -> None:
         assert scored == pytest.approx(candidate["score"], abs=2e-6), explained
         factors = math.prod(f["weight"] for f in explained["factors"])
         for feature in explained["features"]:
+            if feature["name"] == "diversity":  # the score held to the one above it: a difference
+                assert feature["contribution"] == feature["value"] < 0
+                continue
             expected = feature["value"] * feature["weight"] * factors * explained["scale"]
             assert feature["contribution"] == pytest.approx(expected)
 
@@ -83,6 +88,22 @@ async def test_the_trace_adds_up_and_changes_nothing(client: httpx.AsyncClient, 
             assert expected <= features
 
 
+async def test_a_candidate_held_below_the_one_above_it_says_so(
+    client: httpx.AsyncClient, profile_url: str, worker: Worker
+) -> None:
+    # The memory moved down has its score held to the one now above it.
+    await ingest_fado_chat(client, profile_url, worker)
+    held = 0
+    for level in ("low", "medium"):
+        for query in FADO_QUESTIONS:
+            traced = await recall(client, profile_url, query=query, thinkingLevel=level, trace=True)
+            assert_explains(traced)
+            held += sum(
+                f["name"] == "diversity" for c in traced["trace"]["candidates"] for f in c["features"]
+            )
+    assert held
+
+
 async def test_the_analysis_says_what_the_question_became(client: httpx.AsyncClient, ns: str) -> None:
     base = f"/v1/namespaces/{ns}/profiles/runner"
     await remembered(client, base)
@@ -97,6 +118,8 @@ async def test_the_analysis_says_what_the_question_became(client: httpx.AsyncCli
 
     may = (await recall(client, base, query="What did I do in May 2024?", trace=True))["trace"]["analysis"]
     assert may["timeWindow"] == {"start": "2024-05-01T00:00:00Z", "end": "2024-06-01T00:00:00Z"}
+    spanish = await recall(client, base, query="¿Dónde vive mi hermana ahora?", trace=True)
+    assert spanish["trace"]["analysis"]["language"] == "es"
     quoted = (await recall(client, base, query='"running shoes"', trace=True))["trace"]["analysis"]
     assert quoted["phrases"] == ["running shoes"]
 
