@@ -55,8 +55,10 @@ SAMPLE_CHARS = 200
 # and not words of the other languages read here ("is", "of" and "we" are Dutch, "was" German, "he" Spanish,
 # "for" Danish and Norwegian). Most English messages stop here, in a few microseconds.
 ENGLISH_WORDS = frozenset(
-    ("the", "and", "you", "your", "my", "are", "that", "this", "with", "have", "what", "just", "to", "it",
-     "i'm", "it's", "don't", "they", "she", "would", "will", "about")
+    ("the", "and", "you", "your", "you've", "my", "are", "that", "that's", "this", "with", "have", "what",
+     "just", "to", "it", "i'm", "it's", "don't", "they", "she", "would", "will", "about", "really", "how",
+     "yeah", "thanks", "been", "had", "has", "from", "when", "there", "their", "like", "know", "think",
+     "got", "going", "gonna", "looks", "great", "fun", "last", "next", "we're", "can't", "didn't")
 )  # fmt: skip
 _ENGLISH_WORD_RE = re.compile(r"[a-z]+(?:'[a-z]+)?")
 
