@@ -48,8 +48,19 @@ ENGLISH = "en"
 CONFIDENT = 0.5
 CONFIDENT_SHORT = 0.8
 SHORT_WORDS = 4
-# The model reads this many characters at most: enough to decide, and the cost stays bounded.
-SAMPLE_CHARS = 400
+# The model reads this many characters at most: enough to decide, and its cost (a walk over the bytes in
+# Python, ≈ 0.5 µs a byte) stays bounded.
+SAMPLE_CHARS = 200
+# Words that make a text English without asking the model, two of them at least: common in English chat
+# and not words of the other languages read here ("is", "of" and "we" are Dutch, "was" German, "he" Spanish,
+# "for" Danish and Norwegian). Most English messages stop here, in a few microseconds.
+ENGLISH_WORDS = frozenset(
+    ("the", "and", "you", "your", "you've", "my", "are", "that", "that's", "this", "with", "have", "what",
+     "just", "to", "it", "i'm", "it's", "don't", "they", "she", "would", "will", "about", "really", "how",
+     "yeah", "thanks", "been", "had", "has", "from", "when", "there", "their", "like", "know", "think",
+     "got", "going", "gonna", "looks", "great", "fun", "last", "next", "we're", "can't", "didn't")
+)  # fmt: skip
+_ENGLISH_WORD_RE = re.compile(r"[a-z]+(?:'[a-z]+)?")
 
 _HANGUL_RE = re.compile(r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
 _KANA_RE = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]")
@@ -120,7 +131,7 @@ def detect(text: str) -> Language:
     if not sample.isascii() and (code := _script(sample)) is not None:
         return _BY_SCRIPT[code]
     words = len(_WORD_RE.findall(sample))
-    if words < 2:
+    if words < 2 or len(ENGLISH_WORDS.intersection(_ENGLISH_WORD_RE.findall(sample.lower()))) >= 2:
         return _ENGLISH
     code, confidence = _identifier().classify(sample)
     # Accents and inverted marks are rare in English: a short text that has them needs no more.

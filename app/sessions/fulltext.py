@@ -1,30 +1,60 @@
 """The full-text query of the Session API's searches (messages, search blocks): every term must match.
 
 As the reference's FTS5 search, `deploy production` finds only text holding both words; a quoted part
-(`"blue car"`) must match as a phrase. Words become English lexemes (stemmed, stopwords out) and are quoted
-as tsquery literals, so no input can make the query a syntax error; a query without any lexeme is NULL and
-matches nothing.
+(`"blue car"`) must match as a phrase. Words become lexemes (stemmed, stopwords out) and are quoted as
+tsquery literals, so no input can make the query a syntax error; a query without any lexeme is NULL and
+matches nothing. Search blocks are English; messages are stored in their own language (migration 0013),
+and a message search reads the query in its language: Chinese, Japanese and Korean as the character bigrams
+the messages are indexed with, emoji and symbols as the words they are indexed as.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from app.core.profiled_text import quoted_sql
+from app.language.detect import detect
 
 _PHRASE = re.compile(r'"([^"]*)"')
 
-# SQL for the tsquery of (:words, :phrases): the AND of the words' lexemes and of each phrase.
-ALL_TERMS_QUERY = f"""
+
+def _all_terms_query(words_vector: str, config: str) -> str:
+    """SQL for the tsquery of (:words, :phrases): the AND of the words' lexemes and of each phrase."""
+    return f"""
     (SELECT CAST(string_agg('(' || part || ')', ' & ') AS tsquery) FROM (
         SELECT string_agg({quoted_sql("lexeme")}, ' & ') AS part
-        FROM unnest(to_tsvector('english', CAST(:words AS text)))
+        FROM unnest({words_vector})
       UNION ALL
         SELECT CAST(pq AS text) FROM (
-            SELECT phraseto_tsquery('english', ph) AS pq FROM unnest(CAST(:phrases AS text[])) AS ph) x
+            SELECT phraseto_tsquery({config}, ph) AS pq FROM unnest(CAST(:phrases AS text[])) AS ph) x
         WHERE numnode(pq) > 0
      ) parts WHERE part IS NOT NULL)
 """
+
+
+_CONFIG = "CAST(CAST(:config AS text) AS regconfig)"
+
+
+def message_words_vector(text_sql: str) -> str:
+    """SQL for the lexemes of a message search's words (`text_sql`) as messages are indexed: in the query's
+    language (`:config`), and for CJK (`:cjk`) its bigrams alone (a run of characters is one word to the
+    parser, which a message holds only when it has the very same run)."""
+    return (
+        f"CASE WHEN CAST(:cjk AS boolean) THEN symbol_tsvector({text_sql})"
+        f" ELSE to_tsvector({_CONFIG}, {text_sql}) || symbol_tsvector({text_sql}) END"
+    )
+
+
+# Search blocks' entries are English text.
+ALL_TERMS_QUERY = _all_terms_query("to_tsvector('english', CAST(:words AS text))", "'english'")
+MESSAGE_TERMS_QUERY = _all_terms_query(message_words_vector("CAST(:words AS text)"), _CONFIG)
+
+
+def language_params(query: str) -> dict[str, Any]:
+    """The parameters `MESSAGE_TERMS_QUERY` and `message_words_vector` read: the query's language."""
+    language = detect(query)
+    return {"config": language.config, "cjk": language.cjk}
 
 
 def split_query(query: str) -> tuple[str, list[str]]:

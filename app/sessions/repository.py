@@ -15,7 +15,7 @@ from app.core.db import indexed_text_fits
 from app.core.profiled_text import all_keys_query, profile_lexemes
 from app.language.detect import search_config
 from app.models import Compaction, Message, Session
-from app.sessions.fulltext import ALL_TERMS_QUERY, split_query
+from app.sessions.fulltext import MESSAGE_TERMS_QUERY, language_params, message_words_vector, split_query
 from app.sessions.schemas import SearchHit
 
 # The longest root → leaf path a history read follows: a bound on the recursive walk, far beyond any
@@ -378,11 +378,11 @@ async def count_sessions(db: AsyncSession, profile_id: int) -> int:
 # then checks the query itself (phrases in order).
 _SEARCH_KEYS = all_keys_query(
     "CAST(CAST(:p AS bigint) AS text)",
-    "to_tsvector('english', CAST(:words AS text) || ' ' || array_to_string(CAST(:phrases AS text[]), ' '))",
+    message_words_vector("(CAST(:words AS text) || ' ' || array_to_string(CAST(:phrases AS text[]), ' '))"),
 )
 _SEARCH = text(
     f"""
-    WITH q AS (SELECT {ALL_TERMS_QUERY} AS query, {_SEARCH_KEYS} AS keys)
+    WITH q AS (SELECT {MESSAGE_TERMS_QUERY} AS query, {_SEARCH_KEYS} AS keys)
     SELECT m.id, m.session_id, m.role, m.text_content AS content, m.created_at,
            ts_rank(m.tsv, q.query) AS score
     FROM messages m, q
@@ -406,6 +406,7 @@ async def search(
         "words": words,
         "phrases": phrases,
         "limit": limit,
+        **language_params(query),
     }
     return [SearchHit.model_validate(row) for row in (await db.execute(_SEARCH, params)).mappings()]
 

@@ -97,3 +97,24 @@ async def test_search_is_an_and_of_terms_with_phrases(client: httpx.AsyncClient,
     assert (await client.get(f"{url}/search", params={"q": "deploy cheese"})).json()["results"] == []
     # Stopwords alone give no terms: nothing matches, nothing fails.
     assert (await client.get(f"{url}/search", params={"q": "the of and"})).json()["results"] == []
+
+
+async def test_search_reads_each_language(client: httpx.AsyncClient, profile_url: str) -> None:
+    """Messages are indexed in their language and the query is read in its own: Spanish stems, Chinese
+    bigrams, emoji as words."""
+    sid = await new_session(client, profile_url)
+    url = f"{profile_url}/sessions/{sid}"
+    await append(client, url, text_message("l1", "user", "Mis hermanos viven en Valencia desde hace años."))
+    await append(client, url, text_message("l2", "user", "我下个月要去东京出差，住在新宿的酒店。"))
+    await append(client, url, text_message("l3", "user", "My favourite emoji is 🦄"))
+    await append(client, url, text_message("l4", "user", "我的酒店在大阪。"))
+
+    async def found(query: str) -> list[str]:
+        return [h["id"] for h in (await client.get(f"{url}/search", params={"q": query})).json()["results"]]
+
+    assert await found("hermano vive en Valencia") == [
+        "l1"
+    ]  # hermano ~ hermanos, vive ~ viven: the Spanish stems
+    assert await found("东京出差") == ["l2"]
+    assert set(await found("酒店")) == {"l2", "l4"}
+    assert await found("🦄") == ["l3"]
