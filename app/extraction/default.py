@@ -20,6 +20,7 @@ from functools import lru_cache
 
 from app.core.memory_types import DEFAULT_TYPE, MemoryType
 from app.core.timestamps import earlier_by
+from app.extraction import chit_chat as cc
 from app.extraction import verbatim
 from app.extraction.text import (
     ParsedMessage,
@@ -48,6 +49,8 @@ from app.language.temporal import TimeMention, detect_tense, find_time, names_a_
 SHORT_REMARK_TOKENS = 6
 # Content words (not filler, not names) a question needs before it tells something about someone.
 QUESTION_CONTENT_WORDS = 2
+# ... and before a short reply to it means something ("Yep, still here" to "Are you still in Porto?").
+ANSWERED_QUESTION_CONTENT_WORDS = 1
 # "My X is Y" names an attribute only in a short statement; in a long one "my X" is rarely the point.
 ATTRIBUTE_STATEMENT_TOKENS = 16
 # A reply this short ("Yes, twice!", "And?") means nothing without the question before it.
@@ -56,6 +59,9 @@ BARE_REPLY_TOKENS = 3
 # "it/that/they…" continues it; a reply this short to a question is given that question as context.
 FRAGMENT_TOKENS = 2
 SHORT_REPLY_TOKENS = 8
+# A remark of this many words, anchored to no one, with nothing specific or dated in it, is small talk
+# ("just got home", "gtg, dinner's ready").
+FEW_WORDS = 3
 # A clause shorter than this is not a statement of its own ("and I did").
 MIN_CLAUSE_TOKENS = 3
 # "Remember that …" must wrap more than a few characters to be a request to store them.
@@ -83,6 +89,72 @@ _WORD_OR_GAP_RE = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?|[^A-Za-z]+")
 _CAPITALISED_RE = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+")
 _QUOTE_RE = re.compile(r"[\"“”]")
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "`": "'"})
+# Words only English uses among the languages written in Latin script here (not "a", "on", "me", "die").
+_ENGLISH_WORDS = frozenset(
+    [
+        "the",
+        "is",
+        "are",
+        "was",
+        "were",
+        "to",
+        "of",
+        "and",
+        "it",
+        "it's",
+        "that",
+        "this",
+        "with",
+        "for",
+        "you",
+        "i",
+        "i'm",
+        "my",
+        "we",
+        "be",
+        "have",
+        "has",
+        "had",
+        "just",
+        "so",
+        "what",
+        "how",
+        "not",
+        "from",
+        "your",
+        "at",
+        "by",
+        "will",
+        "would",
+        "can",
+        "do",
+        "did",
+        "does",
+        "been",
+        "there",
+        "they",
+        "he",
+        "she",
+        "but",
+        "or",
+        "if",
+        "about",
+        "like",
+        "im",
+        "lol",
+        "omg",
+        "tbh",
+        "ngl",
+        "btw",
+        "brb",
+        "gtg",
+        "idk",
+        "imo",
+        "pls",
+        "u",
+        "ur",
+    ]
+)
 
 
 @dataclass
@@ -143,19 +215,61 @@ def _is_chitchat(sentence: str, names: frozenset[str]) -> bool:
     )
 
 
-def _informative_question(text: str, names: frozenset[str], between_people: bool) -> bool:
-    """A question that tells something: about the other person ("Are you still at the school in
-    Stockport?"), about the asker's own plans ("Couldn't we stay in town?"), or, between two people, one
-    that names enough ("Why the airport hotel near Gatwick?"). A request for facts to an assistant
-    ("What's the capital of France?") tells nothing about anyone."""
-    if lx.YOU_RE.search(text) and _is_specific(text, names):
-        return True
+def _informative_question(text: str, names: frozenset[str]) -> bool:
+    """A question that tells something of the asker's own ("Is it weird that I'm still on an iPhone 8?",
+    "Couldn't we stay in town?"). A question about the other person ("Are you still in Porto?") is kept
+    only as the context of the answer; a request for facts ("How do I boil an egg?") tells nothing."""
     content = [t for t in _tokens(strip_emoji(text)) if t not in lx.FILLER and t not in names]
-    if len(content) >= QUESTION_CONTENT_WORDS and lx.FIRST_PERSON_RE.search(text):
+    return len(content) >= QUESTION_CONTENT_WORDS and cc.tells_in_question(text)
+
+
+def _english(tokens: Sequence[str]) -> bool:
+    """Whether the English rules of what is chit-chat may judge this text: an English function word, or
+    mostly English filler. A text in another language is never dropped for lacking English words."""
+    return not _ENGLISH_WORDS.isdisjoint(tokens) or 2 * sum(t in lx.FILLER for t in tokens) >= len(tokens)
+
+
+def _says_nothing(text: str, names: frozenset[str], anchor: datetime, agent: bool) -> bool:
+    """English that tells nothing lasting though it is no formula: a well-wish ("Good luck with the
+    deploy"), a guess about the partner's news ("The water must be freezing"), a remark anchored to nobody
+    with nothing specific in it ("weddings are so expensive these days"), a bare word or two
+    ("Long time!", "lmaooo"), or an assistant's general knowledge ("Python lists are mutable")."""
+    core = strip_emoji(text)
+    tokens = _tokens(core)
+    if cc.is_bare_remark(core):
         return True
-    return between_people and (
-        len(content) > QUESTION_CONTENT_WORDS
-        or (len(content) >= QUESTION_CONTENT_WORDS and _is_specific(text, names))
+    if not tokens or not _english(tokens):
+        return False
+    if cc.is_well_wish(core):
+        return not any(c.isdigit() for c in core)
+    if agent:
+        return not cc.concerns_the_user(core)
+    if _is_specific(core, names):
+        return False
+    if cc.is_guess(core):
+        return True
+    if _asks_for_action(core) or _person_topic(core.translate(_APOSTROPHES), "user") is not None:
+        return False
+    if cc.is_anchored(core) or cc.has_link(core) or find_time(core.translate(_APOSTROPHES), anchor):
+        return False
+    # Anchored to nobody, nothing specific, no time: a short verdict ("physio is the worst lol"), or a
+    # remark of a few words that does not start with what someone did ("just got home", but not
+    # "moving to denver!").
+    if len(tokens) <= SHORT_REPLY_TOKENS and cc.is_verdict(core):
+        return True
+    content = [t for t in tokens if t not in lx.FILLER and t not in names]
+    return len(tokens) <= FEW_WORDS and not (content and content[0].endswith(("ed", "ing")))
+
+
+def _asks_for_action(text: str) -> bool:
+    """An instruction or a task, which need no one named ("always answer in Spanish", "todo: call the
+    landlord")."""
+    return bool(
+        lx.IMPERATIVE_START_RE.match(text)
+        or lx.FROM_NOW_ON_RE.match(text)
+        or lx.PREFER_YOU_RE.search(text)
+        or lx.TASK_RE.search(text)
+        or cc.asks_for_something(text)
     )
 
 
@@ -609,6 +723,13 @@ def _split_statement(sentence: str) -> tuple[str, bool, bool]:
         explicit = True
         # "Did you know I moved to Boston?" is a statement dressed as a question.
         return (text.rstrip(" ?") if text.rstrip().endswith("?") else text), False, explicit
+    told = cc.announced(text)
+    if told is not None:  # "Did I tell you I got the job?" tells that I got the job
+        return told, False, explicit
+    if text.rstrip(" \"'”)").endswith("?") and cc.without_tag(text) != text:
+        return cc.without_tag(text), False, explicit  # "always answer in Spanish, ok?" is the instruction
+    if cc.reads_as_question(text):
+        return text, True, explicit
     if text.rstrip(" \"'”)").endswith("?"):
         req = lx.REQUEST_QUESTION_RE.match(text)
         if req and lx.REQUEST_REST_RE.match(req["rest"]):
@@ -619,7 +740,7 @@ def _split_statement(sentence: str) -> tuple[str, bool, bool]:
 
 
 def _groups_for_message(
-    sentences: Sequence[str], names: frozenset[str], context_question: str | None, between_people: bool
+    sentences: Sequence[str], names: frozenset[str], context_question: str | None, speech: _Speech
 ) -> tuple[list[_Group], bool]:
     """Group a message's sentences into memories; also says whether its last sentence was kept."""
     groups: list[_Group] = []
@@ -633,9 +754,9 @@ def _groups_for_message(
         if is_question:
             pending_question = None
             last_kept = None
-            # "Are you still at the school in Stockport?" tells what the asker knows about the other person;
-            # "Why the airport hotel? Couldn't we stay in town?" carries a plan. "How are you?" carries nothing.
-            if _informative_question(text, names, between_people):
+            # "Couldn't we stay in town?" carries a plan; "Are you still in Porto?" is the context of its answer
+            # (below), "How are you?" carries nothing.
+            if not (speech.role == "assistant" and not speech.named) and _informative_question(text, names):
                 groups.append(_Group([text], question=True))
                 last_sentence_kept = True
             continue
@@ -645,6 +766,21 @@ def _groups_for_message(
                 continue
             text = remainder
         chit = not explicit and _is_chitchat(text, names)
+        # An assistant speaking as itself (no name) makes conversation or tells general knowledge, unless
+        # what it says concerns the user.
+        agent = speech.role == "assistant" and not speech.named
+        answers = (
+            index == 0
+            and pending_question is not None
+            and len([t for t in _tokens(pending_question) if t not in lx.FILLER and t not in names])
+            >= ANSWERED_QUESTION_CONTENT_WORDS
+        )
+        says_nothing = (
+            not chit
+            and not explicit
+            and (agent or not answers)
+            and _says_nothing(text, names, speech.timestamp, agent)
+        )
         if (
             last_kept is not None
             and _is_dependent(text)
@@ -654,14 +790,14 @@ def _groups_for_message(
             last_kept.sentences.append(text)
             last_sentence_kept = True
             continue
-        if chit:
+        if chit or says_nothing:
+            # "Yep, still here" answers "Are you still in Porto?"; "Good, busy" does not answer "How are you?".
             answer = (
-                index == 0
+                chit
+                and answers
                 and pending_question is not None
                 and lx.YES_NO_RE.match(text) is not None
                 and lx.AUX_QUESTION_RE.match(pending_question) is not None
-                and len([t for t in _tokens(pending_question) if t not in lx.FILLER])
-                >= QUESTION_CONTENT_WORDS
             )
             if not answer:
                 pending_question = None
@@ -721,7 +857,7 @@ def extract_memories(
         context_question = _previous_question(conversation, index, name)
         partner, own_previous = _partner_turn(conversation, index, name)
         sentences = split_sentences(p.body) if p.body else []
-        groups, last_kept = _groups_for_message(sentences, names, context_question, named)
+        groups, last_kept = _groups_for_message(sentences, names, context_question, speech)
         if p.captions:
             if groups and last_kept:
                 groups[-1].captions = p.captions

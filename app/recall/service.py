@@ -19,21 +19,20 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.core.dates import format_date
 from app.core.db import Reads, read_connection
 from app.core.memory_types import POLICIES, types_where
 from app.core.settings import Settings
-from app.core.tokens import estimate_tokens
 from app.embeddings.service import Semantic, SemanticQuery, semantic_of
 from app.language.detect import search_config
 from app.language.lemmas import base_forms
 from app.language.temporal import time_phrase
-from app.llm.answers import ANSWER_TOKENS, write_answer
+from app.llm.answers import write_answer
 from app.llm.client import LlmClient, LlmError, llm_of
 from app.models import Profile
 from app.profiles.service import Named
 from app.recall import query as q
 from app.recall import repository
+from app.recall.answer import compose_answer
 from app.recall.expansions import related_words
 from app.recall.related_words import nearest_words
 from app.recall.relations import relations_of
@@ -193,42 +192,6 @@ def _diversify(ordered: list[str], sources: dict[str, set[str]]) -> list[str]:
             head.append(memory_id)
             covered |= own
     return head + tail
-
-
-def _dated(row: Candidate) -> str:
-    summary = row.summary.strip()
-    event_time = row.event_time
-    if event_time is not None and not re.search(r"\b(19|20)\d\d\b", summary):
-        summary = f"{summary.rstrip('.')} ({format_date(event_time)})"
-    return summary
-
-
-# Candidates in the answer besides the best one: only those scoring close to it, and at most this many.
-ANSWER_CLOSE = 0.6
-ANSWER_MAX = {"short": 2, "medium": 3, "long": 8}
-
-
-def compose_answer(rows: list[Candidate], length: str, scores: list[float] | None = None) -> str:
-    """Extractive and short: the best candidate's summary, with the next ones only while they score close
-    to it, deduplicated, dates absolute, within the token budget."""
-    budget = ANSWER_TOKENS[length]
-    parts: list[str] = []
-    seen: set[str] = set()
-    used = 0
-    for index, row in enumerate(rows):
-        if parts and (len(parts) >= ANSWER_MAX[length] or (scores and scores[index] < ANSWER_CLOSE)):
-            break
-        sentence = _dated(row)
-        key = re.sub(r"\W+", " ", sentence.lower()).strip()
-        if not key or key in seen:
-            continue
-        cost = estimate_tokens(sentence)
-        if parts and used + cost > budget:
-            break
-        seen.add(key)
-        parts.append(sentence if sentence.endswith((".", "!", "?")) else sentence + ".")
-        used += cost
-    return " ".join(parts)
 
 
 @dataclass(frozen=True)
@@ -397,7 +360,9 @@ async def recall(
         for m, score in zip(ranked, scores, strict=True)
     ]
     best = [rows[m] for m in ranked]
-    answer = compose_answer(best, request.response_length, [c.score for c in candidates])
+    answer = compose_answer(
+        best, request.response_length, [c.score for c in candidates], question=request.query, window=window
+    )
     if tracer:
         tracer.lap("answer")
         # Worked out again from the ranking's own inputs, off the clock: the trace changes nothing in it.

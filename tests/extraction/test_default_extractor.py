@@ -305,10 +305,10 @@ def test_second_person_between_named_friends_is_the_other_speaker() -> None:
     memories = extract_memories(
         msgs(
             ("user", "Caroline: I'm thinking about a career in counseling."),
-            ("assistant", "Melanie: You'd be a great counselor because you are so empathetic."),
+            ("assistant", "Melanie: You'd be great at the counseling program in Lakeside."),
         )
     )
-    assert [m.summary for m in memories][1].startswith("Melanie: Caroline would be a great counselor")
+    assert [m.summary for m in memories][1].startswith("Melanie: Caroline would be great at the counseling")
 
 
 def test_long_message_is_split_into_statements_and_chitchat_dropped() -> None:
@@ -481,17 +481,22 @@ def test_content_hash_normalises() -> None:
     assert len(content_hash("x")) == 64
 
 
-def test_specific_question_about_the_other_person_is_kept() -> None:
+def test_a_question_about_the_other_person_is_the_context_of_its_answer() -> None:
     [memory] = extract_memories(
         msgs(
             ("user", "Tom: Work is busy."),
-            ("assistant", "Priya: Are you still at the school in Stockport or did you finally escape?"),
+            ("assistant", "Priya: Are you still at the school in Stockport?"),
+            ("user", "Tom: Yep, still there."),
         ),
         new_from=1,
     )
-    assert memory.type == "fact"
-    assert memory.summary.startswith("Priya asked: Is Tom still at the school in Stockport")
-    assert memory.topic_key is None and memory.event_time is None
+    assert memory.summary == 'Tom answered "Are you still at the school in Stockport?": Yep, still there.'
+    assert "school in Stockport" in memory.context
+
+
+def test_a_question_that_tells_something_of_the_asker_is_kept() -> None:
+    [memory] = extract_memories(msgs(("user", "Is it weird that I'm still using an iPhone 8?")))
+    assert memory.type == "fact" and "iPhone 8" in memory.summary
 
 
 def test_dates_each_sentence_on_its_own() -> None:

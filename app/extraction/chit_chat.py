@@ -1,0 +1,176 @@
+"""What is not a memory: the structures and cue classes of chit-chat in English chat.
+
+A statement is kept when it tells something about someone; chit-chat tells nothing that outlives the
+conversation. The rules here are structural (who the sentence is anchored to, whether it is asked, how
+many words of substance it has) or cue classes that are closed sets of English formulas (a well-wish
+starts "good luck" / "hope …" / "enjoy …"; a guess about the partner's news is "must be" / "I bet" /
+"sounds …"). They never look at what a particular conversation is about, and they apply to English only:
+a word they do not know is never a reason to drop a statement in another language.
+"""
+
+from __future__ import annotations
+
+import re
+
+_I = re.IGNORECASE
+
+# A well-wish or a send-off: it wishes, it does not tell ("Good luck with the deploy", "Hope your mum
+# feels better", "Enjoy the wedding!", "Let me know how it goes!").
+WELL_WISH_RE = re.compile(
+    r"^(?:good\s+luck|best\s+of\s+luck|(?:i\s+)?hope\s+(?:you|your|u|ur|the|it|she|he|they|things|all|everything)\b|"
+    r"(?:i\s+)?wish\s+(?:you|u)\b|have\s+(?:a\s+|an\s+)?(?:fun|good|great|nice|wonderful|lovely|safe|amazing|"
+    r"brilliant|fantastic)\b|enjoy\b|safe\s+travels|get\s+well|feel\s+better|merry|happy\s+\w+|"
+    r"fingers\s+crossed|break\s+a\s+leg|you\s+got\s+this|you\s+deserve|let\s+me\s+know\s+(?:how|if|when|what)|"
+    r"congrat\w*|well\s+done|bon\s+voyage|feel\s+free|sorry\s+for\s+the\s+(?:late|slow)|"
+    r"sorry\s+to\s+hear|so\s+sorry\s+to)",
+    _I,
+)
+# A guess or a verdict about what the partner told, not a statement of one's own: "The water must be
+# freezing", "I bet the kids loved it", "Sounds like a great place", "That can be really frustrating".
+GUESS_RE = re.compile(
+    r"\bmust(?:'ve|\s+have)?\s+(?:be|been)\b|^(?:i\s+)?bet\b|^(?:it\s+|that\s+|this\s+)?(?:sounds|looks|seems)\b|"
+    r"\b(?:can|could)\s+be\s+(?:really\s+|so\s+|very\s+)?\w+ing\b|^i\s+(?:understand|can\s+imagine)\b",
+    _I,
+)
+# A verdict on something ("weddings are so expensive", "physio is the worst", "the pic is unreal",
+# "feedzai sounds like a cool company"): a copula with an intensifier, a superlative or an evaluative
+# adjective, or "sounds / looks / seems".
+VERDICT_RE = re.compile(
+    r"\b(?:is|are|was|were|'s|be|been|ur|you're)\s+(?:(?:so+|such|really|very|super|too|totally|absolutely|"
+    r"pretty|quite|kinda|literally|honestly|always|just)\s+)*(?:so+\b|such\b|the\s+(?:worst|best)\b|"
+    r"(?:crazy|insane|unreal|wild|brutal|mad|nuts|ridiculous|hilarious|gorgeous|stunning|awful|terrible|"
+    r"horrible|lovely|amazing|awesome|great|beautiful|fun|cute|sweet|cool|nice|boring|weird|random)\b)|"
+    r"\b(?:sounds|looks|seems)\b",
+    _I,
+)
+# Who a statement is about: the speaker ("I", "my", "we", chat's "im") or a third person. Without either,
+# and without anything specific (a name, a number, a time), an English sentence is a remark about the
+# world or the partner's news ("weddings are so expensive", "porto is so pretty, lucky you").
+ANCHOR_RE = re.compile(
+    r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself|we|we're|we've|we'd|we'll|us|our|ours|"
+    r"he|he's|she|she's|they|they're|they've|him|his|her|hers|them|their|theirs)\b",
+    _I,
+)
+# The first person after the verb that asks ("do I", "should I", "can I"): asking for help, not telling.
+ASKING_I_RE = re.compile(r"\b(?:do|does|did|can|could|should|would|will|shall|am|may|might)\s+i\b", _I)
+FIRST_PERSON_RE = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|we|we're|we've|us|our)\b", _I)
+# A question without its question mark, told by word order: a question word before a verb that asks
+# ("how do i boil an egg", "what's the capital of australia", "how r u"), not "when I was in Paris, …".
+INTERROGATIVE_RE = re.compile(
+    r"^(?:how|what|where|when|why|who|which)(?:'s|'re|\s+(?:do|does|did|is|are|was|were|can|could|should|"
+    r"would|will|r|u)\b)",
+    _I,
+)
+# A tag that turns a statement into a question ("always answer in spanish ok?"): the statement is what
+# is said.
+TAG_QUESTION_RE = re.compile(r"[\s,]+(?:ok|okay|right|yeah|yes|alright|k|pls|please)\s*\?+\s*$", _I)
+# "Did I tell you I got the job?": news told as a question; what follows is the statement.
+ANNOUNCING_RE = re.compile(
+    r"^(?:(?:did|have)\s+i\s+(?:tell|told|mention(?:ed)?)\s+(?:you|u)|guess\s+what)(?:\s+that)?[\s,:;-]*(?=\S)",
+    _I,
+)
+# What an assistant says to the user that concerns them ("your flight", "you're allergic", "I've booked",
+# "I'll answer in Spanish from now on"), as opposed to what it knows about the world ("Python lists are
+# mutable", "you can apply online").
+AGENT_FOR_USER_RE = re.compile(
+    r"\b(?:your|yours|you're|you\s+are|you've|you\s+have|you\s+were|you\s+had)\b|"
+    r"\bi(?:'ve|\s+have)\s+(?:booked|added|set|scheduled|saved|noted|created|moved|cancelled|canceled|"
+    r"reserved|ordered|sent|put|changed|updated|registered|confirmed)\b|"
+    r"\bi(?:'ll|\s+will|\s+won't|\s+will\s+not)\b.*\b(?:from\s+now\s+on|going\s+forward|anymore|again)\b|"
+    r"^(?:ok|okay|sure|got\s+it|noted|understood)?[,.!\s]*no\s+more\b|\bfrom\s+now\s+on\b",
+    _I,
+)
+# A request or an obligation without a subject, as chat writes them ("must email the professor", "so no
+# wine pairings pls", "can you stop starting every answer with…").
+REQUEST_RE = re.compile(
+    r"^(?:must|gotta|have\s+to|has\s+to|need\s+to|needs\s+to|got\s+to|should)\b|\b(?:please|pls|plz)\b|"
+    r"^(?:can|could|would|will)\s+(?:you|u)\s+(?!\w+\s+me\s*$)",
+    _I,
+)
+# A remark of a word or two ("lmaooo", "krass", "muchas gracias"), or of a few CJK characters ("晚安"), or
+# one character repeated ("哈哈哈哈", "www"): whatever its language, it tells nothing unless it answers.
+_WORD_RE = re.compile(r"\w+")
+_CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+BARE_REMARK_WORDS = 2
+_LINK_RE = re.compile(r"\bhttps?://|\bwww\.|\S@\S+\.\w")
+BARE_REMARK_CJK_CHARS = 3
+# A sentence that only announces what follows ("Here are a few tips:"): the list is the content.
+ANNOUNCES_RE = re.compile(r":\s*$")
+
+
+def is_bare_remark(text: str) -> bool:
+    """A word or two (a few CJK characters, or one character repeated) with no digit and no name in it."""
+    words = _WORD_RE.findall(text)
+    if not words or any(c.isdigit() for c in text) or any(w[:1].isupper() for w in words[1:]):
+        return False
+    letters = "".join(words)
+    if len(set(letters.lower())) == 1 and len(letters) > 1:
+        return True
+    cjk = len(_CJK_RE.findall(text))
+    if cjk:
+        return cjk <= BARE_REMARK_CJK_CHARS and cjk == len(letters)
+    return len(words) <= BARE_REMARK_WORDS and not any(w.lower().endswith("ed") for w in words)
+
+
+def has_link(text: str) -> bool:
+    """A URL or an e-mail address: something specific, in any case."""
+    return _LINK_RE.search(text) is not None
+
+
+def asks_for_something(text: str) -> bool:
+    return REQUEST_RE.search(text) is not None
+
+
+def is_well_wish(text: str) -> bool:
+    return WELL_WISH_RE.match(text.lstrip(" ,.!-")) is not None
+
+
+def is_guess(text: str) -> bool:
+    """A guess or a verdict about the partner's news, without a statement of the speaker's own in it."""
+    return GUESS_RE.search(text) is not None and not _tells_of_oneself(text)
+
+
+def _tells_of_oneself(text: str) -> bool:
+    """First person other than the guesser's "I bet" / "I understand"."""
+    rest = re.sub(r"^\s*i\s+(?:bet|understand|can\s+imagine)\b", "", text, flags=_I)
+    return FIRST_PERSON_RE.search(rest) is not None
+
+
+def is_verdict(text: str) -> bool:
+    return VERDICT_RE.search(text) is not None
+
+
+def is_anchored(text: str) -> bool:
+    return ANCHOR_RE.search(text) is not None
+
+
+def reads_as_question(text: str) -> bool:
+    """Asked by word order though it has no question mark."""
+    return INTERROGATIVE_RE.match(text.lstrip(" ,.!-")) is not None
+
+
+def tells_in_question(text: str) -> bool:
+    """A question that carries a statement of the asker's own ("is it weird that I'm still using an iPhone
+    8?"): first person that is not only the subject the question asks about ("how do I…", "am I right")."""
+    return FIRST_PERSON_RE.search(ASKING_I_RE.sub(" ", text)) is not None
+
+
+def without_tag(text: str) -> str:
+    """The statement a tag question wraps ("answer in Spanish, ok?" → "answer in Spanish"), else the text."""
+    m = TAG_QUESTION_RE.search(text)
+    return text[: m.start()].rstrip(" ,") if m else text
+
+
+def announced(text: str) -> str | None:
+    """What "Did I tell you …?" / "Guess what, …" announces, if the text is such a question."""
+    m = ANNOUNCING_RE.match(text)
+    if not m:
+        return None
+    rest = text[m.end() :].rstrip(" ?")
+    return rest[:1].upper() + rest[1:] if rest else None
+
+
+def concerns_the_user(text: str) -> bool:
+    """Whether an assistant's sentence concerns the user (their plans, bookings, facts, the assistant's
+    undertakings to them), rather than telling general knowledge or making conversation."""
+    return AGENT_FOR_USER_RE.search(text) is not None and ANNOUNCES_RE.search(text) is None
