@@ -115,6 +115,9 @@ class RequestLog:
         return [u for u in self.urls if urlsplit(u).netloc != origin and not u.startswith("data:")]
 
 
-def screenshot(page: Page, name: str) -> None:
+def screenshot(page: Page, name: str, *, scrolled: bool = False) -> None:
+    """The viewport as a person sees it, from the top of the page unless `scrolled` keeps where it is."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=False)
+    if not scrolled:
+        page.evaluate("() => window.scrollTo(0, 0)")
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
