@@ -216,6 +216,9 @@ def test_inspect_recall_and_delete(live_server: LiveServer, browser: Browser, se
     else:
         expect(page.locator("#no-trace")).to_be_visible()
     screenshot(page, "inspector-recall")
+    if traced:
+        page.evaluate("() => document.getElementById('trace').scrollIntoView()")
+        screenshot(page, "inspector-recall-trace", scrolled=True)
 
     # Sessions: the tree with its two branches, the compaction, the context block.
     page.get_by_role("link", name="Sessions").click()
@@ -386,6 +389,7 @@ def test_trace_view_reads_the_agreed_shape(live_server: LiveServer, browser: Bro
     """The trace view against the shape agreed for `trace: true`, whether this server computes a trace or
     not: a server without one is asked again without the flag, and its answer given the agreed shape."""
     page = browser.new_page(viewport=DESKTOP)
+    shown: list[dict[str, Any]] = []
 
     def recall_with_a_trace(route: Route) -> None:
         response = route.fetch()
@@ -396,6 +400,7 @@ def test_trace_view_reads_the_agreed_shape(live_server: LiveServer, browser: Bro
             response = route.fetch(post_data=json.dumps(body))
             result = response.json()
             result["trace"] = _trace_of(result)
+        shown.append(result["trace"]["candidates"][0])
         route.fulfill(response=response, json=result)
 
     page.route("**/recall", recall_with_a_trace)
@@ -409,12 +414,14 @@ def test_trace_view_reads_the_agreed_shape(live_server: LiveServer, browser: Bro
     expect(trace.get_by_text("Time per stage")).to_be_visible()
     first = trace.locator("details.candidate").first
     expect(first).to_have_attribute("open", "")
-    expect(first.locator("table.trace-channels tbody tr")).to_have_count(2)
-    expect(first.locator("table.trace-features tbody tr")).to_have_count(2)
+    channels, features = shown[0]["channels"], shown[0]["features"]
+    expect(first.locator("table.trace-channels tbody tr")).to_have_count(len(channels))
+    expect(first.locator("table.trace-features tbody tr")).to_have_count(len(features))
+    expect(first.locator("table.trace-channels")).to_contain_text(channels[0]["channel"])
     # Bars, not raw JSON: each contribution drawn as a share of its candidate's score.
-    widths = first.locator("table.trace-features .bar > span").evaluate_all(
+    widths: list[str] = first.locator("table.trace-features .bar > span").evaluate_all(
         "spans => spans.map(s => s.style.width)"
     )
-    assert len(widths) == 2 and all(w.endswith("%") for w in widths)
+    assert len(widths) == len(features) and all(w.endswith("%") for w in widths)
     assert "{" not in trace.inner_text()
     page.close()
