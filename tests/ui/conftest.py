@@ -86,7 +86,11 @@ def live_server() -> Iterator[LiveServer]:
         yield LiveServer(base, admin_key)
     finally:
         proc.send_signal(signal.SIGTERM)
-        proc.wait(timeout=60)
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:  # a stop that hangs must not leave the server (or the test) behind
+            proc.kill()
+            proc.wait(timeout=30)
         asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
