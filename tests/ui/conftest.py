@@ -44,6 +44,7 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "img"
 class LiveServer:
     base: str
     admin_key: str
+    database_url: str
 
     def api(self, key: str | None = None) -> httpx.Client:
         """A client of the live server sending `key` (the admin key by default)."""
@@ -68,8 +69,9 @@ def live_server() -> Iterator[LiveServer]:
     admin_key = "amk_uiadmin_" + secrets.token_hex(16)
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("AGENT_MEMORY_")}
+    database_url = _with_database(SERVER_URL, name)
     env.update(
-        AGENT_MEMORY_DATABASE_URL=_with_database(SERVER_URL, name),
+        AGENT_MEMORY_DATABASE_URL=database_url,
         AGENT_MEMORY_ADMIN_KEY=admin_key,
         AGENT_MEMORY_LOG_LEVEL="WARNING",
         AGENT_MEMORY_WORKER_POLL_SECONDS="0.1",
@@ -83,7 +85,7 @@ def live_server() -> Iterator[LiveServer]:
     base = f"http://127.0.0.1:{port}"
     try:
         _wait_ready(proc, base)
-        yield LiveServer(base, admin_key)
+        yield LiveServer(base, admin_key, database_url)
     finally:
         proc.send_signal(signal.SIGTERM)
         try:

@@ -5,18 +5,22 @@ host but its own. Each main page's screenshot lands in docs/img/ (shown by docs/
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import secrets
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+import asyncpg
 import httpx
 import pytest
 from playwright.sync_api import Browser, Page, Route, ViewportSize, expect
+from ulid import ULID
 
 from tests.ui.conftest import LiveServer, RequestLog, screenshot
 
@@ -30,7 +34,7 @@ class Seeded:
     other: str
     scoped_key: str
     before_lisbon: datetime
-    profile: str = "alice"
+    failed_job: str
 
 
 def _wait_for_job(api: httpx.Client, profile_url: str, job_id: str) -> None:
@@ -136,7 +140,36 @@ def seeded(live_server: LiveServer) -> Iterator[Seeded]:
         api.post(
             f"/v1/namespaces/{other}/profiles/bob/remember", json={"content": "Bob's boat is called Marlin."}
         )
-        yield Seeded(ns, other, scoped_key, before_lisbon)
+        # Playwright's sync API runs an event loop in this thread: the database is reached from another.
+        with ThreadPoolExecutor(1) as thread:
+            failed_job = thread.submit(
+                asyncio.run, _job_the_worker_cannot_run(live_server.database_url, ns, "alice")
+            ).result()
+        deadline = time.monotonic() + 60
+        while api.get(f"{alice}/jobs/{failed_job}").json()["status"] != "failed":
+            assert time.monotonic() < deadline, "the worker did not fail the job"
+            time.sleep(0.1)
+        yield Seeded(ns, other, scoped_key, before_lisbon, failed_job)
+
+
+async def _job_the_worker_cannot_run(database_url: str, namespace: str, profile: str) -> str:
+    """A job of a kind no handler knows, queued for the profile: the server's worker fails it at once, so
+    the job queue has a failed job with its error to show and retry."""
+    job_id = str(ULID())
+    connection = await asyncpg.connect(database_url)
+    try:
+        await connection.execute(
+            "INSERT INTO jobs (id, kind, profile_id, payload) SELECT $1, 'ui_test_unknown', p.id, '{}' "
+            "FROM profiles p JOIN namespaces n ON n.id = p.namespace_id "
+            "WHERE n.name = $2 AND p.name = $3 AND p.deleted_at IS NULL AND n.deleted_at IS NULL",
+            job_id,
+            namespace,
+            profile,
+        )
+        await connection.execute("SELECT pg_notify('agent_memory_jobs', 'ui_test_unknown')")
+    finally:
+        await connection.close()
+    return job_id
 
 
 def sign_in(page: Page, base: str, key: str, *, refused: bool = False) -> None:
@@ -240,8 +273,14 @@ def test_inspect_recall_and_delete(live_server: LiveServer, browser: Browser, se
     expect(page.locator(".markdown li").first).to_be_visible()
     screenshot(page, "inspector-summary")
     page.get_by_role("link", name="Jobs").click()
-    expect(page.locator("table.jobs")).to_contain_text("done")
+    jobs = page.locator("table.jobs")
+    expect(jobs).to_contain_text("done")
+    failed_row = jobs.get_by_role("row").filter(has_text=seeded.failed_job)
+    expect(failed_row).to_contain_text("unknown job kind")
     screenshot(page, "inspector-jobs")
+    failed_row.get_by_role("button", name=f"Retry job {seeded.failed_job}").click()
+    expect(page.get_by_text(f"Job {seeded.failed_job} queued again.")).to_be_visible()
+    expect(failed_row.locator("td[data-label='Status']")).to_have_text("queued")
 
     # Delete a memory, with confirmation; it is gone from the list and from the API.
     page.get_by_role("link", name="Memories").click()
