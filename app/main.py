@@ -38,6 +38,7 @@ from app.recall.schemas import ResponseLength, ThinkingLevel
 from app.routers import ROUTERS, TAGS
 from app.sessions.parts import ToolState
 from app.sessions.schemas import Role
+from app.ui.router import install_ui
 
 logger = logging.getLogger("agent_memory.app")
 
@@ -150,6 +151,7 @@ def create_app(
         app.include_router(router)
     install_mcp(app)
     install_docs(app)
+    install_ui(app)
     tracing.instrument_app(app)  # no-op unless OTEL_EXPORTER_OTLP_ENDPOINT is set
     app.openapi = lambda: build_openapi(app)  # type: ignore[method-assign]
     return app

@@ -7,7 +7,9 @@ from fastapi import APIRouter
 
 from app.context.router import router as context_router
 from app.ingest.router import router as ingest_router
+from app.jobs.router import router as jobs_router
 from app.memories.router import router as memories_router
+from app.namespaces.router import key_router
 from app.namespaces.router import router as namespaces_router
 from app.ops.router import router as ops_router
 from app.profiles.router import router as profiles_router
@@ -26,8 +28,10 @@ ROUTERS: list[APIRouter] = [
     ingest_router,
     ops_router,
     namespaces_router,
+    key_router,
     profiles_router,
     summary_router,
+    jobs_router,
     sessions_router,
     context_router,
     transfer_router,

@@ -1,8 +1,7 @@
-"""Request and response bodies of ingest and job status."""
+"""Request and response bodies of ingest."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Literal
 
 from pydantic import Field
@@ -47,14 +46,3 @@ class IngestResult(ApiModel):
     job_id: str | None = Field(description="The extraction job; null when nothing new was ingested.")
     messages_received: int
     messages_new: int
-
-
-class JobOut(ApiModel):
-    id: str
-    kind: str
-    status: Literal["queued", "running", "done", "failed"]
-    attempts: int
-    memories_created: int
-    error: str | None = None
-    created_at: datetime
-    finished_at: datetime | None = None

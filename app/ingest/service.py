@@ -8,17 +8,12 @@ from datetime import UTC, datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.errors import NotFound
 from app.ingest import repository
-from app.ingest.schemas import IngestRequest, IngestResult, JobOut
+from app.ingest.schemas import IngestRequest, IngestResult
 from app.models import Profile
 from app.worker import queue
 
 UNIT_SEPARATOR = "\x1f"
-
-
-class JobNotFound(NotFound):
-    code = "job_not_found"
 
 
 def message_identity(session_id: str, role: str, content: str) -> str:
@@ -66,20 +61,4 @@ async def ingest(db: AsyncSession, profile: Profile, request: IngestRequest) -> 
         job_id=job_id,
         messages_received=len(request.messages),
         messages_new=len(new_ids),
-    )
-
-
-async def get_job(db: AsyncSession, profile: Profile, job_id: str) -> JobOut:
-    job = await queue.job_status(db, profile.id, job_id)
-    if job is None:
-        raise JobNotFound(f"job '{job_id}' not found")
-    return JobOut(
-        id=job.id,
-        kind=job.kind,
-        status=job.status,
-        attempts=job.attempts,
-        memories_created=int((job.result or {}).get("memoriesCreated", 0)),
-        error=job.last_error if job.status == "failed" else None,
-        created_at=job.created_at,
-        finished_at=job.finished_at,
     )

@@ -586,9 +586,10 @@ def _list_filters(
     session_id: str | None,
     memory_type: str | None,
     metadata: dict[str, Any] | None,
+    contains: str | None = None,
 ) -> list[str]:
     """The list's optional filters as SQL conditions (their values put in `params`): a page's keyset
-    start, one session, one type, metadata keys."""
+    start, one session, one type, metadata keys, a text its summary or content contains."""
     clauses: list[str] = []
     if before_id is not None:
         clauses.append("id < :before")
@@ -601,6 +602,13 @@ def _list_filters(
         params["type"] = memory_type
     if metadata:
         clauses.append(filter_sql("metadata", metadata, params))
+    if contains:
+        # A substring, case folded by the database's lower() (every script it knows, not English alone);
+        # strpos, not LIKE, so `%` and `_` in the text are plain characters.
+        clauses.append(
+            "(strpos(lower(summary), lower(:contains)) > 0 OR strpos(lower(content), lower(:contains)) > 0)"
+        )
+        params["contains"] = contains
     return clauses
 
 
@@ -614,10 +622,12 @@ async def list_memories(
     metadata: dict[str, Any] | None,
     include_superseded: bool,
     limit: int,
+    contains: str | None = None,
 ) -> list[dict[str, Any]]:
     """Newest first by ULID, keyset on id: any page costs the same."""
     params: dict[str, Any] = {"p": profile_id, "limit": limit}
-    clauses = ["profile_id = :p", *_list_filters(params, before_id, session_id, memory_type, metadata)]
+    filters = _list_filters(params, before_id, session_id, memory_type, metadata, contains)
+    clauses = ["profile_id = :p", *filters]
     if not include_superseded:
         clauses.append("superseded_by IS NULL")
     sql = f"SELECT {_LISTED} FROM memories WHERE {' AND '.join(clauses)} ORDER BY id DESC LIMIT :limit"
@@ -648,10 +658,11 @@ async def list_as_of(
     memory_type: str | None,
     metadata: dict[str, Any] | None,
     limit: int,
+    contains: str | None = None,
 ) -> list[dict[str, Any]]:
     """What the profile held at `at`: every memory valid then, as it read then, newest first."""
     params: dict[str, Any] = {"p": profile_id, "at": at, "limit": limit}
-    clauses = _list_filters(params, before_id, session_id, memory_type, metadata)
+    clauses = _list_filters(params, before_id, session_id, memory_type, metadata, contains)
     extra = "".join(f" AND {c}" for c in clauses)
     extra_v = extra.replace("id < :before", "memory_id < :before")
     sql = f"SELECT * FROM ({_STATES_AT.format(extra=extra, extra_v=extra_v)}) s ORDER BY id DESC LIMIT :limit"

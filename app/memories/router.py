@@ -103,6 +103,14 @@ async def list_memories(
         Query(description="`superseded`: list superseded memories too (with `supersededBy` set)."),
     ] = None,
     as_of: AsOf = None,
+    q: Annotated[
+        str | None,
+        Query(
+            min_length=1,
+            max_length=1024,
+            description="Only memories whose summary or content contains this text (any case).",
+        ),
+    ] = None,
 ) -> MemoryList:
     """Memories, newest first (no `content`), keyset paginated: active ones, or as they were at `asOf`."""
     return await service.list_memories(
@@ -115,6 +123,7 @@ async def list_memories(
         metadata=metadata,
         include_superseded=include == "superseded",
         as_of=as_of,
+        contains=q,
     )
 
 

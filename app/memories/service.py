@@ -176,6 +176,7 @@ async def list_memories(
     metadata: dict[str, Any] | None = None,
     include_superseded: bool = False,
     as_of: datetime | None = None,
+    contains: str | None = None,
 ) -> MemoryList:
     before = str(decode_cursor(cursor, 1)[0]) if cursor else None
     if as_of is not None:
@@ -188,6 +189,7 @@ async def list_memories(
             memory_type=memory_type,
             metadata=metadata,
             limit=limit + 1,
+            contains=contains,
         )
         rows = [_as_it_was(r) for r in rows]
     else:
@@ -200,6 +202,7 @@ async def list_memories(
             metadata=metadata,
             include_superseded=include_superseded,
             limit=limit + 1,
+            contains=contains,
         )
     page = rows[:limit]
     next_cursor = encode_cursor(page[-1]["id"]) if len(rows) > limit else None

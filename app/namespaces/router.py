@@ -11,6 +11,7 @@ from app.core.names import NamespacePath
 from app.core.pagination import Cursor, Limit
 from app.namespaces import service
 from app.namespaces.schemas import (
+    CurrentKey,
     KeyCreate,
     KeyCreated,
     KeyList,
@@ -20,6 +21,15 @@ from app.namespaces.schemas import (
 )
 
 router = APIRouter(prefix="/v1/namespaces", tags=["namespaces"], responses=error_responses(401, 422))
+# The key itself, outside any namespace: what a client (the inspector) can reach with it.
+key_router = APIRouter(prefix="/v1/key", tags=["namespaces"], responses=error_responses(401, 422))
+
+
+@key_router.get("", responses=error_responses(404))
+async def get_current_key(db: DbSession, principal: CurrentPrincipal) -> CurrentKey:
+    """The key this request carries: admin, or the one namespace it is scoped to (404 once that namespace
+    is deleted)."""
+    return await service.current_key(db, principal)
 
 
 @router.post("", status_code=201, responses=error_responses(403, 409, 413))

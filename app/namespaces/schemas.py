@@ -41,3 +41,13 @@ class KeyCreated(KeyOut):
 
 class KeyList(ApiModel):
     keys: list[KeyOut]
+
+
+class CurrentKey(ApiModel):
+    """What the request's key may reach: everything (admin) or one namespace."""
+
+    key_id: str | None = Field(
+        description="The stored key's id; null for AGENT_MEMORY_ADMIN_KEY and in open mode."
+    )
+    admin: bool
+    namespace: str | None = Field(description="The namespace a scoped key is limited to; null for admin.")

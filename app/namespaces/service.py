@@ -10,7 +10,7 @@ from app.core.errors import Conflict, NotFound
 from app.core.pagination import decode_cursor, encode_cursor
 from app.models import ApiKey, Namespace
 from app.namespaces import repository
-from app.namespaces.schemas import KeyCreated, KeyOut, NamespaceList, NamespaceOut
+from app.namespaces.schemas import CurrentKey, KeyCreated, KeyOut, NamespaceList, NamespaceOut
 from app.worker import queue
 
 
@@ -128,3 +128,9 @@ async def implied_name(db: AsyncSession, principal: Principal) -> str | None:
     if namespace is None:
         raise NamespaceNotFound("the key's namespace was deleted")
     return namespace.name
+
+
+async def current_key(db: AsyncSession, principal: Principal) -> CurrentKey:
+    return CurrentKey(
+        key_id=principal.key_id, admin=principal.is_admin, namespace=await implied_name(db, principal)
+    )

@@ -23,6 +23,18 @@ async def job_status(db: AsyncSession, profile_id: int, job_id: str) -> JobStatu
     return await repository.status(db, profile_id, job_id)
 
 
+async def profile_jobs(
+    db: AsyncSession, profile_id: int, *, status: str | None, before_id: str | None, limit: int
+) -> list[JobStatus]:
+    """The profile's jobs, newest first, optionally of one status, from before `before_id` (keyset)."""
+    return await repository.list_for_profile(db, profile_id, status=status, before_id=before_id, limit=limit)
+
+
+async def retry_failed(db: AsyncSession, profile_id: int, job_id: str) -> JobStatus | None:
+    """Queue a failed job of the profile again (attempts from zero); None when it has no such failed job."""
+    return await repository.requeue_failed(db, profile_id, job_id)
+
+
 async def enqueue(
     db: AsyncSession,
     payload: JobPayload,

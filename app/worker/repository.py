@@ -157,6 +157,46 @@ async def status(db: AsyncSession, profile_id: int, job_id: str) -> JobStatus | 
     return JobStatus(**row) if row is not None else None
 
 
+# A profile's jobs, newest first, keyset on the id (a ULID: creation order).
+_PROFILE_JOBS = (
+    "SELECT id, kind, status, attempts, result, last_error, created_at, finished_at FROM jobs "
+    "WHERE profile_id = :p AND (CAST(:status AS text) IS NULL OR status = :status) "
+    "AND (CAST(:before AS text) IS NULL OR id < :before) ORDER BY id DESC LIMIT :limit"
+)
+
+
+async def list_for_profile(
+    db: AsyncSession, profile_id: int, *, status: str | None, before_id: str | None, limit: int
+) -> list[JobStatus]:
+    params = {"p": profile_id, "status": status, "before": before_id, "limit": limit}
+    rows = (await db.execute(text(_PROFILE_JOBS), params)).mappings()
+    return [JobStatus(**row) for row in rows]
+
+
+# A failed job queued again from scratch: its attempts start over and its error stays until it runs. Its
+# dedupe key is dropped: a queued job of the same scope may already hold that key (the unique index allows
+# one), and the retried job must run as it was rather than merge into another. The NOTIFY wakes a worker at
+# commit.
+_REQUEUE_FAILED = text(
+    f"""
+    WITH job AS (
+        UPDATE jobs SET status = 'queued', attempts = 0, run_after = now(), finished_at = NULL,
+                        dedupe_key = NULL, updated_at = now()
+        WHERE id = :id AND profile_id = :p AND status = 'failed'
+        RETURNING id, kind, status, attempts, result, last_error, created_at, finished_at)
+    SELECT job.*, pg_notify('{NOTIFY_CHANNEL}', job.kind) FROM job
+    """
+)
+
+
+async def requeue_failed(db: AsyncSession, profile_id: int, job_id: str) -> JobStatus | None:
+    """Queue a failed job of the profile again; None when the profile has no failed job of that id."""
+    row = (await db.execute(_REQUEUE_FAILED, {"id": job_id, "p": profile_id})).mappings().one_or_none()
+    if row is None:
+        return None
+    return JobStatus(**{k: v for k, v in row.items() if k != "pg_notify"})
+
+
 async def claim(db: AsyncSession, me: str, lease_seconds: float, n: int) -> list[ClaimedJob]:
     rows = (await db.execute(_CLAIM, {"me": me, "lease": lease_seconds, "n": n})).mappings().all()
     return [ClaimedJob(**dict(row)) for row in rows]

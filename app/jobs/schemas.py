@@ -1,0 +1,25 @@
+"""Response bodies of the job endpoints."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from app.core.schemas import ApiModel, PageModel
+
+JobState = Literal["queued", "running", "done", "failed"]
+
+
+class JobOut(ApiModel):
+    id: str
+    kind: str
+    status: JobState
+    attempts: int
+    memories_created: int
+    error: str | None = None
+    created_at: datetime
+    finished_at: datetime | None = None
+
+
+class JobList(PageModel):
+    jobs: list[JobOut]

@@ -1,0 +1,129 @@
+"""Browser tests: `agent-memory serve` on a free loopback port over a fresh PostgreSQL database, driven by
+Playwright in Debian's Chromium (installed by .ci/run with apt; Playwright's own browser download is never
+used). One server and one browser per module keep the suite fast; each test opens its own pages.
+
+Screenshots land in docs/img/, where docs/inspector.md shows them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import asyncpg
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, Request, sync_playwright
+
+from tests.conftest import SERVER_URL, _with_database
+from tests.test_serve_embedded import _free_port, _wait_ready
+
+CHROMIUM = "/usr/bin/chromium"
+# Headless in a container: no sandbox (root), no GPU, and none of the browser's own calls home.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "img"
+
+
+@dataclass(frozen=True)
+class LiveServer:
+    base: str
+    admin_key: str
+    database_url: str
+
+    def api(self, key: str | None = None) -> httpx.Client:
+        """A client of the live server sending `key` (the admin key by default)."""
+        return httpx.Client(
+            base_url=self.base, headers={"Authorization": f"Bearer {key or self.admin_key}"}, timeout=30
+        )
+
+
+async def _admin(statement: str) -> None:
+    connection = await asyncpg.connect(SERVER_URL)
+    try:
+        await connection.execute(statement)
+    finally:
+        await connection.close()
+
+
+@pytest.fixture(scope="module")
+def live_server() -> Iterator[LiveServer]:
+    """`serve` (API and its worker process) with an admin key, on its own database, for the module."""
+    name = f"am_ui_{os.getpid()}_{secrets.token_hex(3)}"
+    asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
+    admin_key = "amk_uiadmin_" + secrets.token_hex(16)
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AGENT_MEMORY_")}
+    database_url = _with_database(SERVER_URL, name)
+    env.update(
+        AGENT_MEMORY_DATABASE_URL=database_url,
+        AGENT_MEMORY_ADMIN_KEY=admin_key,
+        AGENT_MEMORY_LOG_LEVEL="WARNING",
+        AGENT_MEMORY_WORKER_POLL_SECONDS="0.1",
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app", "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait_ready(proc, base)
+        yield LiveServer(base, admin_key, database_url)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:  # a stop that hangs must not leave the server (or the test) behind
+            proc.kill()
+            proc.wait(timeout=30)
+        asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: `apt-get install chromium` (.ci/run does)")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+class RequestLog:
+    """Every request a page makes, to check that none leaves the server's own origin."""
+
+    def __init__(self, page: Page) -> None:
+        self.urls: list[str] = []
+        page.on("request", self._record)
+
+    def _record(self, request: Request) -> None:
+        self.urls.append(request.url)
+
+    def foreign(self, base: str) -> list[str]:
+        origin = urlsplit(base).netloc
+        return [u for u in self.urls if urlsplit(u).netloc != origin and not u.startswith("data:")]
+
+
+def screenshot(page: Page, name: str, *, scrolled: bool = False) -> None:
+    """The viewport as a person sees it, from the top of the page unless `scrolled` keeps where it is."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    if not scrolled:
+        page.evaluate("() => window.scrollTo(0, 0)")
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
