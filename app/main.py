@@ -29,6 +29,7 @@ from app.core.migrations import upgrade_to_head
 from app.core.openapi_shape import named_literals, shape_for_sdks
 from app.core.settings import Settings, get_settings, to_plain_url
 from app.embeddings import repository
+from app.embeddings.job import enqueue_backfill
 from app.embeddings.service import Semantic
 from app.llm.client import LlmClient
 from app.mcp.server import install_mcp, mcp_lifespan
@@ -89,6 +90,11 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if semantic is not None:
             async with app.state.sessionmaker() as db:
                 app.state.vector_store = await repository.vector_store(db)
+                # Memories written while embeddings were off, or vectors of another model: queued now.
+                backfill = await enqueue_backfill(db, semantic) if app.state.vector_store else 0
+                await db.commit()
+            if backfill:
+                logger.info("%d profile(s) queued for vectors of %s", backfill, semantic.model)
             await semantic.embedder.load()  # the local model's weights now, not on the first recall
         if app.state.run_worker:
             # Its own process: extraction is CPU-bound and must never run on the API's event loop.

@@ -5,7 +5,9 @@ Run: .venv/bin/python bench/bench_extraction_service.py [--short 2400] [--large 
 For each size: a fresh database on the local PostgreSQL, `agent-memory serve --no-worker` taking the
 messages through `POST /ingest` (100 per request, as agents batch them), then one `agent-memory worker`
 process (the one `serve` would start) timed from its first claim until the extraction queue is empty, so
-the figure includes the job SQL, storing memories and their sources. Prints messages/s and KB/s: the cost
+the figure includes the job SQL, storing memories and their sources; then until the embedding jobs extraction
+queued are done too (the semantic channel is on by default): messages/s with embedding, and the embedding
+backlog's drain time after extraction finished. Prints messages/s and KB/s: the cost
 is linear in the text when KB/s is about the same for both sizes (short turns carry a fixed per-message
 cost on top, so their KB/s is lower). `bench/bench_extraction_sizes.py` is the extractor alone.
 """
@@ -63,10 +65,27 @@ async def main(args: argparse.Namespace) -> None:
                 round(per_s, 1),
             ]
             + [round(per_s * kb, 1), int(result["memories"]), int(result["failed"])]
+            + [
+                int(result["vectors"]),
+                round(result["per_s_with_embedding"], 1),
+                round(result["drain_seconds"], 1),
+            ]
         )
     print_table(
         "Extraction through the service (one worker process, default extractor)",
-        ["messages", "count", "avg KB", "seconds", "msg/s", "KB/s", "memories", "failed"],
+        [
+            "messages",
+            "count",
+            "avg KB",
+            "seconds",
+            "msg/s",
+            "KB/s",
+            "memories",
+            "failed",
+            "vectors",
+            "msg/s with embedding",
+            "embedding drain s",
+        ],  # fmt: skip
         rows,
     )
     print("load average:", " ".join(f"{x:.2f}" for x in os.getloadavg()))

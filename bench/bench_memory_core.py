@@ -128,7 +128,10 @@ def _spawn_worker(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
 
 
 async def bench_extraction(database_url: str, timeout: float) -> dict[str, float]:
-    """Time one `agent-memory worker` process emptying the extraction queue the ingest runs filled."""
+    """Time one `agent-memory worker` process emptying the extraction queue the ingest runs filled, then
+    the embedding jobs extraction queued (the semantic channel is on by default): `per_s` is extraction
+    alone, `per_s_with_embedding` until the last vector is stored, `drain_seconds` the embedding backlog
+    left when extraction finished."""
     conn = await asyncpg.connect(database_url)
     try:
         pending_messages = await conn.fetchval(
@@ -142,18 +145,22 @@ async def bench_extraction(database_url: str, timeout: float) -> dict[str, float
         spawned = time.perf_counter()
         process = _spawn_worker(env, log)
         first_claim: float | None = None
+        extracted: float | None = None
         finished: float | None = None
         deadline = time.perf_counter() + timeout
         try:
             while time.perf_counter() < deadline:
                 row = await conn.fetchrow(
-                    "SELECT count(*) FILTER (WHERE status IN ('queued', 'running')) AS pending, "
-                    "count(*) FILTER (WHERE status <> 'queued') AS claimed FROM jobs WHERE kind = 'extract'"
+                    "SELECT count(*) FILTER (WHERE kind = 'extract' AND status IN ('queued', 'running')) AS pending, "
+                    "count(*) FILTER (WHERE status IN ('queued', 'running')) AS all_pending, "
+                    "count(*) FILTER (WHERE kind = 'extract' AND status <> 'queued') AS claimed FROM jobs"
                 )
                 now = time.perf_counter()
                 if first_claim is None and row["claimed"] > 0:
                     first_claim = now
-                if row["pending"] == 0:
+                if extracted is None and row["pending"] == 0:
+                    extracted = now
+                if row["all_pending"] == 0:
                     finished = now
                     break
                 if process.poll() is not None:
@@ -162,22 +169,28 @@ async def bench_extraction(database_url: str, timeout: float) -> dict[str, float
         finally:
             process.terminate()
             process.wait(30)
-        if finished is None:
+        if finished is None or extracted is None:
             raise TimeoutError("the worker did not empty the queue in time")
-        failed = await conn.fetchval("SELECT count(*) FROM jobs WHERE kind = 'extract' AND status = 'failed'")
+        failed = await conn.fetchval("SELECT count(*) FROM jobs WHERE status = 'failed'")
         created = await conn.fetchval("SELECT count(*) FROM memories") - memories_before
+        vectors = await conn.fetchval("SELECT count(*) FROM memory_embeddings")
     finally:
         await conn.close()
-    working = finished - (first_claim or spawned)
+    working = extracted - (first_claim or spawned)
+    everything = finished - (first_claim or spawned)
     return {
         "messages": float(pending_messages),
         "jobs": float(jobs),
         "failed": float(failed),
         "memories": float(created),
+        "vectors": float(vectors),
         "seconds_working": working,
-        "seconds_from_spawn": finished - spawned,
+        "seconds_with_embedding": everything,
+        "drain_seconds": finished - extracted,
+        "seconds_from_spawn": extracted - spawned,
         "per_s": pending_messages / working,
-        "per_s_from_spawn": pending_messages / (finished - spawned),
+        "per_s_with_embedding": pending_messages / everything,
+        "per_s_from_spawn": pending_messages / (extracted - spawned),
     }
 
 

@@ -18,6 +18,12 @@ the generated tsvector columns fill themselves. Secondary indexes are dropped fo
 after (the same definitions, read from the catalogue), then VACUUM ANALYZE. Loading takes a few minutes;
 `--keep` keeps the database and `--reuse-db NAME` measures a kept one again without reloading.
 
+The semantic channel is on by default, so every active memory also gets a vector of the default model
+(`--vectors synthetic`): embedding 1M memories with the model would take hours on two cores, so they are
+random unit vectors near a common direction (like e5's, whose similarities sit between 0.7 and 0.9), stored
+under the model's own name by COPY; the question is embedded for real by the served app. `--lexical` also
+measures the same questions with `AGENT_MEMORY_EMBEDDINGS=none`, interleaved, on the same data.
+
 Then it serves that database (`agent-memory serve --no-worker`), asks generated questions of random
 profiles through `POST …/recall` over 127.0.0.1, prints latency and throughput, and prints
 `EXPLAIN (ANALYZE, BUFFERS)` of the full-text statements one recall runs — captured from the real
@@ -259,6 +265,10 @@ async def load(database_url: str, args: argparse.Namespace, key_holder: dict[str
         f"copied {counts['memories']:,} memories and {counts['messages']:,} messages in {copied - started:.0f}s"
     )
 
+    if args.vectors == "synthetic":
+        await load_vectors(database_url, args.seed)
+        copied = time.perf_counter()
+
     conn = await asyncpg.connect(database_url)
     try:
         await conn.execute("SET maintenance_work_mem = '1GB'")
@@ -278,7 +288,7 @@ async def load(database_url: str, args: argparse.Namespace, key_holder: dict[str
             await asyncio.gather(*(rebuild(d) for d in definitions[i : i + 2]))
         indexed = time.perf_counter()
         print(f"rebuilt {len(definitions)} indexes in {indexed - copied:.0f}s")
-        for table in (*TABLES, "sessions", "profiles"):
+        for table in (*TABLES, "memory_embeddings", "sessions", "profiles"):
             await conn.execute(f"VACUUM (ANALYZE) {table}")
         print(
             f"vacuum analyze in {time.perf_counter() - indexed:.0f}s; load total {time.perf_counter() - started:.0f}s"
@@ -287,6 +297,63 @@ async def load(database_url: str, args: argparse.Namespace, key_holder: dict[str
         print(f"database size {size}")
     finally:
         await conn.close()
+
+
+def default_model() -> str:
+    """The name the default semantic channel stores and searches its vectors under."""
+    from app.core.settings import Settings
+    from app.embeddings.service import Semantic
+
+    semantic = Semantic.from_settings(Settings(database_url="postgresql://unused/x"))
+    if semantic is None:
+        raise SystemExit("--vectors synthetic: the default settings have no semantic channel")
+    return semantic.model
+
+
+async def load_vectors(database_url: str, seed: int, batch: int = 20_000) -> None:
+    """A synthetic vector of the default model for every active memory of an embedded type (see the module
+    docstring), by COPY in the portable store's binary form."""
+    import numpy as np
+
+    from app.core.memory_types import EMBEDDED_TYPES
+    from app.embeddings.e5 import shared_model
+
+    model = default_model()
+    rng = np.random.default_rng(seed)
+    # The common direction is the mean of real passages' vectors, so a real question lands near it as it
+    # lands near real memories (and above the channel's similarity floor).
+    statements = [memory_statement(random.Random(seed), i)[2] for i in range(64)]
+    common = np.asarray(shared_model().passage(statements), dtype=np.float32).mean(axis=0)
+    common /= np.linalg.norm(common)
+    started = time.perf_counter()
+    conn = await asyncpg.connect(database_url)
+    stored = 0
+    try:
+        await conn.execute("SET session_replication_role = replica")
+        rows = await conn.fetch(
+            "SELECT profile_id, id FROM memories WHERE superseded_by IS NULL AND type = ANY($1::text[])",
+            [t.value for t in EMBEDDED_TYPES],
+        )
+        for start in range(0, len(rows), batch):
+            chunk = rows[start : start + batch]
+            noise = rng.standard_normal((len(chunk), 384)).astype(np.float32)
+            noise /= np.linalg.norm(noise, axis=1, keepdims=True)
+            vectors = 3.0 * common + noise  # cosine ≈ 0.95 with the common direction, ≈ 0.9 between two
+            vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+            records = [
+                (r["profile_id"], r["id"], model, v) for r, v in zip(chunk, vectors.tolist(), strict=True)
+            ]
+            await conn.copy_records_to_table(
+                "memory_embeddings",
+                records=records,
+                columns=["profile_id", "memory_id", "model", "embedding"],
+            )
+            stored += len(chunk)
+    finally:
+        await conn.close()
+    print(
+        f"stored {stored:,} synthetic vectors of {model} in {time.perf_counter() - started:.0f}s", flush=True
+    )
 
 
 # -- measure --------------------------------------------------------------------------------------
@@ -517,6 +584,28 @@ async def measure_against_floor(database_url: str, key: str, args: argparse.Name
     )
 
 
+async def lexical_against_default(
+    database_url: str, key: str, asked: list[tuple[int, str]], args: argparse.Namespace
+) -> None:
+    """One client, the default settings (semantic channel on) and `AGENT_MEMORY_EMBEDDINGS=none`, each served
+    by its own `serve` on the same data, interleaved run by run with the load average beside each."""
+    rows: list[list[Any]] = []
+    async with (
+        running_server(database_url, worker=False) as default,
+        running_server(database_url, worker=False, env={"AGENT_MEMORY_EMBEDDINGS": "none"}) as lexical,
+    ):
+        for run in range(args.runs):
+            for name, server in (("default (semantic on)", default), ("embeddings none", lexical)):
+                one = await one_client(server.port, key, asked, args.warmup)
+                rows.append([run + 1, name, one["p50"], one["p90"], one["p99"], one["mean"], _load()])
+    print_table(
+        f"recall, one client, {args.queries} questions after {args.warmup} warm-up: default settings against "
+        "embeddings none, interleaved",
+        ["run", "settings", "p50 ms", "p90 ms", "p99 ms", "mean ms", "load 1/5/15 min"],
+        rows,
+    )
+
+
 async def measure(database_url: str, key: str, args: argparse.Namespace) -> None:
     if not RECALL_REPOSITORY.exists():
         print(
@@ -526,11 +615,15 @@ async def measure(database_url: str, key: str, args: argparse.Namespace) -> None
         return
     rng = random.Random(args.seed)
     questions = [(rng.randrange(args.profiles), recall_question(rng)) for _ in range(20_000)]
+    asked = questions[: args.warmup + args.queries]
+    if args.lexical:
+        await lexical_against_default(database_url, key, asked, args)
     async with running_server(database_url, worker=False) as server:
-        single = await one_client(server.port, key, questions[: args.warmup + args.queries], args.warmup)
+        single = await one_client(server.port, key, asked, args.warmup)
         print_table(
             f"recall, one client: {int(single['n'])} questions over random profiles after {args.warmup} "
-            "warm-up, default thinkingLevel (target p50 ≤ 15 ms, p99 ≤ 40 ms)",
+            "warm-up, default thinkingLevel and settings (target p50 ≤ 25 ms, p99 ≤ 60 ms with the semantic "
+            f"channel on, the question's embedding included); load {_load()}",
             ["p50 ms", "p90 ms", "p99 ms", "mean ms", "answers with 0 candidates"],
             [[single["p50"], single["p90"], single["p99"], single["mean"], f"{single['empty']:.0%}"]],
         )
@@ -614,6 +707,15 @@ def parse_args() -> argparse.Namespace:
         help="thinkingLevels for the per-level one-client run ('' skips it)",
     )
     parser.add_argument("--seed", type=int, default=7, help="random seed of the generated data")
+    parser.add_argument(
+        "--vectors",
+        choices=["synthetic", "none"],
+        default="synthetic",
+        help="synthetic: a random vector of the default model per memory (see above); none: no vectors",
+    )
+    parser.add_argument(
+        "--lexical", action="store_true", help="also measure AGENT_MEMORY_EMBEDDINGS=none, interleaved"
+    )
     parser.add_argument("--keep", action="store_true", help="keep the loaded database for --reuse-db")
     parser.add_argument("--reuse-db", metavar="NAME", help="measure an already loaded (kept) database")
     parser.add_argument("--load-only", action="store_true", help="load (with --keep) and measure nothing")

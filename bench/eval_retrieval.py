@@ -5,12 +5,17 @@ For every conversation of the data file this script
 * ingests it into its own profile through the HTTP API (one ``sessionId`` per
   session, timestamps from the session dates, speaker A as ``user``, speaker B
   as ``assistant``, content ``"<speaker>: <text>[ [image: <caption>]]"``),
-  waits for the extraction jobs, asks every question through ``/recall`` and
+  waits for every job it queued (extraction, then the embedding jobs extraction
+  queues when the semantic channel is on: measured before the vectors are
+  stored, the channel's gain looks a third of what it is), asks every question
+  through ``/recall`` and
   maps each candidate memory back to its source turns (``GET /memories/{id}``);
-* runs, on the same turns, BM25 (``bm25s``, English stopwords, PyStemmer) and a
-  PostgreSQL OR-tsquery ranked by ``ts_rank``;
+* runs, on the same turns, BM25 (``bm25s``, stopwords and PyStemmer's stemmer of each text's language) and
+  a PostgreSQL OR-tsquery ranked by ``ts_rank`` (each text in its language's configuration; Chinese,
+  Japanese and Korean as character bigrams in both);
 * prints any@k / all@k (k = 1, 5, 10), NDCG@10 and MRR per category 1-4 and
-  overall, for each system (see ``bench/locomo.py`` and ``quality.md``).
+  overall, for each system (see ``bench/locomo.py`` and ``quality.md``), and the answer precision of
+  agent-memory's ``answer``: the share of its sentences that come from a memory of an evidence turn.
 
 Examples::
 
@@ -25,6 +30,7 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import secrets
 import shutil
 import socket
@@ -93,28 +99,62 @@ def _score(sample: Sample, qa: QA, ranked: list[str], **extra: Any) -> QuestionR
 # --------------------------------------------------------------------------- BM25 baseline
 
 
-def run_bm25(samples: list[Sample]) -> list[QuestionResult]:
-    """BM25 over each conversation's raw turns (bm25s, English stopwords, Snowball English stemmer)."""
+# The baselines read each text in its own language, as the service does (`app.language.detect`): the
+# snowball stemmer of that language (PostgreSQL's own configuration for the OR-tsquery), Chinese, Japanese
+# and Korean as overlapping character bigrams. English text is read exactly as before languages were told.
+_CJK_RUN_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
+_BM25_STOPWORDS = frozenset(
+    ("spanish", "german", "french", "portuguese", "italian", "dutch", "swedish", "danish", "norwegian",
+     "russian", "turkish")
+)  # fmt: skip
+
+
+def with_bigrams(text: str) -> str:
+    """`text` followed by the overlapping character bigrams of its CJK runs (migration 0013's segmentation)."""
+    grams = [run[i : i + 2] for run in _CJK_RUN_RE.findall(text) for i in range(max(len(run) - 1, 1))]
+    return f"{text} {' '.join(grams)}" if grams else text
+
+
+def bm25_tokens(texts: list[str]) -> list[list[str]]:
+    """Each text's BM25 tokens in its language: stopwords out and stemmed (English as bm25s always did)."""
     import bm25s
     import Stemmer
 
-    stemmer = Stemmer.Stemmer("english")
+    from app.language.detect import detect
+
+    configs = [detect(text).config for text in texts]
+    tokens: list[list[str]] = [[] for _ in texts]
+    for config in set(configs):
+        indexes = [i for i, c in enumerate(configs) if c == config]
+        if config == "english":
+            options: dict[str, Any] = {"stopwords": "en", "stemmer": Stemmer.Stemmer("english")}
+        elif config == "simple":
+            options = {"stopwords": None}
+        else:
+            stopwords = config if config in _BM25_STOPWORDS else None
+            options = {"stopwords": stopwords, "stemmer": Stemmer.Stemmer(config)}
+        found = bm25s.tokenize(
+            [with_bigrams(texts[i]) for i in indexes], return_ids=False, show_progress=False, **options
+        )
+        for i, words in zip(indexes, found, strict=True):
+            tokens[i] = list(words)
+    return tokens
+
+
+def run_bm25(samples: list[Sample]) -> list[QuestionResult]:
+    """BM25 over each conversation's raw turns (bm25s, each text's stopwords and Snowball stemmer)."""
+    import bm25s
+
     results: list[QuestionResult] = []
     for sample in samples:
         turns = sample.turns
         questions = sample.scored_questions()
         if not turns or not questions:
             continue
-        corpus_tokens = bm25s.tokenize(
-            [t.content for t in turns], stopwords="en", stemmer=stemmer, show_progress=False
-        )
         retriever = bm25s.BM25()
-        retriever.index(corpus_tokens, show_progress=False)
-        vocab = corpus_tokens.vocab
-        for qa in questions:
-            q_tokens = bm25s.tokenize(
-                qa.question, stopwords="en", stemmer=stemmer, return_ids=False, show_progress=False
-            )[0]
+        retriever.index(bm25_tokens([t.content for t in turns]), show_progress=False)
+        vocab = retriever.vocab_dict
+        for qa, q_tokens in zip(questions, bm25_tokens([qa.question for qa in questions]), strict=True):
             q_tokens = [tok for tok in q_tokens if tok in vocab]
             ranked: list[str] = []
             if q_tokens:
@@ -128,19 +168,20 @@ def run_bm25(samples: list[Sample]) -> list[QuestionResult]:
 
 _PG_QUERY = """
 WITH q AS (
-    SELECT to_tsquery('english', string_agg(quote_literal(lexeme), ' | ')) AS q
-    FROM unnest(to_tsvector('english', $2))
+    SELECT to_tsquery(CAST($4 AS regconfig), string_agg(quote_literal(lexeme), ' | ')) AS q
+    FROM unnest(to_tsvector(CAST($4 AS regconfig), $2))
 )
 SELECT t.dia_id
 FROM eval_turns t, q
 WHERE t.sample = $1 AND q.q IS NOT NULL AND t.tsv @@ q.q
-ORDER BY ts_rank(t.tsv, q.q) DESC, md5(t.dia_id || $2)
+ORDER BY ts_rank(t.tsv, q.q) DESC, md5(t.dia_id || $5)
 LIMIT $3
 """
 
 
 async def run_pg(samples: list[Sample], dsn: str) -> list[QuestionResult]:
-    """OR of the question's lexemes as a tsquery, ranked by ts_rank, over each conversation's raw turns.
+    """OR of the question's lexemes as a tsquery, ranked by ts_rank, over each conversation's raw turns,
+    each turn and question analysed in its language's configuration.
 
     Every turn carries its speaker's name, so a question naming a speaker matches half the
     conversation with equal ranks; ties are broken by a hash of (turn, question) rather than by
@@ -148,22 +189,37 @@ async def run_pg(samples: list[Sample], dsn: str) -> list[QuestionResult]:
     """
     import asyncpg
 
+    from app.language.detect import search_config
+
     conn = await asyncpg.connect(dsn)
     try:
         await conn.execute(
-            "CREATE TEMP TABLE eval_turns (sample text, dia_id text, ord int, content text,"
-            " tsv tsvector GENERATED ALWAYS AS (to_tsvector('english', content)) STORED)"
+            "CREATE TEMP TABLE eval_turns (sample text, dia_id text, ord int, content text, config regconfig,"
+            " tsv tsvector GENERATED ALWAYS AS (to_tsvector(config, content)) STORED)"
         )
-        rows = [(s.sample_id, t.dia_id, i, t.content) for s in samples for i, t in enumerate(s.turns)]
-        await conn.copy_records_to_table(
-            "eval_turns", records=rows, columns=["sample", "dia_id", "ord", "content"]
+        rows = [
+            (s.sample_id, t.dia_id, i, with_bigrams(t.content), search_config(t.content))
+            for s in samples
+            for i, t in enumerate(s.turns)
+        ]
+        await conn.executemany(
+            "INSERT INTO eval_turns (sample, dia_id, ord, content, config)"
+            " VALUES ($1, $2, $3, $4, CAST($5 AS regconfig))",
+            rows,
         )
         await conn.execute("CREATE INDEX ON eval_turns (sample)")
         await conn.execute("ANALYZE eval_turns")
         results: list[QuestionResult] = []
         for sample in samples:
             for qa in sample.scored_questions():
-                found = await conn.fetch(_PG_QUERY, sample.sample_id, qa.question, K)
+                found = await conn.fetch(
+                    _PG_QUERY,
+                    sample.sample_id,
+                    with_bigrams(qa.question),
+                    K,
+                    search_config(qa.question),
+                    qa.question,
+                )
                 results.append(_score(sample, qa, [r["dia_id"] for r in found]))
         return results
     finally:
@@ -265,11 +321,16 @@ async def ensure_namespace(client: AgentMemoryClient, ns: str) -> None:
     await client.request("POST", "/v1/namespaces", json={"name": ns}, ok=(201, 409))
 
 
-async def ingest_sample(client: AgentMemoryClient, ns: str, sample: Sample) -> list[str]:
+async def ingest_sample(client: AgentMemoryClient, ns: str, sample: Sample, names: bool = True) -> list[str]:
     profile = profile_name(sample)
     job_ids: list[str] = []
     for session in sample.sessions:
-        msgs = [{"role": t.role, "content": t.content, "timestamp": _iso(t.timestamp)} for t in session.turns]
+        msgs: list[dict[str, Any]] = [
+            {"role": t.role, "content": t.content, "timestamp": _iso(t.timestamp)} for t in session.turns
+        ]
+        if names:
+            for message, turn in zip(msgs, session.turns, strict=True):
+                message["name"] = turn.speaker[:64]
         for i in range(0, len(msgs), MAX_BATCH):
             body = {"sessionId": session.key, "messages": msgs[i : i + MAX_BATCH]}
             r = await client.request(
@@ -326,6 +387,36 @@ async def wait_profiles_idle(
         await asyncio.sleep(1.0)
 
 
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
+_WORD_RE = re.compile(r"\w+")
+
+
+def answer_turns(answer: str, summaries: list[str], turn_lists: list[list[str]]) -> list[list[str]]:
+    """The source turns of each sentence of an answer: those of the candidate whose summary holds most of
+    the sentence's words (none when no summary holds half of them: the sentence came from elsewhere)."""
+    out: list[list[str]] = []
+    words = [set(_WORD_RE.findall(summary.lower())) for summary in summaries]
+    for sentence in _SENTENCE_END_RE.split(answer.strip()):
+        own = set(_WORD_RE.findall(sentence.lower()))
+        if not own:
+            continue
+        overlap = [len(own & w) / len(own) for w in words]
+        best = max(range(len(overlap)), key=overlap.__getitem__, default=None)
+        out.append(turn_lists[best] if best is not None and overlap[best] >= 0.5 else [])
+    return out
+
+
+def answer_precision(results: list[QuestionResult]) -> tuple[float, int, float]:
+    """Over the questions answered: the share of answer sentences from an evidence turn (each answer
+    weighed alike), how many answers, and their mean number of sentences."""
+    answered = [r.extra for r in results if r.extra.get("answer_sentences")]
+    if not answered:
+        return 0.0, 0, 0.0
+    shares = [e["answer_from_evidence"] / e["answer_sentences"] for e in answered]
+    sentences = sum(e["answer_sentences"] for e in answered) / len(answered)
+    return sum(shares) / len(shares), len(answered), sentences
+
+
 async def run_agent_memory(
     samples: list[Sample], args: argparse.Namespace
 ) -> tuple[dict[str, list[QuestionResult]], dict[str, Any]]:
@@ -338,7 +429,7 @@ async def run_agent_memory(
         t0 = time.monotonic()
         jobs: dict[str, list[str]] = {}
         for sample in samples:
-            jobs[profile_name(sample)] = await ingest_sample(client, ns, sample)
+            jobs[profile_name(sample)] = await ingest_sample(client, ns, sample, args.names)
         info["ingest_seconds"] = round(time.monotonic() - t0, 2)
         _progress(
             f"ingested {sum(len(s.turns) for s in samples)} turns into namespace {ns}; "
@@ -348,6 +439,11 @@ async def run_agent_memory(
         info["extraction_seconds"] = round(time.monotonic() - t0, 2)
         await wait_profiles_idle(client, ns, list(jobs), args.ingest_timeout)
         info["jobs_idle_seconds"] = round(time.monotonic() - t0, 2)
+        # Which semantic channel answered (none: lexical only), so a table says what it measured.
+        ready = await client.request("GET", "/readyz")
+        info["embeddings"] = ready.get("embeddings")
+        info["embedding_model"] = ready.get("embeddingModel")
+        _progress(f"every job done in {info['jobs_idle_seconds']}s; embeddings: {info['embeddings']}")
         info["jobs"] = report
         failures = [(p, f) for p, r in report.items() for f in r["failed"]]
         for p, f in failures:
@@ -397,10 +493,14 @@ async def run_agent_memory(
                 cands = r.get("candidates") or []
                 turn_lists = [await memory_turns(c["id"]) for c in cands]
                 ranked = ranked_turns(turn_lists, K)
+                summaries = [str(c.get("summary") or "") for c in cands]
+                answer_sources = answer_turns(str(r.get("answer") or ""), summaries, turn_lists)
                 return _score(
                     sample,
                     qa,
                     ranked,
+                    answer_sentences=len(answer_sources),
+                    answer_from_evidence=sum(bool(set(t) & set(qa.evidence)) for t in answer_sources),
                     # Never "answer": that key holds the gold answer in the per-question output.
                     service_answer=r.get("answer", ""),
                     candidates=[
@@ -538,6 +638,14 @@ async def run(args: argparse.Namespace) -> int:
 
     table = {name: aggregate((r.qa.category, r.metrics) for r in res) for name, res in systems.items()}
     print(format_table(table), end="")
+    for name, res in systems.items():
+        if name.startswith("agent-memory/"):
+            precision, answered, sentences = answer_precision(res)
+            any10 = table[name]["overall"]["any@10"]
+            print(
+                f"{name}: any@10 {any10:.3f}  answer precision {precision:.3f} "
+                f"({answered} answers, {sentences:.2f} sentences each)"
+            )
     if "agent-memory" in info:
         print(json.dumps(info["agent-memory"], default=str)[:2000])
     if args.json:
@@ -570,6 +678,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--concurrency", type=int, default=8, help="concurrent HTTP requests")
     p.add_argument("--timeout", type=float, default=60.0, help="per-request timeout, seconds")
     p.add_argument("--ingest-timeout", type=float, default=1800.0, help="max wait for extraction, seconds")
+    p.add_argument(
+        "--no-names", dest="names", action="store_false", help="send no message `name` (a server without it)"
+    )
     p.add_argument("--baselines-only", action="store_true", help="skip agent-memory (no server needed)")
     p.add_argument("--serve", action="store_true", help="run `agent-memory serve` on a free port for the run")
     p.add_argument("--database-url", default=None, help="with --serve: AGENT_MEMORY_DATABASE_URL")

@@ -61,6 +61,10 @@ def make_settings(database_url: str, **overrides: object) -> Settings:
         "job_backoff_seconds": 0.05,
         "job_lease_seconds": 5.0,
         "worker_poll_seconds": 0.1,
+        # Lexical only unless a test asks for more: embedding every memory of every test costs the suite
+        # minutes on a small machine. The default (the local model) runs end to end in tests/embeddings,
+        # and in the tests that start `serve` (the README walk-through, the embedded server).
+        "embeddings": "none",
     }
     values.update(overrides)
     return Settings(**values)  # type: ignore[arg-type]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import Path, Response, status
+from fastapi import Path, Request, Response, status
 
 # Imported for its effect: it installs the renderer the session store freezes prompts with
 # (app.sessions.system_prompt), so the app renders prompts as soon as its routes are mounted.
@@ -29,6 +29,7 @@ from app.core.db import DbSession
 from app.core.errors import error_responses
 from app.core.names import SessionPath
 from app.profiles.access import ExistingProfile, ProfileForWrite, profile_router
+from app.recall.service import RecallApp
 from app.sessions import service as sessions
 from app.sessions import system_prompt
 
@@ -142,11 +143,17 @@ async def list_session_tools(session_id: SessionPath, profile: ExistingProfile, 
 
 @router.post("/sessions/{session_id}/tools/{name}", responses=error_responses(413, 503))
 async def call_session_tool(
-    session_id: SessionPath, name: ToolName, body: ToolCall, profile: ExistingProfile, db: DbSession
+    session_id: SessionPath,
+    name: ToolName,
+    body: ToolCall,
+    profile: ExistingProfile,
+    db: DbSession,
+    request: Request,
 ) -> ToolResult:
     """Execute a tool call; the result is the text to hand back to the model."""
     session = await sessions.require_session(db, profile, session_id)
-    return ToolResult(result=await tools.execute(db, profile, session, name, body.arguments))
+    recall = RecallApp.of(request.app.state)
+    return await tools.execute(db, profile, session, name, body.arguments, recall)
 
 
 # ---------------------------------------------------------------- a session's view of its blocks

@@ -7,9 +7,11 @@ from typing import Annotated, Any, Literal
 
 from fastapi import Path
 from pydantic import Field, StringConstraints
+from pydantic.json_schema import SkipJsonSchema
 
 from app.core import names
 from app.core.schemas import ApiModel, RequestModel
+from app.recall.schemas import RecallTrace
 
 LABEL_PATTERN = r"^[A-Za-z0-9_-]+$"
 LabelPath = Annotated[
@@ -109,3 +111,5 @@ class ToolCall(RequestModel):
 
 class ToolResult(ApiModel):
     result: str
+    # recall_memory called with `trace: true` (absent otherwise): why it answered so.
+    trace: RecallTrace | SkipJsonSchema[None] = Field(default=None, exclude_if=lambda trace: trace is None)

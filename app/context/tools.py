@@ -15,13 +15,15 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.context import repository, service
-from app.context.schemas import ToolDefinition, ToolFunction
+from app.context.schemas import ToolDefinition, ToolFunction, ToolResult
 from app.context.service import KEYED_KINDS, BlockView
-from app.core.errors import AppError, Unavailable, ValidationFailed
+from app.core.errors import AppError, ValidationFailed
 from app.core.memory_types import types_in_prose
 from app.core.text import RECALL_QUERY_BYTES, storable_text
 from app.core.tokens import js_round
 from app.models import Profile, Session
+from app.recall.schemas import RecallRequest
+from app.recall.service import RecallApp, recall_and_answer
 from app.sessions import repository as sessions_repository
 from app.sessions import service as sessions
 
@@ -32,6 +34,10 @@ SEARCHABLE_KINDS = ("search", "history")
 class ToolRefused(ValidationFailed):
     def __init__(self, detail: str, code: str = "invalid_tool_arguments") -> None:
         super().__init__(detail, [{"loc": ["body", "arguments"], "msg": detail}], code=code)
+
+
+class ToolAnswer(Exception):
+    """A failure the model can recover from, raised from deep in a call: its text is the call's result."""
 
 
 # ---------------------------------------------------------------- entry keys (set_context on keyed blocks)
@@ -285,23 +291,21 @@ async def _skill_labels(db: AsyncSession, profile: Profile) -> list[str]:
 
 async def _skill_call_args(
     tool: str, db: AsyncSession, profile: Profile, args: dict[str, Any]
-) -> tuple[str, str, str | None]:
-    """(label, key, the error to answer instead): `load_context` and `unload_context` name a skill block."""
+) -> tuple[str, str]:
+    """(label, key): `load_context` and `unload_context` name a skill block (else ToolAnswer)."""
     label = _string_arg(tool, args, "label")
     key = _string_arg(tool, args, "key")
     assert label is not None and key is not None
     skills = await _skill_labels(db, profile)
     if label not in skills:
-        return label, key, f'Error: "{label}" is not a skill block. Skill blocks: {", ".join(skills)}'
-    return label, key, None
+        raise ToolAnswer(f'Error: "{label}" is not a skill block. Skill blocks: {", ".join(skills)}')
+    return label, key
 
 
 async def _load_context_call(
     db: AsyncSession, profile: Profile, session: Session, args: dict[str, Any]
 ) -> str:
-    label, key, error = await _skill_call_args("load_context", db, profile, args)
-    if error is not None:
-        return error
+    label, key = await _skill_call_args("load_context", db, profile, args)
     block = await service.require_block(db, profile, label)
     entry = await service.find_entry(db, profile, block, key, session.id)
     if entry is None:
@@ -345,9 +349,7 @@ async def _reclaim(db: AsyncSession, profile: Profile, session: Session, label: 
 async def _unload_context_call(
     db: AsyncSession, profile: Profile, session: Session, args: dict[str, Any]
 ) -> str:
-    label, key, error = await _skill_call_args("unload_context", db, profile, args)
-    if error is not None:
-        return error
+    label, key = await _skill_call_args("unload_context", db, profile, args)
     loaded = f"{label}:{key}"
     if loaded not in session.loaded_skills:
         return f'Skill "{key}" is not currently loaded in "{label}".'
@@ -389,17 +391,19 @@ async def _session_search_call(
 
 
 async def _recall_memory_call(
-    db: AsyncSession, profile: Profile, session: Session, args: dict[str, Any]
-) -> str:
+    db: AsyncSession, profile: Profile, recall: RecallApp, args: dict[str, Any]
+) -> ToolResult:
     query = _query_arg("recall_memory", args)
+    trace = args.get("trace", False)
+    if not isinstance(trace, bool):
+        raise ToolRefused('recall_memory: argument "trace" must be true or false')
     if not query.strip():
-        return NO_RESULTS  # nothing asked; recall itself refuses an empty query
-    try:
-        from app.recall.service import recall_answer
-    except ImportError as exc:
-        raise Unavailable("memory recall is not available in this build") from exc
-    answer = await recall_answer(db, profile, query)
-    return answer if answer.strip() else NO_RESULTS
+        return ToolResult(result=NO_RESULTS)  # nothing asked; recall itself refuses an empty query
+    # Recall reads on a connection of its own and waits on the embedder and the LLM: the request's
+    # session (nothing written yet) gives its connection back first.
+    await db.commit()
+    recalled = await recall_and_answer(recall, profile, RecallRequest(query=query, trace=trace))
+    return ToolResult(result=recalled.answer if recalled.answer.strip() else NO_RESULTS, trace=recalled.trace)
 
 
 Handler = Callable[[AsyncSession, Profile, Session, dict[str, Any]], Awaitable[str]]
@@ -409,7 +413,6 @@ HANDLERS: dict[str, Handler] = {
     "unload_context": _unload_context_call,
     "search_context": _search_context_call,
     "session_search": _session_search_call,
-    "recall_memory": _recall_memory_call,
 }
 
 
@@ -428,12 +431,24 @@ def parse_arguments(name: str, raw: dict[str, Any] | str) -> dict[str, Any]:
 
 
 async def execute(
-    db: AsyncSession, profile: Profile, session: Session, name: str, raw_arguments: dict[str, Any] | str
-) -> str:
+    db: AsyncSession,
+    profile: Profile,
+    session: Session,
+    name: str,
+    raw_arguments: dict[str, Any] | str,
+    recall: RecallApp,
+) -> ToolResult:
+    """The tool's result. `recall`: the app's recall (`recall_memory` answers as the recall route)."""
     available = [d.function.name for d in await definitions(db, profile, session)]
     if name not in available:
         raise ToolRefused(
             f'Unknown tool "{name}". Tools available in this session: {", ".join(available)}',
             code="unknown_tool",
         )
-    return await HANDLERS[name](db, profile, session, parse_arguments(name, raw_arguments))
+    arguments = parse_arguments(name, raw_arguments)
+    if name == RECALL_MEMORY.function.name:
+        return await _recall_memory_call(db, profile, recall, arguments)
+    try:
+        return ToolResult(result=await HANDLERS[name](db, profile, session, arguments))
+    except ToolAnswer as answer:
+        return ToolResult(result=str(answer))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from http import HTTPStatus
-from typing import Any
+from typing import Any, get_args
 
 import asyncpg
 from asyncpg.exceptions._base import InternalClientError
@@ -138,17 +138,45 @@ def _plain(msg: str) -> str:
     return msg.removeprefix("Value error, ")
 
 
+def _models_in(annotation: Any) -> list[type[BaseModel]]:
+    """The pydantic models an annotation holds (`X | None`, `list[X]`, `Annotated[X, …]` unwrapped)."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    return [model for arg in get_args(annotation) for model in _models_in(arg)]
+
+
+def _allowed_fields(request: Request, loc: tuple[Any, ...]) -> list[str] | None:
+    """The fields the body accepts where an unknown one was sent (`loc` = body, …, the unknown field), by
+    the names a client writes (camelCase aliases); None when the route's body model cannot be followed."""
+    body = getattr(request.scope.get("route"), "body_field", None)
+    if body is None or not loc or loc[0] != "body":
+        return None
+    models = _models_in(body.field_info.annotation)
+    for part in loc[1:-1]:
+        if isinstance(part, int):
+            continue
+        fields = [f for model in models for name, f in model.model_fields.items() if part in (name, f.alias)]
+        models = [model for f in fields for model in _models_in(f.annotation)]
+    if len(models) != 1:
+        return None
+    return [f.alias or name for name, f in models[0].model_fields.items()]
+
+
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(AppError)
     async def _app_error(_: Request, exc: AppError) -> JSONResponse:
         return problem_response(exc.status, exc.code, exc.detail, exc.title, **exc.extra())
 
     @app.exception_handler(RequestValidationError)
-    async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:
-        errors = [
-            {"loc": _clean_loc(tuple(e.get("loc", ()))), "msg": _plain(str(e.get("msg", "")))}
-            for e in exc.errors()
-        ]
+    async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = []
+        for e in exc.errors():
+            loc = tuple(e.get("loc", ()))
+            msg = _plain(str(e.get("msg", "")))
+            if e.get("type") == "extra_forbidden" and (allowed := _allowed_fields(request, loc)) is not None:
+                # "Extra inputs are not permitted" leaves the client guessing: say what is accepted.
+                msg = f"unknown field; the fields accepted here are {', '.join(allowed)}"
+            errors.append({"loc": _clean_loc(loc), "msg": msg})
         first = errors[0] if errors else {"loc": [], "msg": "invalid request"}
         where = ".".join(str(p) for p in first["loc"])
         detail = f"{where}: {first['msg']}" if where else str(first["msg"])

@@ -79,10 +79,11 @@ class Settings(BaseSettings):
     worker_metrics_host: str = Field(
         default="127.0.0.1", description="Bind address of the worker's health and metrics port."
     )
-    embeddings: Literal["none", "openai", "local"] = Field(
-        default="none",
-        description="Where memory vectors come from: none (lexical recall only), an OpenAI-compatible "
-        "/v1/embeddings endpoint, or the packaged local model.",
+    embeddings: Literal["none", "local", "openai", "minilm"] = Field(
+        default="local",
+        description="Where memory vectors come from: local (the packaged multilingual-e5-small, in-process, "
+        "the default), none (lexical recall only), an OpenAI-compatible /v1/embeddings endpoint, or minilm "
+        "(the packaged English all-MiniLM-L6-v2; needs the local-embeddings extra).",
     )
     embeddings_base_url: str | None = Field(
         default=None, description="OpenAI-compatible endpoint (…/v1) for AGENT_MEMORY_EMBEDDINGS=openai."

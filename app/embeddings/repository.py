@@ -80,6 +80,25 @@ async def missing(db: AsyncSession, profile_id: int, model: str, limit: int) -> 
     return [PendingMemory(r.id, r.content, r.sources, r.previous, bool(r.edited)) for r in rows]
 
 
+# Profiles holding memories to embed but no vector of the model at all: embeddings were off when their
+# memories were written, or the model (or its input) changed since. One probe per profile: its first vector
+# of the model ends the NOT EXISTS.
+_UNEMBEDDED_PROFILES = text(
+    f"""
+    SELECT p.id FROM profiles p
+    WHERE EXISTS (SELECT 1 FROM memories m
+                  WHERE m.profile_id = p.id AND m.superseded_by IS NULL AND m.type IN {sql_list(EMBEDDED_TYPES)})
+      AND NOT EXISTS (SELECT 1 FROM memory_embeddings e WHERE e.profile_id = p.id AND e.model = :model)
+    ORDER BY p.id
+    """
+)
+
+
+async def profiles_without_vectors(db: AsyncSession, model: str) -> list[int]:
+    """Profiles with memories to embed and no vector of `model` yet."""
+    return [r.id for r in await db.execute(_UNEMBEDDED_PROFILES, {"model": model})]
+
+
 def _clean(vector: Sequence[float]) -> list[float]:
     """Components too small for a 4-byte float are zero (PostgreSQL's `real` rejects them as underflow)."""
     return [float(x) if abs(x) >= 1e-30 else 0.0 for x in vector]

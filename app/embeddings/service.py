@@ -44,6 +44,10 @@ def embedder_from_settings(settings: Settings) -> Embedder | None:
             max_retries=settings.embeddings_max_retries,
         )
     if settings.embeddings == "local":
+        from app.embeddings.e5 import E5Embedder
+
+        return E5Embedder(batch_size=settings.embeddings_batch_size, threads=settings.embeddings_threads)
+    if settings.embeddings == "minilm":
         from app.embeddings.local import LocalEmbedder
 
         return LocalEmbedder(batch_size=settings.embeddings_batch_size, threads=settings.embeddings_threads)

@@ -20,6 +20,7 @@ from functools import lru_cache
 
 from app.core.memory_types import DEFAULT_TYPE, MemoryType
 from app.core.timestamps import earlier_by
+from app.extraction import verbatim
 from app.extraction.text import (
     ParsedMessage,
     collapse_spaces,
@@ -38,6 +39,7 @@ from app.extraction.types import (
 )
 from app.language import lexicon as lx
 from app.language.categories import categories_of
+from app.language.detect import Language, detect
 from app.language.lemmas import base_forms
 from app.language.temporal import TimeMention, detect_tense, find_time, names_a_holiday
 
@@ -399,7 +401,8 @@ def _needs_its_question(group: _Group) -> bool:
 
 
 def _summarise(group: _Group, speech: _Speech, kind: MemoryType, mention: TimeMention | None) -> str:
-    text = " ".join(strip_emoji(s.translate(_APOSTROPHES)) for s in group.sentences)
+    # Emoji stay: "My favourite emoji is 🦄" is about the 🦄.
+    text = collapse_spaces(" ".join(s.translate(_APOSTROPHES) for s in group.sentences))
     text = _without_relative_time(text, mention, speech.timestamp)
     stripped = lx.LEADING_FILLER_RE.sub("", text).strip()
     if stripped and not group.context:  # "Yes, twice!" answers a question: the "yes" is the answer
@@ -711,6 +714,10 @@ def extract_memories(
         name, named = _speech_for(speakers[index], message.role)
         addressee = _addressee(speakers, index, name) if named else _default_addressee(message.role, named)
         speech = _Speech(name, named, message.role, addressee, message.timestamp, message.id)
+        language = detect(p.body)
+        if not language.english:
+            memories += _verbatim(conversation, index, name if named else None, language, seen)
+            continue
         context_question = _previous_question(conversation, index, name)
         partner, own_previous = _partner_turn(conversation, index, name)
         sentences = split_sentences(p.body) if p.body else []
@@ -729,9 +736,36 @@ def extract_memories(
                 continue
             seen.add(memory.content)
             carried = due.get(name) if due and _is_report(index, memory) else None
-            memories.append(replace(memory, context=_context(memory, partner, referent, carried)))
+            context = _context(memory, partner, referent, carried)
+            memories.append(replace(memory, context=context, language=language.config))
             referent = " ".join(group.sentences)
     return memories
+
+
+def _verbatim(
+    conversation: _Conversation, index: int, speaker: str | None, language: Language, seen: set[str]
+) -> list[ExtractedMemory]:
+    """Message `index`, which the English rules cannot read, as verbatim statements (`verbatim`)."""
+    message, parsed = conversation.messages[index], conversation.parsed[index]
+    said = verbatim.statements(parsed.body, language)
+    if parsed.captions:
+        images = "".join(f" [image: {c}]" for c in parsed.captions)
+        said = [*said[:-1], said[-1] + images] if said else [images.strip()]
+    partner, _ = _partner_turn(conversation, index, conversation.speaker(index))
+    found: list[ExtractedMemory] = []
+    for statement in said:
+        memory = verbatim.memory(
+            statement,
+            language,
+            speaker=speaker,
+            timestamp=message.timestamp,
+            message_ids=(message.id,),
+            context=partner,
+        )
+        if memory.content not in seen:
+            seen.add(memory.content)
+            found.append(memory)
+    return found
 
 
 def _due_plans(earlier: Sequence[InputMessage], start: datetime) -> dict[str, str]:
@@ -898,6 +932,15 @@ def classify_statement(
         if not parsed.captions:
             return None
         body = f"{name} shared a photo"
+    language = detect(body)
+    if not language.english:
+        # Another language: the statement as it was said, if it says anything.
+        if not keep_all and not verbatim.statements(body, language):
+            return None
+        ids = (message_id,) if message_id else ()
+        return verbatim.memory(
+            body, language, speaker=name if named else None, timestamp=timestamp, message_ids=ids
+        )
     statement, is_question, explicit = _split_statement(body)
     remainder = _strip_thanks(statement)
     names = _name_forms([name])

@@ -52,6 +52,8 @@ class ExtractedMemory:
     source_message_ids: tuple[str, ...]
     # Searchable at low weight, never shown: the turn this answers, resolved referents, generated keywords.
     context: str = ""
+    # The full-text configuration of the statement's language (`app.language.detect`); None: not known.
+    language: str | None = None
 
 
 class Extractor(Protocol):

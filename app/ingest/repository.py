@@ -8,6 +8,8 @@ from datetime import datetime
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.language.detect import search_config
+
 # One statement, one round trip, for the whole batch: the session is upserted, the batch's first message
 # continues the session's last stored one (unless it is that message, being ingested again), and the
 # messages not stored yet are inserted; WITH ORDINALITY keeps the batch order in `seq`. The last message is
@@ -21,14 +23,16 @@ _STORE_BATCH = text(
     last AS (
         SELECT id FROM messages WHERE profile_id = :p AND session_id = CAST(:sid AS text) ORDER BY seq DESC LIMIT 1
     )
-    INSERT INTO messages (profile_id, id, session_id, parent_id, role, parts, text_content, created_at, metadata)
+    INSERT INTO messages (profile_id, id, session_id, parent_id, role, name, parts, text_content, created_at,
+                          metadata, language)
     SELECT :p, m.id, CAST(:sid AS text),
-           CASE WHEN m.ord = 1 THEN nullif((SELECT id FROM last), m.id) ELSE m.parent_id END, m.role,
+           CASE WHEN m.ord = 1 THEN nullif((SELECT id FROM last), m.id) ELSE m.parent_id END, m.role, m.name,
            jsonb_build_array(jsonb_build_object('type', 'text', 'text', m.content)), m.content, m.created_at,
-           CAST(m.metadata AS jsonb)
-    FROM unnest(CAST(:ids AS text[]), CAST(:parents AS text[]), CAST(:roles AS text[]),
-                CAST(:contents AS text[]), CAST(:times AS timestamptz[]), CAST(:metadata AS text[]))
-         WITH ORDINALITY AS m(id, parent_id, role, content, created_at, metadata, ord)
+           CAST(m.metadata AS jsonb), CAST(m.language AS regconfig)
+    FROM unnest(CAST(:ids AS text[]), CAST(:parents AS text[]), CAST(:roles AS text[]), CAST(:names AS text[]),
+                CAST(:contents AS text[]), CAST(:times AS timestamptz[]), CAST(:metadata AS text[]),
+                CAST(:languages AS text[]))
+         WITH ORDINALITY AS m(id, parent_id, role, name, content, created_at, metadata, language, ord)
     ORDER BY m.ord
     ON CONFLICT (profile_id, session_id, id) DO NOTHING
     RETURNING id
@@ -42,6 +46,7 @@ async def store_batch(
     session_id: str,
     ids: list[str],
     roles: list[str],
+    names: list[str | None],
     contents: list[str],
     times: list[datetime],
     metadata: list[str | None],
@@ -57,9 +62,11 @@ async def store_batch(
             # The first one's parent is the session's last message, found by the statement itself.
             "parents": [None, *ids[:-1]],
             "roles": roles,
+            "names": names,
             "contents": contents,
             "times": times,
             "metadata": metadata,
+            "languages": [search_config(content) for content in contents],
         },
     )
     return set(rows.scalars())

@@ -11,6 +11,7 @@ is the problem document (`code`, `status`, `detail`).
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
@@ -23,7 +24,7 @@ from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import BaseModel, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.routing import Route
@@ -33,7 +34,19 @@ from app import __version__
 from app.core.auth import authenticate
 from app.core.errors import AppError, ValidationFailed, problem_response
 from app.core.memory_types import MemoryType
+from app.core.unavailable import database_unavailable
+from app.ingest import service as ingest_service
+from app.ingest.schemas import IngestRequest
+from app.memories import service as memories
+from app.memories.schemas import RememberRequest
 from app.models import Profile
+from app.namespaces import service as namespaces
+from app.profiles import service as profiles
+from app.recall.schemas import RecallRequest
+from app.recall.service import RecallApp, recall_and_answer
+from app.sessions import service as sessions
+from app.summary import service as summary_service
+from app.summary.schemas import SummaryOut
 
 logger = logging.getLogger("agent_memory.mcp")
 
@@ -68,6 +81,10 @@ ProfileArg = Annotated[
         description="Profile: whose memory (a user or agent id, e.g. 'alice'). Leave out when the "
         "X-Agent-Memory-Profile header is set."
     ),
+]
+MemoryIdArg = Annotated[str, Field(min_length=1, description="The memory's id (a ULID).")]
+OnlySessionArg = Annotated[
+    str | None, Field(max_length=64, description="Only this conversation's (a session id).")
 ]
 SessionArg = Annotated[
     str | None,
@@ -123,11 +140,38 @@ def _bearer(headers: Mapping[str, str] | None) -> str | None:
     return token.strip() or None if scheme.lower() == "bearer" else None
 
 
+def _argument_problem(tool: str, given: Mapping[str, Any], expected: dict[str, bool]) -> str | None:
+    """What is wrong with the names of a call's arguments (unknown ones, required ones missing), in words
+    that name the expected arguments; None when the names are right."""
+    unknown = [name for name in given if name not in expected]
+    missing = [name for name, required in expected.items() if required and name not in given]
+    if not unknown and not missing:
+        return None
+    problems = [f'unknown argument "{name}"' for name in unknown]
+    problems += [f'missing required argument "{name}"' for name in missing]
+    listed = ", ".join(f"{name} (required)" if required else name for name, required in expected.items())
+    return f"{tool}: {'; '.join(problems)}. Its arguments: {listed}."
+
+
 class CodedToolErrors:
-    """Server middleware: a tool error the SDK makes itself (arguments that fail the tool's JSON Schema,
-    such as a string for `limit`) carries a code too, `validation_failed`, like the tools' own errors."""
+    """Server middleware. A call whose argument names are wrong (`{"id": …}` for `memory_id`) is refused
+    before the SDK validates it, with a message naming the expected arguments; a tool error the SDK makes
+    itself (arguments that fail the tool's JSON Schema, such as a string for `limit`) carries a code too,
+    `validation_failed`, like the tools' own errors."""
+
+    def __init__(self, arguments: dict[str, dict[str, bool]]) -> None:
+        self.arguments = arguments  # tool name → its argument names → required
 
     async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+        if ctx.method == "tools/call" and ctx.params is not None:
+            tool = ctx.params.get("name")
+            given = ctx.params.get("arguments") or {}
+            if isinstance(tool, str) and tool in self.arguments and isinstance(given, Mapping):
+                detail = _argument_problem(tool, given, self.arguments[tool])
+                if detail is not None:
+                    return _problem(422, "validation_failed", detail).model_dump(
+                        mode="json", by_alias=True, exclude_none=True
+                    )
         result = await call_next(ctx)
         # The result arrives in its wire form (camelCase keys).
         if ctx.method != "tools/call" or not isinstance(result, dict):
@@ -144,7 +188,9 @@ class CodedToolErrors:
 
 
 class McpTools:
-    """The tools, bound to the FastAPI app whose state (sessionmaker, keys, LLM) they use."""
+    """The tools, bound to the FastAPI app whose state (sessionmaker, keys, recall's parts) they use. Each
+    public coroutine is one tool: its docstring is the tool's description, its parameters its arguments
+    (`build_server` registers them)."""
 
     def __init__(self, app: FastAPI) -> None:
         self.app = app
@@ -158,9 +204,7 @@ class McpTools:
         *,
         write: bool = False,
     ) -> CallToolResult:
-        from app.namespaces import service as namespaces
-        from app.profiles import service as profiles
-
+        """One tool call as one unit of work: the key checked, the profile resolved, `action` run, commit."""
         state = self.app.state
         headers = ctx.headers or {}
         try:
@@ -190,25 +234,227 @@ class McpTools:
             return _problem(exc.status, exc.code, exc.detail, **exc.extra())
         except ValidationError as exc:
             return _invalid(exc)
-        except DBAPIError as exc:
-            logger.warning("database error in an MCP tool call: %s", exc.orig)
+        except Exception as exc:
+            # As on the REST routes: the database away (or a statement past its bound) is a 503.
+            if not database_unavailable(exc) and not isinstance(exc, DBAPIError):
+                raise
+            logger.warning("database error in an MCP tool call: %s: %s", type(exc).__name__, exc)
             return _problem(503, "unavailable", "The database is unavailable; retry shortly.")
         return _ok(result)
+
+    async def remember(
+        self,
+        ctx: Context,
+        content: Annotated[str, Field(min_length=1, description="The statement to remember (≤ 32 KiB).")],
+        session_id: SessionArg = None,
+        namespace: NamespaceArg = None,
+        profile: ProfileArg = None,
+    ) -> CallToolResult:
+        """Store one durable statement (a fact, preference, instruction or task) as a memory, at once.
+        Write it as a short, self-contained sentence, e.g. 'Prefers answers in French.' Storing the same
+        statement again returns the existing memory (created=false)."""
+        body = parse(RememberRequest, {"content": content, "sessionId": session_id})
+        if isinstance(body, CallToolResult):
+            return body
+
+        async def act(db: AsyncSession, row: Profile) -> dict[str, Any]:
+            memory, created = await memories.remember_in_profile(db, row, body.content, body.session_id)
+            return {**memory.model_dump(mode="json", by_alias=True), "created": created}
+
+        return await self.run(ctx, namespace, profile, act, write=True)
+
+    async def recall(
+        self,
+        ctx: Context,
+        query: Annotated[str, Field(min_length=1, description="The question (≤ 1 KiB).")],
+        thinking_level: Annotated[
+            Literal["low", "medium", "high"],
+            Field(description="How widely to search: low (fast, default), medium, high."),
+        ] = "low",
+        response_length: Annotated[
+            Literal["short", "medium", "long"], Field(description="Answer size (default medium).")
+        ] = "medium",
+        reference_date: Annotated[
+            str | None,
+            Field(description="'Today' for relative dates in the question (YYYY-MM-DD or RFC 3339)."),
+        ] = None,
+        limit: Annotated[int, Field(ge=1, le=100, description="Candidates to return (1–100).")] = 10,
+        trace: Annotated[
+            bool, Field(description="Also return `trace`: why each candidate ranked where it did.")
+        ] = False,
+        namespace: NamespaceArg = None,
+        profile: ProfileArg = None,
+    ) -> CallToolResult:
+        """Answer a question from memory: ranks the stored memories for the question and returns an
+        `answer` plus the `candidates` it drew on (id, type, summary, score). Ask in plain words, e.g.
+        'Where does the user live?'. An empty answer means nothing relevant is stored."""
+        body = parse(
+            RecallRequest,
+            {
+                "query": query,
+                "thinkingLevel": thinking_level,
+                "responseLength": response_length,
+                "referenceDate": reference_date,
+                "limit": limit,
+                "trace": trace,
+            },
+        )
+        if isinstance(body, CallToolResult):
+            return body
+        recall_app = RecallApp.of(self.app.state)
+
+        async def act(db: AsyncSession, row: Profile) -> BaseModel:
+            await db.commit()  # recall reads on a connection of its own: this one goes back to the pool
+            return await recall_and_answer(recall_app, row, body)
+
+        return await self.run(ctx, namespace, profile, act)
+
+    async def ingest(
+        self,
+        ctx: Context,
+        messages: Annotated[
+            list[ToolMessage], Field(min_length=1, max_length=500, description="The conversation, in order.")
+        ],
+        session_id: Annotated[
+            str | None,
+            Field(max_length=64, description="Conversation id; absent → derived from the first message."),
+        ] = None,
+        namespace: NamespaceArg = None,
+        profile: ProfileArg = None,
+    ) -> CallToolResult:
+        """Store a conversation (1–500 messages) and extract memories from it in the background. Messages
+        already stored for the session are skipped, so re-sending a conversation is safe. Returns
+        sessionId, jobId (null when nothing was new), messagesReceived, messagesNew."""
+        body = parse(
+            IngestRequest,
+            {"messages": [m.model_dump(exclude_none=True) for m in messages], "sessionId": session_id},
+        )
+        if isinstance(body, CallToolResult):
+            return body
+        return await self.run(
+            ctx, namespace, profile, lambda db, row: ingest_service.ingest(db, row, body), write=True
+        )
+
+    async def list_memories(
+        self,
+        ctx: Context,
+        limit: Annotated[int, Field(ge=1, le=500, description="Page size (1–500).")] = 20,
+        cursor: Annotated[str | None, Field(description="From the previous page.")] = None,
+        session_id: OnlySessionArg = None,
+        type: Annotated[MemoryType | None, Field(description="Only this type.")] = None,
+        namespace: NamespaceArg = None,
+        profile: ProfileArg = None,
+    ) -> CallToolResult:
+        """List stored memories, newest first, without their full content (use get_memory). Pass the
+        returned `cursor` to get the next page; no cursor means the last page."""
+        memory_type = type.value if type is not None else None
+        return await self.run(
+            ctx,
+            namespace,
+            profile,
+            lambda db, row: memories.list_memories(
+                db, row, limit=limit, cursor=cursor, session_id=session_id, memory_type=memory_type
+            ),
+        )
+
+    async def get_memory(
+        self, ctx: Context, memory_id: MemoryIdArg, namespace: NamespaceArg = None, profile: ProfileArg = None
+    ) -> CallToolResult:
+        """One memory by id, with its full content and the conversation messages it came from."""
+        return await self.run(
+            ctx, namespace, profile, lambda db, row: memories.get_memory(db, row, memory_id)
+        )
+
+    async def delete_memory(
+        self, ctx: Context, memory_id: MemoryIdArg, namespace: NamespaceArg = None, profile: ProfileArg = None
+    ) -> CallToolResult:
+        """Delete a memory that is wrong or unwanted, together with the messages it was extracted from.
+        Returns the deleted memory; an unknown id is the error memory_not_found."""
+        return await self.run(
+            ctx, namespace, profile, lambda db, row: memories.delete_memory(db, row, memory_id)
+        )
+
+    async def get_summary(
+        self,
+        ctx: Context,
+        session_id: Annotated[
+            str | None, Field(max_length=64, description="Whose 'last conversation' to show.")
+        ] = None,
+        namespace: NamespaceArg = None,
+        profile: ProfileArg = None,
+    ) -> CallToolResult:
+        """A Markdown digest of everything known about the profile (key facts, recent events, open tasks,
+        the last conversation, instructions), about 2,000 tokens: good context at the start of a task."""
+
+        async def act(db: AsyncSession, row: Profile) -> BaseModel:
+            return SummaryOut(summary=await summary_service.build_summary(db, row, session_id))
+
+        return await self.run(ctx, namespace, profile, act)
+
+    async def search_sessions(
+        self,
+        ctx: Context,
+        query: Annotated[str, Field(min_length=1, max_length=1024, description="Words to find.")],
+        session_id: OnlySessionArg = None,
+        limit: Annotated[int, Field(ge=1, le=100, description="Most results (1–100).")] = 20,
+        namespace: NamespaceArg = None,
+        profile: ProfileArg = None,
+    ) -> CallToolResult:
+        """Full-text search (English stemming) over the stored conversation messages of the profile, or of
+        one session; best match first."""
+        return await self.run(
+            ctx, namespace, profile, lambda db, row: sessions.search(db, row, session_id, query, limit)
+        )
+
+    async def get_history(
+        self,
+        ctx: Context,
+        session_id: Annotated[str, Field(min_length=1, max_length=64, description="The session's id.")],
+        leaf_id: Annotated[
+            str | None, Field(max_length=128, description="End at this message (default: latest).")
+        ] = None,
+        raw: Annotated[bool, Field(description="Without compaction overlays.")] = False,
+        namespace: NamespaceArg = None,
+        profile: ProfileArg = None,
+    ) -> CallToolResult:
+        """A conversation's messages from the root to its latest message (or to `leaf_id`), with
+        compaction summaries in place of compacted ranges unless raw=true."""
+        return await self.run(
+            ctx, namespace, profile, lambda db, row: sessions.history(db, row, session_id, leaf_id, raw)
+        )
+
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=False)
+IDEMPOTENT_WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True)
+DESTRUCTIVE = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False)
+
+
+def _registered(tools: McpTools) -> list[tuple[Callable[..., Awaitable[CallToolResult]], ToolAnnotations]]:
+    """Every tool the server offers, in the order they are listed, with its hints."""
+    return [
+        (tools.remember, IDEMPOTENT_WRITE),
+        (tools.recall, READ_ONLY),
+        (tools.ingest, IDEMPOTENT_WRITE),
+        (tools.list_memories, READ_ONLY),
+        (tools.get_memory, READ_ONLY),
+        (tools.delete_memory, DESTRUCTIVE),
+        (tools.get_summary, READ_ONLY),
+        (tools.search_sessions, READ_ONLY),
+        (tools.get_history, READ_ONLY),
+    ]
+
+
+def _arguments_of(tool: Callable[..., Any]) -> dict[str, bool]:
+    """A tool's argument names, each with whether it is required."""
+    return {
+        name: parameter.default is inspect.Parameter.empty
+        for name, parameter in inspect.signature(tool).parameters.items()
+        if name != "ctx"
+    }
 
 
 def build_server(app: FastAPI) -> MCPServer:
     """The MCP server with the memory tools, bound to `app`."""
-    from app.embeddings.service import semantic_of
-    from app.ingest import service as ingest_service
-    from app.ingest.schemas import IngestRequest
-    from app.memories import service as memories
-    from app.memories.schemas import RememberRequest
-    from app.recall import service as recall_service
-    from app.recall.schemas import RecallRequest
-    from app.sessions import service as sessions
-    from app.summary import service as summary_service
-    from app.summary.schemas import SummaryOut
-
     tools = McpTools(app)
     # The SDK calls logging.basicConfig, which would install its own root handler where none exists yet
     # (a test, `agent-memory openapi`); a placeholder keeps logging ours.
@@ -226,231 +472,11 @@ def build_server(app: FastAPI) -> MCPServer:
         )
     finally:
         root.removeHandler(placeholder)
-    server.middleware.append(CodedToolErrors())
-    read_only = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=False)
-
-    @server.tool(
-        description="Store one durable statement (a fact, preference, instruction or task) as a memory, "
-        "at once. Write it as a short, self-contained sentence, e.g. 'Prefers answers in French.' "
-        "Storing the same statement again returns the existing memory (created=false).",
-        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True),
-    )
-    async def remember(
-        ctx: Context,
-        content: Annotated[str, Field(min_length=1, description="The statement to remember (≤ 32 KiB).")],
-        session_id: SessionArg = None,
-        namespace: NamespaceArg = None,
-        profile: ProfileArg = None,
-    ) -> CallToolResult:
-        body = parse(RememberRequest, {"content": content, "sessionId": session_id})
-        if isinstance(body, CallToolResult):
-            return body
-
-        async def act(db: AsyncSession, row: Profile) -> dict[str, Any]:
-            assert isinstance(body, RememberRequest)
-            memory, created = await memories.remember_in_profile(db, row, body.content, body.session_id)
-            return {**memory.model_dump(mode="json", by_alias=True), "created": created}
-
-        return await tools.run(ctx, namespace, profile, act, write=True)
-
-    @server.tool(
-        description="Answer a question from memory: ranks the stored memories for the question and returns "
-        "an `answer` plus the `candidates` it drew on (id, type, summary, score). Ask in plain words, "
-        "e.g. 'Where does the user live?'. An empty answer means nothing relevant is stored.",
-        annotations=read_only,
-    )
-    async def recall(
-        ctx: Context,
-        query: Annotated[str, Field(min_length=1, description="The question (≤ 1 KiB).")],
-        thinking_level: Annotated[
-            Literal["low", "medium", "high"],
-            Field(description="How widely to search: low (fast, default), medium, high."),
-        ] = "low",
-        response_length: Annotated[
-            Literal["short", "medium", "long"], Field(description="Answer size (default medium).")
-        ] = "medium",
-        reference_date: Annotated[
-            str | None,
-            Field(description="'Today' for relative dates in the question (YYYY-MM-DD or RFC 3339)."),
-        ] = None,
-        limit: Annotated[int, Field(ge=1, le=100, description="Candidates to return (1–100).")] = 10,
-        namespace: NamespaceArg = None,
-        profile: ProfileArg = None,
-    ) -> CallToolResult:
-        body = parse(
-            RecallRequest,
-            {
-                "query": query,
-                "thinkingLevel": thinking_level,
-                "responseLength": response_length,
-                "referenceDate": reference_date,
-                "limit": limit,
-            },
-        )
-        if isinstance(body, CallToolResult):
-            return body
-
-        async def act(db: AsyncSession, row: Profile) -> BaseModel:
-            assert isinstance(body, RecallRequest)
-            semantic = semantic_of(app.state)
-            question = None
-            if semantic is not None:
-                await db.commit()  # no connection waits on the embedder
-                question = await semantic.embed_question(body.query)
-            ranked = await recall_service.recall(db, row, body, semantic=question)
-            llm = app.state.llm
-            if llm is None:
-                return ranked.result
-            await db.commit()  # the reads are done: no connection waits on the LLM
-            return await recall_service.answer_with_llm(llm, body, ranked)
-
-        return await tools.run(ctx, namespace, profile, act)
-
-    @server.tool(
-        description="Store a conversation (1–500 messages) and extract memories from it in the background. "
-        "Messages already stored for the session are skipped, so re-sending a conversation is safe. "
-        "Returns sessionId, jobId (null when nothing was new), messagesReceived, messagesNew.",
-        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True),
-    )
-    async def ingest(
-        ctx: Context,
-        messages: Annotated[
-            list[ToolMessage], Field(min_length=1, max_length=500, description="The conversation, in order.")
-        ],
-        session_id: Annotated[
-            str | None,
-            Field(max_length=64, description="Conversation id; absent → derived from the first message."),
-        ] = None,
-        namespace: NamespaceArg = None,
-        profile: ProfileArg = None,
-    ) -> CallToolResult:
-        body = parse(
-            IngestRequest,
-            {"messages": [m.model_dump(exclude_none=True) for m in messages], "sessionId": session_id},
-        )
-        if isinstance(body, CallToolResult):
-            return body
-
-        async def act(db: AsyncSession, row: Profile) -> BaseModel:
-            assert isinstance(body, IngestRequest)
-            return await ingest_service.ingest(db, row, body)
-
-        return await tools.run(ctx, namespace, profile, act, write=True)
-
-    @server.tool(
-        description="List stored memories, newest first, without their full content (use get_memory). "
-        "Pass the returned `cursor` to get the next page; no cursor means the last page.",
-        annotations=read_only,
-    )
-    async def list_memories(
-        ctx: Context,
-        limit: Annotated[int, Field(ge=1, le=500, description="Page size (1–500).")] = 20,
-        cursor: Annotated[str | None, Field(description="From the previous page.")] = None,
-        session_id: Annotated[
-            str | None, Field(max_length=64, description="Only this conversation's.")
-        ] = None,
-        type: Annotated[MemoryType | None, Field(description="Only this type.")] = None,
-        namespace: NamespaceArg = None,
-        profile: ProfileArg = None,
-    ) -> CallToolResult:
-        async def act(db: AsyncSession, row: Profile) -> BaseModel:
-            memory_type: str | None = TypeAdapter(MemoryType | None).validate_python(type)
-            return await memories.list_memories(
-                db, row, limit=limit, cursor=cursor, session_id=session_id, memory_type=memory_type
-            )
-
-        return await tools.run(ctx, namespace, profile, act)
-
-    @server.tool(
-        description="One memory by id, with its full content and the conversation messages it came from.",
-        annotations=read_only,
-    )
-    async def get_memory(
-        ctx: Context,
-        memory_id: Annotated[str, Field(min_length=1, description="The memory's id (a ULID).")],
-        namespace: NamespaceArg = None,
-        profile: ProfileArg = None,
-    ) -> CallToolResult:
-        async def act(db: AsyncSession, row: Profile) -> BaseModel:
-            return await memories.get_memory(db, row, memory_id)
-
-        return await tools.run(ctx, namespace, profile, act)
-
-    @server.tool(
-        description="Delete a memory that is wrong or unwanted, together with the messages it was extracted "
-        "from. Returns the deleted memory; an unknown id is the error memory_not_found.",
-        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False),
-    )
-    async def delete_memory(
-        ctx: Context,
-        memory_id: Annotated[str, Field(min_length=1, description="The memory's id (a ULID).")],
-        namespace: NamespaceArg = None,
-        profile: ProfileArg = None,
-    ) -> CallToolResult:
-        async def act(db: AsyncSession, row: Profile) -> BaseModel:
-            return await memories.delete_memory(db, row, memory_id)
-
-        return await tools.run(ctx, namespace, profile, act)
-
-    @server.tool(
-        description="A Markdown digest of everything known about the profile (key facts, recent events, "
-        "open tasks, the last conversation, instructions), about 2,000 tokens: good context at the "
-        "start of a task.",
-        annotations=read_only,
-    )
-    async def get_summary(
-        ctx: Context,
-        session_id: Annotated[
-            str | None, Field(max_length=64, description="Whose 'last conversation' to show.")
-        ] = None,
-        namespace: NamespaceArg = None,
-        profile: ProfileArg = None,
-    ) -> CallToolResult:
-        async def act(db: AsyncSession, row: Profile) -> BaseModel:
-            return SummaryOut(summary=await summary_service.build_summary(db, row, session_id))
-
-        return await tools.run(ctx, namespace, profile, act)
-
-    @server.tool(
-        description="Full-text search (English stemming) over the stored conversation messages of the "
-        "profile, or of one session; best match first.",
-        annotations=read_only,
-    )
-    async def search_sessions(
-        ctx: Context,
-        query: Annotated[str, Field(min_length=1, max_length=1024, description="Words to find.")],
-        session_id: Annotated[
-            str | None, Field(max_length=64, description="Search only this session.")
-        ] = None,
-        limit: Annotated[int, Field(ge=1, le=100, description="Most results (1–100).")] = 20,
-        namespace: NamespaceArg = None,
-        profile: ProfileArg = None,
-    ) -> CallToolResult:
-        async def act(db: AsyncSession, row: Profile) -> BaseModel:
-            return await sessions.search(db, row, session_id, query, limit)
-
-        return await tools.run(ctx, namespace, profile, act)
-
-    @server.tool(
-        description="A conversation's messages from the root to its latest message (or to `leaf_id`), "
-        "with compaction summaries in place of compacted ranges unless raw=true.",
-        annotations=read_only,
-    )
-    async def get_history(
-        ctx: Context,
-        session_id: Annotated[str, Field(min_length=1, max_length=64, description="The session's id.")],
-        leaf_id: Annotated[
-            str | None, Field(max_length=128, description="End at this message (default: latest).")
-        ] = None,
-        raw: Annotated[bool, Field(description="Without compaction overlays.")] = False,
-        namespace: NamespaceArg = None,
-        profile: ProfileArg = None,
-    ) -> CallToolResult:
-        async def act(db: AsyncSession, row: Profile) -> BaseModel:
-            return await sessions.history(db, row, session_id, leaf_id, raw)
-
-        return await tools.run(ctx, namespace, profile, act)
-
+    registered = _registered(tools)
+    for tool, hints in registered:
+        # The docstring's lines joined: the description reads as one paragraph.
+        server.add_tool(tool, description=" ".join((tool.__doc__ or "").split()), annotations=hints)
+    server.middleware.append(CodedToolErrors({tool.__name__: _arguments_of(tool) for tool, _ in registered}))
     return server
 
 

@@ -32,7 +32,9 @@ EARLIER_MESSAGES = 500
 
 
 def _input(row: MessageText) -> InputMessage:
-    return InputMessage(id=row.id, role=row.role, content=row.text, timestamp=row.created_at.astimezone(UTC))
+    return InputMessage(
+        id=row.id, role=row.role, content=row.text, timestamp=row.created_at.astimezone(UTC), speaker=row.name
+    )
 
 
 def extractor_for(ctx: JobContext) -> Extractor:

@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.memory_types import DATED_TYPES, SUPERSEDING_TYPES, MemoryType, sql_list
 from app.core.metadata import filter_sql
+from app.language.detect import search_config
 from app.sessions import repository as sessions_repository
 from app.worker import queue
 
@@ -35,10 +36,16 @@ class NewMemory:
     source_message_ids: tuple[str, ...]
     metadata: dict[str, Any] | None = None
     context: str = ""
+    # The full-text configuration of its language; detected from the content when the writer did not say.
+    language: str | None = None
 
     @property
     def supersedes(self) -> bool:
         return _supersedes(self.topic_key, self.type)
+
+    @property
+    def search_config(self) -> str:
+        return self.language or search_config(self.content)
 
 
 def _supersedes(topic_key: str | None, memory_type: str) -> bool:
@@ -49,14 +56,15 @@ def _supersedes(topic_key: str | None, memory_type: str) -> bool:
 _INSERT = text(
     """
     INSERT INTO memories (profile_id, id, type, summary, content, session_id, topic_key, event_time, content_hash,
-                          metadata, context)
+                          metadata, context, language)
     SELECT :p, m.id, m.type, m.summary, m.content, m.session_id, m.topic_key, m.event_time, m.content_hash,
-           coalesce(CAST(m.metadata AS jsonb), '{}'), m.context
+           coalesce(CAST(m.metadata AS jsonb), '{}'), m.context, CAST(m.language AS regconfig)
     FROM unnest(CAST(:ids AS text[]), CAST(:types AS text[]), CAST(:summaries AS text[]),
                 CAST(:contents AS text[]), CAST(:sessions AS text[]), CAST(:topics AS text[]),
                 CAST(:times AS timestamptz[]), CAST(:hashes AS text[]), CAST(:metadata AS text[]),
-                CAST(:contexts AS text[])) WITH ORDINALITY
-         AS m(id, type, summary, content, session_id, topic_key, event_time, content_hash, metadata, context, ord)
+                CAST(:contexts AS text[]), CAST(:languages AS text[])) WITH ORDINALITY
+         AS m(id, type, summary, content, session_id, topic_key, event_time, content_hash, metadata, context,
+              language, ord)
     ORDER BY m.ord
     ON CONFLICT (profile_id, content_hash) DO NOTHING
     RETURNING id
@@ -130,6 +138,7 @@ async def insert_memories(db: AsyncSession, profile_id: int, memories: list[NewM
             "hashes": [m.content_hash for m in memories],
             "metadata": [json.dumps(m.metadata) if m.metadata else None for m in memories],
             "contexts": [m.context for m in memories],
+            "languages": [m.search_config for m in memories],
         },
     )
     inserted = set(rows.scalars())
@@ -183,9 +192,9 @@ async def _supersede(db: AsyncSession, profile_id: int, topic_key: str | None, n
 _INSERT_ONE = text(
     f"""
     INSERT INTO memories (profile_id, id, type, summary, content, session_id, topic_key, event_time, content_hash,
-                          metadata, context)
+                          metadata, context, language)
     VALUES (:p, :id, :type, :summary, :content, :session_id, :topic_key, :event_time, :content_hash,
-            CAST(:metadata AS jsonb), :context)
+            CAST(:metadata AS jsonb), :context, CAST(CAST(:language AS text) AS regconfig))
     ON CONFLICT (profile_id, content_hash) DO NOTHING
     RETURNING {_COLUMNS}
     """
@@ -210,6 +219,7 @@ async def insert_one(db: AsyncSession, profile_id: int, memory: NewMemory) -> di
                     "content_hash": memory.content_hash,
                     "metadata": json.dumps(memory.metadata or {}),
                     "context": memory.context,
+                    "language": memory.search_config,
                 },
             )
         )
@@ -242,8 +252,9 @@ _REMEMBER = f"""
         SELECT id FROM found UNION ALL SELECT id FROM made
     ), ins AS (
         INSERT INTO memories (profile_id, id, type, summary, content, session_id, topic_key, event_time,
-                              content_hash, metadata, context)
-        SELECT profile.id, $4, $5, $6, $7, $8, $9, $10::timestamptz, $11, $12::jsonb, $13 FROM profile
+                              content_hash, metadata, context, language)
+        SELECT profile.id, $4, $5, $6, $7, $8, $9, $10::timestamptz, $11, $12::jsonb, $13, $16::text::regconfig
+        FROM profile
         ON CONFLICT (profile_id, content_hash) DO NOTHING
         RETURNING profile_id, {_COLUMNS}
     ), superseded AS (
@@ -300,6 +311,7 @@ async def remember_one(conn: Any, item: RememberItem) -> Remembered:
         memory.context,
         item.supersedes,
         _SUPERSEDING,
+        memory.search_config,
     )
     return _remembered(row)
 
@@ -313,9 +325,9 @@ _REMEMBER_MANY = f"""
     WITH item AS (
         SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[],
                              $7::text[], $8::text[], $9::text[], $10::timestamptz[], $11::text[], $12::jsonb[],
-                             $13::text[], $14::boolean[]) WITH ORDINALITY
+                             $13::text[], $14::boolean[], $16::text[]) WITH ORDINALITY
             AS t(namespace, profile, scope, id, type, summary, content, session_id, topic_key, event_time,
-                 content_hash, metadata, context, supersedes, ord)
+                 content_hash, metadata, context, supersedes, language, ord)
     ), ns AS (
         SELECT item.ord, n.id AS namespace_id FROM item JOIN namespaces n
             ON n.name = item.namespace AND n.deleted_at IS NULL AND (item.scope IS NULL OR n.id = item.scope)
@@ -335,9 +347,9 @@ _REMEMBER_MANY = f"""
             JOIN made ON made.namespace_id = ns.namespace_id AND made.name = item.profile
     ), ins AS (
         INSERT INTO memories (profile_id, id, type, summary, content, session_id, topic_key, event_time,
-                              content_hash, metadata, context)
+                              content_hash, metadata, context, language)
         SELECT profile.id, item.id, item.type, item.summary, item.content, item.session_id, item.topic_key,
-               item.event_time, item.content_hash, item.metadata, item.context
+               item.event_time, item.content_hash, item.metadata, item.context, item.language::regconfig
         FROM item JOIN profile USING (ord)
         ORDER BY item.ord
         ON CONFLICT (profile_id, content_hash) DO NOTHING
@@ -377,6 +389,7 @@ async def remember_many(conn: Any, items: list[RememberItem]) -> list[Remembered
         [m.context for m in memories],
         [item.supersedes for item in items],
         _SUPERSEDING,
+        [m.search_config for m in memories],
     )
     return [_remembered(row) for row in rows]
 
@@ -485,6 +498,7 @@ async def revive(db: AsyncSession, profile_id: int, memory_id: str) -> None:
 _EDIT = text(
     f"""
     UPDATE memories SET type = :type, summary = :summary, content = :content, topic_key = :topic_key,
+           language = CAST(CAST(:language AS text) AS regconfig), event_time = :event_time,
            content_hash = :content_hash, metadata = CAST(:metadata AS jsonb), updated_at = now(),
            valid_from = now(), version = version + 1, change = 'edited'
     WHERE profile_id = :p AND id = :id
@@ -512,6 +526,7 @@ async def edit(
     summary: str,
     content: str,
     topic_key: str | None,
+    event_time: datetime | None,
     content_hash: str,
     metadata: dict[str, Any],
 ) -> dict[str, Any]:
@@ -528,8 +543,10 @@ async def edit(
                     "summary": summary,
                     "content": content,
                     "topic_key": topic_key,
+                    "event_time": event_time,
                     "content_hash": content_hash,
                     "metadata": json.dumps(metadata),
+                    "language": search_config(content),
                 },
             )
         )

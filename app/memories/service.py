@@ -72,6 +72,7 @@ def new_memories(
             source_message_ids=e.source_message_ids,
             metadata=inherited_metadata(e.source_message_ids, by_message),
             context=e.context,
+            language=e.language,
         )
         for e in extracted
     ]
@@ -256,11 +257,14 @@ async def edit_memory(
     summary: str = edit.summary or current["summary"]
     memory_type: str = edit.type or current["type"]
     topic_key: str | None = current["topic_key"]
+    event_time: datetime | None = current["event_time"]
     if edit.content is not None and classified is not None and edit.content.strip() != content:
+        # A new statement is dated again too: its summary says the new date, its eventTime must agree.
         content = edit.content.strip()
         summary = edit.summary or classified.summary
         memory_type = edit.type or classified.type
         topic_key = classified.topic_key
+        event_time = classified.event_time
     new_hash = content_hash(content)
     other = await repository.content_taken(db, profile.id, memory_id, new_hash)
     if other is not None:
@@ -273,6 +277,7 @@ async def edit_memory(
         summary=summary,
         content=content,
         topic_key=topic_key,
+        event_time=event_time,
         content_hash=new_hash,
         metadata=edit.metadata if edit.metadata is not None else current["metadata"],
     )

@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Computed, DateTime, MetaData, func, text
-from sqlalchemy.dialects.postgresql import TSVECTOR
+from sqlalchemy.dialects.postgresql import REGCONFIG, TSVECTOR
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 NAMING = {
@@ -33,6 +33,17 @@ def updated_at_column() -> Mapped[datetime]:
 def english_tsvector(column: str) -> str:
     """The SQL of `column`'s full-text vector: PostgreSQL's `english` parser and stemmer, as every query uses."""
     return f"to_tsvector('english'::regconfig, {column})"
+
+
+def language_tsvector(column: str) -> str:
+    """The SQL of `column`'s full-text vector in the row's own language (its `language` column), with its
+    CJK bigrams and symbols (migration 0013 defines the functions and says why)."""
+    return f"to_tsvector(language, {column})"
+
+
+def language_column() -> Mapped[str]:
+    """The full-text configuration of the row's language (`app.language.detect.search_config`)."""
+    return mapped_column(REGCONFIG, nullable=False, server_default=text("'english'::regconfig"))
 
 
 def tsvector_column(expression: str) -> Mapped[Any]:

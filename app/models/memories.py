@@ -20,7 +20,14 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.models.base import Base, created_at_column, english_tsvector, tsvector_column, updated_at_column
+from app.models.base import (
+    Base,
+    created_at_column,
+    language_column,
+    language_tsvector,
+    tsvector_column,
+    updated_at_column,
+)
 
 
 class Memory(Base):
@@ -52,10 +59,13 @@ class Memory(Base):
     version: Mapped[int] = mapped_column(Integer, nullable=False, server_default=text("1"))
     # What began the current state: created, edited or restored (remembered again after supersession).
     change: Mapped[str] = mapped_column(String(16), nullable=False, server_default=text("'created'"))
+    language: Mapped[str] = language_column()
+    # Symbols and CJK bigrams weigh as the summary; a non-English row's unstemmed words as the context.
     tsv: Mapped[Any] = tsvector_column(
-        f"setweight({english_tsvector('summary')}, 'A') || "
-        f"setweight({english_tsvector('content')}, 'B') || "
-        f"setweight({english_tsvector('context')}, 'D')"
+        f"setweight({language_tsvector('summary')}, 'A') || "
+        f"setweight({language_tsvector('content')}, 'B') || "
+        f"setweight({language_tsvector('context')}, 'D') || "
+        "setweight(symbol_tsvector(content), 'C') || setweight(plain_tsvector(language, content), 'D')"
     )
 
     __table_args__ = (

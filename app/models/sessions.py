@@ -22,7 +22,14 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.models.base import Base, created_at_column, english_tsvector, tsvector_column, updated_at_column
+from app.models.base import (
+    Base,
+    created_at_column,
+    language_column,
+    language_tsvector,
+    tsvector_column,
+    updated_at_column,
+)
 
 
 class Session(Base):
@@ -67,6 +74,8 @@ class Message(Base):
     session_id: Mapped[str] = mapped_column(String(64), nullable=False)
     parent_id: Mapped[str | None] = mapped_column(String(128))
     role: Mapped[str] = mapped_column(String(16), nullable=False)
+    # Who spoke (OpenAI's chat `name`), when the ingest named them; NULL otherwise.
+    name: Mapped[str | None] = mapped_column(Text)
     # AI SDK UIMessage parts, verbatim; ingested text becomes [{"type": "text", "text": ...}].
     parts: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, nullable=False)
     text_content: Mapped[str] = mapped_column(Text, nullable=False, server_default=text("''"))
@@ -75,7 +84,11 @@ class Message(Base):
     created_at: Mapped[datetime] = created_at_column()
     # Insertion order: breaks createdAt ties (latest leaf) and orders a session's messages.
     seq: Mapped[int] = mapped_column(BigInteger, Identity(), nullable=False)
-    tsv: Mapped[Any] = tsvector_column(english_tsvector("text_content"))
+    language: Mapped[str] = language_column()
+    tsv: Mapped[Any] = tsvector_column(
+        f"{language_tsvector('text_content')} || symbol_tsvector(text_content) || "
+        "plain_tsvector(language, text_content)"
+    )
 
     __table_args__ = (
         # Ids are unique per session (two sessions may both hold `m1`), as the reference keys them.

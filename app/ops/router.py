@@ -33,7 +33,12 @@ class Readiness(ApiModel):
     status: str
     database: str
     schema_revision: str | None
-    embeddings: str = Field(description="Embedding provider: none, openai or local.")
+    embeddings: str = Field(description="Embedding provider: local (the default), none, openai or minilm.")
+    embedding_model: str | None = Field(
+        default=None,
+        description="The model the semantic channel embeds with (vectors of another model are never "
+        "searched); absent without embeddings.",
+    )
     vector_store: str | None = Field(
         default=None,
         description="Where memory vectors are searched: pgvector, or portable (real[] with an exact scan); "
@@ -66,6 +71,7 @@ async def readyz(request: Request) -> Readiness:
         schema_revision=revision,
         embeddings=settings.embeddings,
         vector_store=getattr(request.app.state, "vector_store", None) if semantic is not None else None,
+        embedding_model=semantic.embedder.name if semantic is not None else None,
     )
 
 

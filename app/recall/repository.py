@@ -56,14 +56,16 @@ _ANALYSE = """
     WITH
     {target},
     {named}
-    q AS (SELECT to_tsvector('english', {question}) AS v, to_tsvector('english', :related) AS r)
+    config AS (SELECT CAST(CAST(:config AS text) AS regconfig) AS c),
+    q AS (SELECT to_tsvector(c, {question}) || symbol_tsvector({question}) AS v,
+                 to_tsvector('english', :related) AS r FROM config)
     SELECT
       (SELECT namespace_id FROM target) AS namespace_id,
       (SELECT id FROM target) AS profile_id,
       coalesce((SELECT array_agg(lexeme ORDER BY positions[1]) FROM q, unnest(q.v)), '{{}}') AS lexemes,
       coalesce((SELECT array_agg(lexeme) FROM q, unnest(q.r)), '{{}}') AS related,
       coalesce((SELECT array_agg(pq::text) FROM (
-                  SELECT phraseto_tsquery('english', ph) AS pq FROM unnest(CAST(:phrases AS text[])) AS ph) x
+                  SELECT phraseto_tsquery(c, ph) AS pq FROM config, unnest(CAST(:phrases AS text[])) AS ph) x
                 WHERE numnode(pq) > 0), '{{}}') AS phrases,
       (SELECT count(*) FROM (SELECT 1 FROM memories WHERE profile_id = {p} AND superseded_by IS NULL
                              LIMIT :exact_rows) x) AS memories,
@@ -148,15 +150,19 @@ K1 = 1.2
 # A term's weight in a memory by the tsvector labels of its occurrences: the summary (A) above the content
 # (B, mostly the same words again); the context (D: the turn a memory answers, its referents, generated
 # keywords) above content, since a reply rarely repeats the words of the question it answers (weights
-# chosen on the development sets). Messages carry no labels and count every occurrence fully.
+# chosen on the development sets); CJK bigrams and symbols (C, migration 0013) as the summary, since they are
+# all a CJK row can match on. Messages carry no labels and count every occurrence fully.
 # In an exact profile every occurrence counts: the candidates' tsvectors are unnested (≈ 25 µs a row).
 # In a large one each label counts once, tested with `@@` in C on the row's sorted lexemes (≈ 1 µs a row):
 # an approximation that cost 1 point of any@10 on the development set, for a 25-fold cheaper candidate.
 _MEMORY_TF = (
     "1.0 * cardinality(array_positions(u.weights, 'A')) + 0.2 * cardinality(array_positions(u.weights, 'B'))"
-    " + 0.5 * cardinality(array_positions(u.weights, 'D'))"
+    " + 1.0 * cardinality(array_positions(u.weights, 'C')) + 0.5 * cardinality(array_positions(u.weights, 'D'))"
 )
-_MEMORY_LABELS_TF = "1.0 * (h.tsv @@ t.qa)::int + 0.2 * (h.tsv @@ t.qb)::int + 0.5 * (h.tsv @@ t.qd)::int"
+_MEMORY_LABELS_TF = (
+    "1.0 * (h.tsv @@ t.qa)::int + 0.2 * (h.tsv @@ t.qb)::int + 1.0 * (h.tsv @@ t.qc)::int"
+    " + 0.5 * (h.tsv @@ t.qd)::int"
+)
 _MESSAGE_TF = "cardinality(u.positions)"
 _MESSAGE_LABELS_TF = "1.0"
 _LIVE_MEMORIES = "SELECT id, tsv FROM memories WHERE profile_id = :p AND {live}"
@@ -344,7 +350,8 @@ def _channels_sql(
     WITH
     terms AS (
         SELECT t.lexeme, t.w, CAST(t.q AS tsquery) AS q, CAST(t.q || '\\:A' AS tsquery) AS qa,
-               CAST(t.q || '\\:B' AS tsquery) AS qb, CAST(t.q || '\\:D' AS tsquery) AS qd
+               CAST(t.q || '\\:B' AS tsquery) AS qb, CAST(t.q || '\\:C' AS tsquery) AS qc,
+               CAST(t.q || '\\:D' AS tsquery) AS qd
         FROM unnest(CAST(:lexemes AS text[]), CAST(:weights AS float8[]), CAST(:lexeme_queries AS text[]))
              AS t(lexeme, w, q)),
     phrases AS (
@@ -513,16 +520,18 @@ async def analyse(
     exact_rows: int,
     timeout: float | None = None,
     *,
+    config: str = "english",
     relations: Relations | None = None,
     visible: Visible = Visible(),
 ) -> Analysis:
-    """The query's stemmed lexemes (stopwords out; with `relations`, the names the profile gives them too),
+    """The query's lexemes in its language's configuration `config` (stemmed, stopwords out; its CJK
+    bigrams and symbols as migration 0013 indexes them; with `relations`, the names the profile gives them too),
     its phrases as tsquery text and the lexemes of its related words — all made by PostgreSQL, so they
     match the stored tsvectors exactly — with the profile's row counts (and, for a large profile,
     PostgreSQL's estimates). `profile`: its id, or its names, for the statement to resolve (then the
     analysis says what it found: `Named.resolved` applies the rules)."""
     params: dict[str, Any] = {
-        "q": query, "phrases": phrases, "related": related, "exact_rows": exact_rows
+        "q": query, "phrases": phrases, "related": related, "exact_rows": exact_rows, "config": config
     }  # fmt: skip
     if isinstance(profile, int):
         params["p"] = profile

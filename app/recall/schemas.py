@@ -6,6 +6,7 @@ from datetime import date, datetime
 from typing import Literal
 
 from pydantic import Field
+from pydantic.json_schema import SkipJsonSchema
 
 from app.core.metadata import MetadataFilter
 from app.core.schemas import ApiModel, RequestModel
@@ -39,6 +40,11 @@ class RecallRequest(RequestModel):
     as_of: AwareTimestamp | None = Field(
         default=None, description="RFC 3339 instant: recall what the profile held then."
     )
+    trace: bool = Field(
+        default=False,
+        description="Also return `trace`: why each candidate ranked where it did (the question's analysis, "
+        "each channel's rank and contribution, the second stage's features, each stage's time).",
+    )
 
 
 class RecallCandidate(ApiModel):
@@ -50,7 +56,84 @@ class RecallCandidate(ApiModel):
     score: float = Field(gt=0, le=1, description="In (0, 1]; comparable only within one query.")
 
 
+class TimeWindow(ApiModel):
+    start: datetime
+    end: datetime
+
+
+class TraceAnalysis(ApiModel):
+    """What the question became."""
+
+    language: str = Field(description="The language the question was analysed in.")
+    terms: list[str] = Field(description="The lexemes searched for: the question's own, then expansions.")
+    phrases: list[str] = Field(description="Quoted phrases, kept as phrases.")
+    time_window: TimeWindow | None = Field(description="The time the question names, as an interval.")
+    names: list[str] = Field(
+        description="Lexemes of people the question names: speakers, and the names the profile gives the "
+        "relations it asks about."
+    )
+    relations: list[str] = Field(description='Relation words searched for ("husband", "mum").')
+    nearest_words: list[str] = Field(
+        description="Stems of the question words' nearest words, searched lightly."
+    )
+    level: ThinkingLevel
+
+
+class TraceTimings(ApiModel):
+    """Milliseconds spent in each stage; `total` from the question received to the answer written."""
+
+    analysis: float
+    embedding: float
+    channels: float
+    fusion: float
+    rerank: float
+    answer: float
+    total: float
+
+
+class ChannelContribution(ApiModel):
+    channel: str
+    rank: int = Field(description="1 = the channel's best.")
+    weight: float
+    contribution: float = Field(description="weight / (k + rank): the contributions add up to fusionScore.")
+
+
+class FeatureContribution(ApiModel):
+    name: str
+    value: float
+    weight: float
+    contribution: float = Field(
+        description="value × weight × the factors × scale: the contributions add up to the score."
+    )
+
+
+class AppliedFactor(ApiModel):
+    name: str = Field(
+        description="off_speaker: about someone else than the person asked about; by_agent: "
+        "the assistant's own words."
+    )
+    weight: float
+
+
+class TraceCandidate(ApiModel):
+    id: str
+    score: float
+    fusion_score: float = Field(description="The first stage's weighted reciprocal-rank fusion.")
+    channels: list[ChannelContribution]
+    features: list[FeatureContribution]
+    factors: list[AppliedFactor] = Field(description="Factors the second stage multiplied the score by.")
+    scale: float = Field(description="1 / the best candidate's raw score: scores are relative to the best.")
+
+
+class RecallTrace(ApiModel):
+    analysis: TraceAnalysis
+    timings: TraceTimings
+    candidates: list[TraceCandidate] = Field(description="In the order of the result's candidates.")
+
+
 class RecallResult(ApiModel):
     count: int
     answer: str
     candidates: list[RecallCandidate]
+    # Absent unless asked for (`trace: true`).
+    trace: RecallTrace | SkipJsonSchema[None] = Field(default=None, exclude_if=lambda trace: trace is None)

@@ -14,19 +14,22 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
+from itertools import accumulate
+from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.core.dates import format_date
-from app.core.db import Reads
+from app.core.db import Reads, read_connection
 from app.core.memory_types import POLICIES, types_where
 from app.core.settings import Settings
 from app.core.tokens import estimate_tokens
-from app.embeddings.service import SemanticQuery
+from app.embeddings.service import Semantic, SemanticQuery, semantic_of
+from app.language.detect import search_config
 from app.language.lemmas import base_forms
 from app.language.temporal import time_phrase
 from app.llm.answers import ANSWER_TOKENS, write_answer
-from app.llm.client import LlmClient, LlmError
+from app.llm.client import LlmClient, LlmError, llm_of
 from app.models import Profile
 from app.profiles.service import Named
 from app.recall import query as q
@@ -35,13 +38,12 @@ from app.recall.expansions import related_words
 from app.recall.related_words import nearest_words
 from app.recall.relations import relations_of
 from app.recall.repository import Candidate
-from app.recall.rerank import Query, rerank
+from app.recall.rerank import Query, name_terms, rerank
+from app.recall.rerank import features as rerank_features
 from app.recall.schemas import RecallCandidate, RecallRequest, RecallResult
+from app.recall.trace import Tracer
 
 logger = logging.getLogger("agent_memory.recall")
-
-DEFAULT_EXACT_ROWS = Settings.model_fields["recall_exact_rows"].default
-DEFAULT_TIMEOUT = Settings.model_fields["recall_timeout_seconds"].default
 
 
 @dataclass(frozen=True)
@@ -243,16 +245,17 @@ async def recall(
     profile: Profile | Named,
     request: RecallRequest,
     *,
-    semantic: SemanticQuery | None = None,
-    exact_rows: int = DEFAULT_EXACT_ROWS,
-    timeout: float = DEFAULT_TIMEOUT,
+    semantic: SemanticQuery | None,
+    exact_rows: int,
+    timeout: float,
+    tracer: Tracer | None = None,
 ) -> Ranked:
     """Rank the profile's memories for the question and answer extractively (all the database work).
     `profile`: resolved, or as the request names it (resolved by the first statement, one round trip
     fewer; 404 as `profiles.for_read`). `semantic` (embeddings configured: the question embedded) adds the
     semantic channel; profiles up to
     `exact_rows` rows are ranked exactly (`app.recall.repository`); each statement is cancelled past
-    `timeout` seconds."""
+    `timeout` seconds. `tracer` (`trace: true`) watches each stage and explains the ranking."""
     reference = _reference(request.reference_date)
     level = LEVELS[request.thinking_level]
     width = max(level.width, request.limit)
@@ -285,23 +288,39 @@ async def recall(
         related,
         exact_rows,
         timeout,
+        # The question is read in its own language, as the memories of that language were stored.
+        config=search_config(request.query),
         relations=relations,
         visible=visible,
     )
+    if tracer:
+        tracer.lap("analysis")
     profile_id = (
         profile.resolved(analysis.namespace_id, analysis.profile_id)
         if isinstance(profile, Named)
         else profile.id
     )
     similar = await semantic.nearest(db, profile_id, width) if semantic else []
+    if tracer:
+        tracer.lap("channels")
     parsed = q.build(analysis.lexemes, analysis.phrases, text, related=analysis.related)
 
     terms = _terms(parsed, analysis.phrases)
     # The question in other words is searched, lightly, but not weighed again in the second stage, whose
     # related-words feature measures that closeness itself.
-    searched = dataclasses.replace(
-        terms, lexemes=terms.lexemes + [(x, NEAREST_WEIGHT) for x in nearest_words(text, _stems(terms))]
-    )
+    nearest = nearest_words(text, _stems(terms))
+    searched = dataclasses.replace(terms, lexemes=terms.lexemes + [(x, NEAREST_WEIGHT) for x in nearest])
+    if tracer:
+        tracer.lap("analysis")
+        tracer.analysed(
+            request,
+            question=text,
+            terms=[lexeme for lexeme, _ in terms.lexemes],
+            phrases=phrases,
+            window=window,
+            relation_words=relations.words if relations else [],
+            nearest=nearest,
+        )
     found = await repository.channels(
         db,
         profile_id,
@@ -316,15 +335,17 @@ async def recall(
         ahead=window is not None and window[0] >= _start_of_day(reference),
         types=types,
     )
+    if tracer:
+        tracer.lap("channels")
     rows = found.candidates
     # A question that names a time or a type and little else is answered by that channel.
     led = len(parsed.lexemes) <= TIME_LED_TERMS
     time_led = window is not None and led
     channels = [
-        Channel("memory", W_MEMORY, found.memory),
-        Channel("message", W_MESSAGE, found.message),
+        Channel("memory_text", W_MEMORY, found.memory),
+        Channel("message_text", W_MESSAGE, found.message),
         Channel("topic", W_TOPIC, _topic_matches(found.topic, parsed.words)[:width]),
-        Channel("window", W_LED if time_led else W_WINDOW, _window_ranked(found)[:width]),
+        Channel("time_window", W_LED if time_led else W_WINDOW, _window_ranked(found)[:width]),
         Channel("near", W_NEAR, found.near),
     ]
     if types:
@@ -343,18 +364,26 @@ async def recall(
     # The priors and the second stage look at the fused candidates only, as when their details were read
     # for them alone (a speaker is one a fused candidate names).
     fused_rows = {m: rows[m] for m in fused}
-    for rank, memory_id in enumerate(_prior_order(fused_rows, found.latest_session), start=1):
+    prior_order = _prior_order(fused_rows, found.latest_session)
+    for rank, memory_id in enumerate(prior_order, start=1):
         fused[memory_id] += W_PRIOR / (RRF_K + rank)
+    first_stage = fused
+    if tracer:
+        tracer.lap("fusion")
     query_terms = {t: w for t, w in terms.lexemes}
     if level.rerank:
         query = Query(query_terms, found.df, analysis.memories.rows, request.query)
         fused = rerank(fused, fused_rows, hits, query, len(channels))
+        if tracer:
+            tracer.lap("rerank")
 
     # Ties go to the newer memory (ULIDs sort by time).
     ordered = sorted(fused, key=lambda m: (fused[m], m), reverse=True)
     ranked = _diversify(ordered, {m: set(rows[m].sources) for m in ordered})
     ranked = ranked[: request.limit]
     top = fused[ranked[0]]
+    # A memory `_diversify` moved down scores no more than the one now above it: candidates in score order.
+    scores = list(accumulate((fused[m] / top for m in ranked), min))
     candidates = [
         RecallCandidate(
             id=m,
@@ -362,12 +391,22 @@ async def recall(
             summary=rows[m].summary,
             session_id=rows[m].session_id,
             event_time=rows[m].event_time,
-            score=round(max(fused[m] / top, 1e-6), 6),
+            score=round(max(score, 1e-6), 6),
         )
-        for m in ranked
+        for m, score in zip(ranked, scores, strict=True)
     ]
     best = [rows[m] for m in ranked]
     answer = compose_answer(best, request.response_length, [c.score for c in candidates])
+    if tracer:
+        tracer.lap("answer")
+        # Worked out again from the ranking's own inputs, off the clock: the trace changes nothing in it.
+        features = None
+        if level.rerank:
+            features = rerank_features(first_stage, fused_rows, hits, query, len(channels))
+            tracer.speakers(name_terms(query, fused_rows))
+        prior = Channel("prior", W_PRIOR, prior_order)
+        scores = [c.score for c in candidates]
+        tracer.explain(ranked, scores, [*channels, prior], RRF_K, first_stage, features, fused)
     return Ranked(RecallResult(count=len(candidates), answer=answer, candidates=candidates), best, reference)
 
 
@@ -385,11 +424,47 @@ async def answer_with_llm(llm: LlmClient, request: RecallRequest, ranked: Ranked
     return ranked.result.model_copy(update={"answer": answer})
 
 
-async def recall_answer(db: AsyncSession, profile: Profile, query: str) -> str:
-    """The answer text alone, for the `recall_memory` tool of the Session API."""
-    # The query limit counts UTF-8 bytes: cut there, never inside a character.
-    query = query.encode("utf-8")[:1024].decode("utf-8", errors="ignore").strip()
-    if not query:
-        return ""
-    ranked = await recall(db, profile, RecallRequest(query=query))
-    return ranked.result.answer
+@dataclass(frozen=True)
+class RecallApp:
+    """What recall needs of the running app: its engine and settings, and the embedder and the LLM when
+    they are configured."""
+
+    engine: AsyncEngine
+    settings: Settings
+    semantic: Semantic | None
+    llm: LlmClient | None
+
+    @classmethod
+    def of(cls, state: Any) -> RecallApp:
+        """From the app's state (`request.app.state`), as the lifespan set it up."""
+        return cls(state.engine, state.settings, semantic_of(state), llm_of(state))
+
+
+async def recall_and_answer(app: RecallApp, profile: Profile | Named, request: RecallRequest) -> RecallResult:
+    """Recall, whole: the question embedded, the memories ranked on a read connection of their own under
+    the configured bounds, the connection released, the answer written. The one sequence the REST route,
+    the MCP tool and the session tool share. Call it with no connection held: it waits on the embedder
+    and the LLM."""
+    tracer = Tracer() if request.trace else None
+    # Embedded before a connection is checked out: none waits on the embedder.
+    question = await app.semantic.embed_question(request.query) if app.semantic is not None else None
+    if tracer:
+        tracer.lap("embedding")
+    async with read_connection(app.engine) as db:
+        ranked = await recall(
+            db,
+            profile,
+            request,
+            semantic=question,
+            exact_rows=app.settings.recall_exact_rows,
+            timeout=app.settings.recall_timeout_seconds,
+            tracer=tracer,
+        )
+    result = ranked.result
+    if app.llm is not None:
+        # The reads are done and the connection back in the pool: none waits on the LLM.
+        result = await answer_with_llm(app.llm, request, ranked)
+    if tracer is None:
+        return result
+    tracer.lap("answer")
+    return result.model_copy(update={"trace": tracer.trace()})

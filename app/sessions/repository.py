@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.db import indexed_text_fits
 from app.core.profiled_text import all_keys_query, profile_lexemes
+from app.language.detect import search_config
 from app.models import Compaction, Message, Session
 from app.sessions.fulltext import ALL_TERMS_QUERY, split_query
 from app.sessions.schemas import SearchHit
@@ -159,6 +160,7 @@ async def insert_message(
         "role": role,
         "parts": parts,
         "text_content": text_content,
+        "language": search_config(text_content),
         # clock_timestamp: messages appended in one transaction (batch, split) keep their order in time.
         "created_at": created_at if created_at is not None else func.clock_timestamp(),
     }
@@ -184,7 +186,7 @@ async def update_message(
     stmt = (
         update(Message)
         .where(Message.profile_id == profile_id, Message.session_id == session_id, Message.id == message_id)
-        .values(role=role, parts=parts, text_content=text_content)
+        .values(role=role, parts=parts, text_content=text_content, language=search_config(text_content))
         .returning(Message)
         .execution_options(synchronize_session=False)
     )
@@ -299,11 +301,12 @@ class MessageText:
     created_at: datetime
     seq: int
     metadata: dict[str, Any] | None
+    name: str | None  # the speaker's name, when the ingest gave one
 
 
 # Plain columns only: extraction reads thousands of messages a second and needs none of the parts JSON.
 # MessageText's fields, in order.
-_MESSAGE_TEXT_COLUMNS = "id, role, text_content, created_at, seq, metadata"
+_MESSAGE_TEXT_COLUMNS = "id, role, text_content, created_at, seq, metadata, name"
 _MESSAGES_BY_ID = text(
     f"SELECT {_MESSAGE_TEXT_COLUMNS} FROM messages "
     "WHERE profile_id = :p AND session_id = :sid AND id = ANY(CAST(:ids AS text[])) ORDER BY seq"
@@ -478,11 +481,12 @@ async def session_activity(db: AsyncSession, profile_id: int) -> list[SessionAct
 class MessageLine:
     role: str
     text: str
+    name: str | None  # the speaker's name, when the ingest gave one
 
 
 _LAST_MESSAGES = text(
     """
-    SELECT role, text_content AS text FROM messages
+    SELECT role, text_content AS text, name FROM messages
     WHERE profile_id = :p AND session_id = :sid AND text_content <> ''
     ORDER BY seq DESC
     LIMIT :limit
@@ -495,4 +499,4 @@ async def last_text_messages(
 ) -> list[MessageLine]:
     """The session's last messages that carry text, newest first."""
     rows = await db.execute(_LAST_MESSAGES, {"p": profile_id, "sid": session_id, "limit": limit})
-    return [MessageLine(role=r["role"], text=r["text"]) for r in rows.mappings()]
+    return [MessageLine(role=r["role"], text=r["text"], name=r["name"]) for r in rows.mappings()]

@@ -23,9 +23,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.core.dates import format_date
 from app.core.memory_types import POLICIES, SummaryLines, TypePolicy
 from app.core.tokens import estimate_tokens
+from app.extraction.text import parse_message
+from app.language.lexicon import GENERIC_SPEAKERS
 from app.models import Profile
 from app.summary import repository
-from app.summary.repository import MemoryLine, SessionActivity
+from app.summary.repository import MemoryLine, MessageLine, SessionActivity
 
 SUMMARY_TOKENS = 2000
 # The one section that is no memory type's: the last session's memories (or, lacking any, its last
@@ -110,11 +112,15 @@ def _bullets(memories: list[MemoryLine]) -> list[str]:
     return [_bullet(m) for m in memories]
 
 
-def _digest_line(role: str, text: str) -> str:
-    flat = " ".join(text.split())
+def _digest_line(message: MessageLine) -> str:
+    """A message as `- Speaker: text`: its speaker's name (given at ingest or as a `Name:` prefix), else
+    User / Assistant."""
+    parsed = parse_message(message.text)
+    speaker = message.name or parsed.speaker or GENERIC_SPEAKERS.get(message.role, message.role.capitalize())
+    flat = " ".join(parsed.body.split()) if parsed.speaker else " ".join(message.text.split())
     if len(flat) > DIGEST_CHARS:
         flat = flat[: DIGEST_CHARS - 1].rstrip() + "…"
-    return f"- {role}: {flat}"
+    return f"- {speaker}: {flat}"
 
 
 def _rank_by_session(tasks: list[MemoryLine], sessions: list[SessionActivity]) -> list[MemoryLine]:
@@ -150,7 +156,7 @@ async def _last_session_lines(db: AsyncSession, profile_id: int, session_id: str
     if memories:
         return [_bullet(m) for m in memories]
     messages = await repository.last_messages(db, profile_id, session_id, DIGEST_MESSAGES)
-    return [_digest_line(m.role, m.text) for m in messages]
+    return [_digest_line(m) for m in messages]
 
 
 async def build_summary(db: AsyncSession, profile: Profile, session_id: str | None = None) -> str:

@@ -65,7 +65,7 @@ async def test_embed_job_and_recall_with_the_local_model() -> None:
     from tests.conftest import ADMIN_KEY, fresh_database, make_settings
 
     async with fresh_database("am_test_local") as url:
-        settings = make_settings(url, embeddings="local")
+        settings = make_settings(url, embeddings="minilm")
         app = create_app(settings, run_worker=False)
         async with app.router.lifespan_context(app):
             transport = httpx.ASGITransport(app=app)
@@ -89,4 +89,4 @@ async def test_embed_job_and_recall_with_the_local_model() -> None:
                 top = response.json()["candidates"][0]
                 assert "kitten" in top["summary"]
                 ready = (await client.get("/readyz")).json()
-                assert ready["embeddings"] == "local" and ready["vectorStore"] == "portable"
+                assert ready["embeddings"] == "minilm" and ready["vectorStore"] == "portable"

@@ -1,5 +1,5 @@
-"""With AGENT_MEMORY_EMBEDDINGS unset (none, the default) nothing of the semantic channel runs: no embed job is
-ever queued, no vector stored, recall stays lexical, and /readyz says so."""
+"""With AGENT_MEMORY_EMBEDDINGS=none (the shared test settings) nothing of the semantic channel runs: no embed
+job is ever queued, no vector stored, recall stays lexical, and /readyz says so."""
 
 from __future__ import annotations
 
@@ -34,4 +34,4 @@ async def test_default_queues_no_embedding_and_recall_stays_lexical(
 
 async def test_readyz_says_no_embeddings(anon: httpx.AsyncClient) -> None:
     ready = (await anon.get("/readyz")).json()
-    assert ready["embeddings"] == "none" and ready["vectorStore"] is None
+    assert ready["embeddings"] == "none" and ready["vectorStore"] is None and ready["embeddingModel"] is None

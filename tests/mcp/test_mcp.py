@@ -168,3 +168,20 @@ async def test_mcp_needs_a_key_when_not_open(app: FastAPI) -> None:
         wrong = await http.post("/mcp", json=body, headers={**headers, "authorization": "Bearer amk_x_y"})
     assert missing.status_code == 401 and missing.json()["code"] == "unauthorized"
     assert wrong.status_code == 401
+
+
+async def test_wrong_argument_names_are_refused_naming_the_expected_ones(app: FastAPI, ns: str) -> None:
+    where = {"namespace": ns, "profile": "p"}
+    async with mcp_client(app, **admin()) as mcp:
+        by_id = await mcp.call_tool("get_memory", {"id": "01MXXXXXXXXXXXXXXXXXXXXXXX", **where})
+        typo = await mcp.call_tool("recall", {"question": "where?", **where})
+    assert by_id.is_error and by_id.structured_content is not None
+    assert by_id.structured_content["code"] == "validation_failed"
+    assert by_id.structured_content["detail"] == (
+        'get_memory: unknown argument "id"; missing required argument "memory_id". '
+        "Its arguments: memory_id (required), namespace, profile."
+    )
+    assert by_id.content[0].text.startswith("validation_failed: get_memory: unknown argument")  # type: ignore[union-attr]
+    assert typo.is_error and typo.structured_content is not None
+    detail = typo.structured_content["detail"]
+    assert 'unknown argument "question"' in detail and "query (required)" in detail

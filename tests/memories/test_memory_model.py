@@ -209,3 +209,19 @@ async def test_as_of_before_and_after_an_edit_and_a_supersession(
     assert [c["id"] for c in recall_then.json()["candidates"]] == [blue["id"]]
     recall_now = await client.post(f"{profile_url}/recall", json={"query": "favourite colour"})
     assert [c["id"] for c in recall_now.json()["candidates"]] == [green["id"]]
+
+
+async def test_editing_the_content_dates_the_memory_again(
+    client: httpx.AsyncClient, profile_url: str
+) -> None:
+    created = (
+        await client.post(f"{profile_url}/remember", json={"content": "I fly to Tokyo on 3 March 2031."})
+    ).json()
+    assert created["eventTime"].startswith("2031-03-03"), created
+    edited = await client.patch(
+        f"{profile_url}/memories/{created['id']}", json={"content": "I fly to Tokyo on 5 April 2031."}
+    )
+    assert edited.status_code == 200, edited.text
+    assert edited.json()["eventTime"].startswith("2031-04-05"), edited.json()
+    fetched = (await client.get(f"{profile_url}/memories/{created['id']}")).json()
+    assert fetched["eventTime"].startswith("2031-04-05") and "April" in fetched["summary"], fetched

@@ -471,3 +471,22 @@ async def test_a_memory_sharing_no_word_with_the_question_is_found_through_the_q
     for level in ("low", "medium"):
         result = await _recall(client, profile_url, "How was I injured?", thinkingLevel=level)
         assert "fractured their wrist" in result["candidates"][0]["summary"], result
+
+
+async def test_candidates_come_in_score_order(
+    client: httpx.AsyncClient, profile_url: str, worker: Worker
+) -> None:
+    # One message split into two memories: the second is moved below distinct information (its source is
+    # covered by the first), and must not then score above what now ranks before it.
+    chat = [
+        {"role": "user", "content": "I moved to Lisbon and I like fado."},
+        {"role": "user", "content": "Fado nights in Lisbon are my favourite thing."},
+        {"role": "user", "content": "I saw a fado show in Porto once."},
+        {"role": "user", "content": "My cousin sings fado."},
+    ]
+    await client.post(f"{profile_url}/ingest", json={"sessionId": "s", "messages": chat})
+    await worker.drain()
+    for query in ("fado Lisbon", "Where did I move?", "Who sings fado?", "fado"):
+        found = (await client.post(f"{profile_url}/recall", json={"query": query})).json()
+        scores = [c["score"] for c in found["candidates"]]
+        assert scores == sorted(scores, reverse=True), (query, found["candidates"])

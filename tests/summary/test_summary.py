@@ -183,10 +183,24 @@ async def test_last_session_without_memories_digests_its_messages(
     summary = await _summary(client, profile_url)
     assert _headings(summary) == ["## Key Facts", "## Last Session"], summary
     assert _section(summary, "## Last Session") == [
-        "- user: Hello!",
-        "- assistant: Hi! What would you like to talk about today?",
-        "- user: Thanks, that's all.",
+        "- User: Hello!",
+        "- Assistant: Hi! What would you like to talk about today?",
+        "- User: Thanks, that's all.",
     ]
+
+
+async def test_the_digest_names_the_speakers(
+    client: httpx.AsyncClient, profile_url: str, worker: Worker
+) -> None:
+    await client.post(f"{profile_url}/remember", json={"content": "I live in Porto."})
+    chat = [
+        {"role": "user", "name": "Marta", "content": "Hello!"},
+        {"role": "assistant", "content": "Ben: Hi Marta!"},
+    ]
+    await client.post(f"{profile_url}/ingest", json={"sessionId": "chat", "messages": chat})
+    await worker.drain()
+    summary = await _summary(client, profile_url)
+    assert _section(summary, "## Last Session") == ["- Marta: Hello!", "- Ben: Hi Marta!"], summary
 
 
 async def test_superseded_memories_never_appear(client: httpx.AsyncClient, profile_url: str) -> None:
@@ -267,3 +281,18 @@ async def test_key_facts_put_substance_before_one_liners(client: httpx.AsyncClie
     summary = (await client.post(f"{profile_url}/summary", json={})).json()["summary"]
     first_fact = summary.split("\n")[1]
     assert "bakery" in first_fact, summary
+
+
+async def test_an_unknown_field_is_refused_naming_the_accepted_ones(
+    client: httpx.AsyncClient, profile_url: str
+) -> None:
+    await client.post(f"{profile_url}/remember", json={"content": "I live in Porto."})
+    response = await client.post(f"{profile_url}/summary", json={"sessionID": "s1"})
+    assert response.status_code == 422, response.text
+    detail = response.json()["detail"]
+    assert detail.startswith("body.sessionID: unknown field") and "sessionId" in detail, detail
+    nested = await client.post(
+        f"{profile_url}/ingest", json={"messages": [{"role": "user", "content": "hi", "speaker": "Ann"}]}
+    )
+    assert nested.status_code == 422, nested.text
+    assert "role, content, name, timestamp, metadata" in nested.json()["detail"], nested.json()
