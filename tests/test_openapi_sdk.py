@@ -59,7 +59,15 @@ def test_message_parts_are_a_union_of_ai_sdk_parts_with_a_catch_all() -> None:
     assert {"toolCallId", "state"} <= set(SCHEMAS["ToolPart"]["required"])
 
 
-def test_readme_shows_the_examples_ci_checks() -> None:
-    readme = (ROOT / "README.md").read_text()
+def test_clients_guide_shows_the_examples_ci_checks() -> None:
+    guide = (ROOT / "docs" / "clients.md").read_text()
     for name, fence in (("example.py", "```python\n"), ("example.ts", "```ts\n")):
-        assert fence + (ROOT / ".ci" / "sdk" / name).read_text() + "```" in readme, name
+        assert fence + (ROOT / ".ci" / "sdk" / name).read_text() + "```" in guide, name
+
+
+def test_import_body_is_bytes_a_generator_reads() -> None:
+    """Declared as application/x-ndjson, the import was left out of the generated Python client."""
+    body = DOCUMENT["paths"]["/v1/namespaces/{namespace}/import"]["post"]["requestBody"]
+    assert body["required"] is True
+    assert list(body["content"]) == ["application/octet-stream"]
+    assert body["content"]["application/octet-stream"]["schema"]["format"] == "binary"

@@ -60,7 +60,7 @@ def test_compose_starts_without_a_preset_key_and_documents_the_one_liner() -> No
     assert isinstance(services, dict)
     assert services["api"]["environment"]["AGENT_MEMORY_ADMIN_KEY"] == "${AGENT_MEMORY_ADMIN_KEY:-}"
     one_liner = "docker compose run --rm -T api agent-memory keys create --admin --env >> .env"
-    assert one_liner in text and one_liner in (ROOT / "README.md").read_text()
+    assert one_liner in text and one_liner in (ROOT / "docs" / "operations.md").read_text()
 
 
 def test_dockerfile_runs_as_non_root() -> None:

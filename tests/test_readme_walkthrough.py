@@ -1,8 +1,9 @@
-"""Every `curl` line of the README's walk-throughs, run in order against a live `agent-memory serve` (open
-mode on loopback, its own database, the worker running), each answer checked against what the README says
-it returns: the status its comment names (`# 202 …`, `201 created, 200 existed`), and the fields of a
-`#   → {…}` line below it (`…` elides the rest of a value; "01J…" and "amk_…" in a command stand for the id
-an earlier answer gave)."""
+"""Every `curl` line of the README's walk-through, then of the guides that continue it (docs/sessions.md,
+docs/memory-model.md), run in order against a live `agent-memory serve` (open mode on loopback, its own
+database, the worker running), each answer checked against what the text says it returns: the status its
+comment names (`# 202 …`, `201 created, 200 existed`), and the fields of a `#   → {…}` line below it (`…`
+elides the rest of a value; "01M…" stands for an id). The README's Python example runs against the same
+server."""
 
 from __future__ import annotations
 
@@ -30,6 +31,8 @@ from tests.test_serve_embedded import _free_port, _wait_ready
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
+# Guides whose bash blocks continue the walk-through, in this order (each sets its own variables).
+GUIDES = [ROOT / "docs" / "sessions.md", ROOT / "docs" / "memory-model.md"]
 
 RECALL_QUESTION = "What race did I run, and when?"
 # The README's recall example is being corrected (its answer read "User ran User's …"); until the text and
@@ -52,12 +55,17 @@ class Line:
         return f"{self.index:02d}-{words[:40]}"
 
 
-def walkthrough_blocks(readme: str) -> list[str]:
-    """The bash blocks of the `## Walk-through` section (its ### subsections included)."""
+def bash_blocks(text: str) -> list[str]:
+    return re.findall(r"```bash\n(.*?)```", text, flags=re.S)
+
+
+def walkthrough_blocks(readme: str, guides: list[str]) -> list[str]:
+    """The bash blocks of the README's `## Walk-through` section (its ### subsections included), then every
+    bash block of the guides."""
     start = readme.index("## Walk-through")
     end = readme.find("\n## ", start + 3)
     section = readme[start : end if end != -1 else None]
-    return re.findall(r"```bash\n(.*?)```", section, flags=re.S)
+    return [block for text in [section, *guides] for block in bash_blocks(text)]
 
 
 def _statuses(comment: str) -> set[int]:
@@ -81,11 +89,11 @@ def _split_comment(line: str) -> tuple[str, str]:
     return line.rstrip(), ""
 
 
-def parse(readme: str) -> tuple[list[str | Line], list[Line]]:
+def parse(readme: str, guides: list[str]) -> tuple[list[str | Line], list[Line]]:
     """(the steps in order: variable assignments and curl lines; the curl lines)."""
     steps: list[str | Line] = []
     lines: list[Line] = []
-    for block in walkthrough_blocks(readme):
+    for block in walkthrough_blocks(readme, guides):
         pending = ""
         quote_open = False
         for raw in block.splitlines():
@@ -114,7 +122,7 @@ def parse(readme: str) -> tuple[list[str | Line], list[Line]]:
     return steps, lines
 
 
-STEPS, LINES = parse(README)
+STEPS, LINES = parse(README, [guide.read_text() for guide in GUIDES])
 
 
 def _expected_pairs(expected: str) -> list[tuple[str, Any]]:
@@ -134,10 +142,11 @@ def _expected_pairs(expected: str) -> list[tuple[str, Any]]:
 
 
 ULID = re.compile(r"[0-9A-HJKMNP-TV-Z]{26}")
+ID_STAND_IN = re.compile(r"01[0-9A-HJKMNP-TV-Z]…")  # "01M…": an id, shown by the start of a current one
 
 
 def _matches(expected: Any, actual: Any) -> bool:
-    if expected == "01J…":  # the README's stand-in for an id (a ULID)
+    if isinstance(expected, str) and ID_STAND_IN.fullmatch(expected):
         return isinstance(actual, str) and ULID.fullmatch(actual) is not None
     if isinstance(expected, str) and ("…" in expected or "<" in expected):
         pattern = "".join(
@@ -181,7 +190,6 @@ class Walkthrough:
     def __init__(self, base: str, workdir: Path) -> None:
         self.base = base
         self.workdir = workdir
-        self.ids: dict[str, str] = {}
         self.answers: dict[int, Answer] = {}
         self.assignments: list[str] = []  # the README's variables so far, as literal values
 
@@ -193,16 +201,11 @@ class Walkthrough:
             self.assignments.append(assignment)
             return
         script = "\n".join(["set -e", *self.assignments, assignment, f'printf %s "${name}"'])
-        result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60)
+        result = subprocess.run(
+            ["bash", "-c", script], capture_output=True, text=True, timeout=60, cwd=self.workdir
+        )
         assert result.returncode == 0, f"{assignment}\n{result.stderr}"
         self.assignments.append(f"{name}={shlex.quote(result.stdout)}")
-
-    def _substitute(self, command: str) -> str:
-        if "jobs/01J…" in command:
-            command = command.replace("jobs/01J…", "jobs/" + self.ids["job"])
-        if "memories/01J…" in command:
-            command = command.replace("memories/01J…", "memories/" + self.ids["memory"])
-        return command.replace("amk_…", self.ids.get("key", "amk_…"))
 
     def run(self, line: Line) -> Answer:
         # The body goes where the README sends it (stdout, or a file it redirects to); the status to stderr.
@@ -211,7 +214,7 @@ class Walkthrough:
                 "set -e",
                 *self.assignments,
                 "curl() { command curl -w '%{stderr}\\n__status__%{http_code}' \"$@\"; }",
-                self._substitute(line.command),
+                line.command,
             ]
         )
         result = subprocess.run(
@@ -227,25 +230,14 @@ class Walkthrough:
         except ValueError:
             body = text
         answer = Answer(status, body, check(line, status, body))
-        self._remember_ids(line, body)
+        if isinstance(body, dict) and isinstance(body.get("jobId"), str):
+            self._wait_for_job(line, body["jobId"])
         self.answers[line.index] = answer
         return answer
 
-    def _remember_ids(self, line: Line, body: Any) -> None:
-        if not isinstance(body, dict):
-            return
-        if isinstance(body.get("key"), str):
-            self.ids["key"] = body["key"]
-        if isinstance(body.get("jobId"), str):
-            self.ids["job"] = body["jobId"]
-            self._wait_for_job(line)
-        memories = body.get("memories")
-        if isinstance(memories, list) and memories:
-            self.ids["memory"] = memories[0]["id"]
-
-    def _wait_for_job(self, line: Line) -> None:
+    def _wait_for_job(self, line: Line, job_id: str) -> None:
         """The README's reader waits for extraction before recalling; so does the test."""
-        job_url = self._shell_value(line.command.split()[4].rsplit("/", 1)[0]) + "/jobs/" + self.ids["job"]
+        job_url = self._shell_value(line.command.split()[4].rsplit("/", 1)[0]) + "/jobs/" + job_id
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if httpx.get(job_url, timeout=10).json()["status"] in ("done", "failed"):
@@ -261,7 +253,8 @@ class Walkthrough:
 
 
 @pytest.fixture(scope="module")
-def walkthrough(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Walkthrough]:
+def server() -> Iterator[str]:
+    """A live `agent-memory serve` in open mode on loopback, on a database of its own: its base URL."""
     name = f"am_readme_{os.getpid()}"
     asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
     url = urlunsplit(urlsplit(SERVER_URL)._replace(path="/" + name))
@@ -281,17 +274,22 @@ def walkthrough(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Walkthroug
     base = f"http://127.0.0.1:{port}"
     try:
         _wait_ready(proc, base)
-        runner = Walkthrough(base, tmp_path_factory.mktemp("readme"))
-        for step in STEPS:
-            if isinstance(step, Line):
-                runner.run(step)
-            else:
-                runner.assign(step)
-        yield runner
+        yield base
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=60)
         asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture(scope="module")
+def walkthrough(server: str, tmp_path_factory: pytest.TempPathFactory) -> Walkthrough:
+    runner = Walkthrough(server, tmp_path_factory.mktemp("readme"))
+    for step in STEPS:
+        if isinstance(step, Line):
+            runner.run(step)
+        else:
+            runner.assign(step)
+    return runner
 
 
 async def _admin(statement: str) -> None:
@@ -323,3 +321,25 @@ def test_readme_has_walkthrough_lines() -> None:
 def test_readme_line_answers_as_documented(walkthrough: Walkthrough, line: Line) -> None:
     answer = walkthrough.answers[line.index]
     assert not answer.problems, f"{line.command}\n→ {answer.status} {answer.body!r}\n{answer.problems}"
+
+
+def python_example(readme: str) -> str:
+    """The one python block of the README's `## Python` section."""
+    start = readme.index("## Python")
+    section = readme[start : readme.find("\n## ", start + 3)]
+    (block,) = re.findall(r"```python\n(.*?)```", section, flags=re.S)
+    return str(block)
+
+
+def test_readme_python_example_runs(server: str, walkthrough: Walkthrough, tmp_path: Path) -> None:
+    """Run as written (after the walk-through, so its namespace exists and the example's 409 is met too),
+    only the server's address changed; it prints the answer, the candidates and the summary."""
+    example = python_example(README)
+    assert 15 <= len([line for line in example.splitlines() if line.strip()]) <= 25
+    script = tmp_path / "example.py"
+    script.write_text(example.replace("http://127.0.0.1:8080", server))
+    result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    answer = result.stdout.splitlines()[0]
+    assert "Tokyo" in answer, result.stdout
+    assert "## Instructions" in result.stdout and "British English" in result.stdout, result.stdout

@@ -1,13 +1,15 @@
 """Every memory operation and a session round trip through the Python client that openapi-python-client
 generates from openapi/openapi.json (type-checked with mypy --strict and run against a live server by
-.ci/sdk_check.sh; shown in the README)."""
+.ci/sdk_check.sh; shown in docs/clients.md)."""
 
+import io
 import os
 import time
 import uuid
 from typing import TypeVar
 
 from agent_memory_client import AuthenticatedClient
+from agent_memory_client.api.export import export_namespace, import_namespace
 from agent_memory_client.api.memory import (
     delete_memory,
     delete_session,
@@ -25,6 +27,7 @@ from agent_memory_client.api.sessions import append_message, create_session, get
 from agent_memory_client.models import (
     AppendMessage,
     History,
+    ImportResult,
     IngestMessage,
     IngestRequest,
     IngestResult,
@@ -49,6 +52,7 @@ from agent_memory_client.models import (
     SummaryOut,
     TextPart,
 )
+from agent_memory_client.types import File
 
 T = TypeVar("T")
 
@@ -122,4 +126,12 @@ part = history.messages[0].parts[0]
 assert isinstance(part, TextPart) and part.text == "Deploying tonight?", part
 hits = expect(search_messages.sync(ns, who, client=client, q="deployment"), SearchResults)
 assert [hit.session_id for hit in hits.results] == ["s1"]
-print(f"python client: every memory operation and a session round trip passed in namespace {ns}")
+
+# export the profile (NDJSON: the client hands back the raw bytes) and import it into another namespace
+exported = export_namespace.sync_detailed(ns, client=client, profile=who)
+assert exported.status_code == 200 and exported.content.startswith(b"{"), exported
+copy = expect(create_namespace.sync(client=client, body=NamespaceCreate(name=ns + "-copy")), NamespaceOut)
+upload = File(payload=io.BytesIO(exported.content))
+imported = expect(import_namespace.sync(copy.name, client=client, body=upload), ImportResult)
+assert imported.inserted["profile"] == 1 and imported.records > 1, imported
+print(f"python client: every memory operation, a session round trip and export / import passed in {ns}")

@@ -59,4 +59,17 @@ export async function main(baseUrl = "http://127.0.0.1:8080", key = "open-mode")
   );
   const texts: string[] = (history?.messages ?? []).flatMap((m) => m.parts.filter(isText).map((p) => p.text));
   console.log(texts, history?.tokenEstimate);
+
+  // Export a profile as NDJSON text and import it into another namespace: the body goes as it is, not as JSON.
+  const { data: exported } = await memory.GET("/v1/namespaces/{namespace}/export", {
+    params: { path: { namespace: "demo" }, query: { profile: "alice" } },
+    parseAs: "text",
+  });
+  const { data: imported } = await memory.POST("/v1/namespaces/{namespace}/import", {
+    params: { path: { namespace: "demo-copy" } },
+    body: exported ?? "",
+    bodySerializer: (ndjson: string) => ndjson,
+    headers: { "Content-Type": "application/x-ndjson" },
+  });
+  console.log(imported?.records, imported?.inserted);
 }

@@ -52,12 +52,22 @@ async def export_namespace(
     )
 
 
+# The body is declared as bytes (application/octet-stream), which SDK generators turn into a file argument;
+# declared as application/x-ndjson, openapi-python-client skipped the whole endpoint (a media type it does
+# not know). The route reads the raw stream whatever the Content-Type, so curl's x-ndjson works as well.
+IMPORT_BODY = {
+    "type": "string",
+    "format": "binary",
+    "description": "An export, as NDJSON (sent as application/x-ndjson or application/octet-stream).",
+}
+
+
 @router.post(
     "/import",
     openapi_extra={
         "requestBody": {
             "required": True,
-            "content": {NDJSON: {"schema": {"type": "string", "description": "An export, as NDJSON."}}},
+            "content": {"application/octet-stream": {"schema": IMPORT_BODY}},
         }
     },
 )
