@@ -1,26 +1,26 @@
 """Extraction through the service by message size: short chat turns against ~11 KB messages.
 
-Run: .venv/bin/python bench/bench_extraction_service.py [--short 2400] [--large 300] [--timeout 600]
+Run: .venv/bin/python -m bench extraction-service [--short 2400] [--large 300] [--timeout 600]
 
 For each size: a fresh database on the local PostgreSQL, `agent-memory serve --no-worker` taking the
 messages through `POST /ingest` (100 per request, as agents batch them), then one `agent-memory worker`
 process (the one `serve` would start) timed from its first claim until the extraction queue is empty, so
 the figure includes the job SQL, storing memories and their sources. Prints messages/s and KB/s: the cost
 is linear in the text when KB/s is about the same for both sizes (short turns carry a fixed per-message
-cost on top, so their KB/s is lower). `bench/bench_extraction_sizes.py` is the extractor alone.
+cost on top, so their KB/s is lower). `python -m bench extraction-sizes` is the extractor alone.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 
 import httpx
 
+from bench import harness
 from bench.bench_extraction_sizes import messages
 from bench.bench_memory_core import bench_extraction
-from bench.common import ADMIN_KEY, bench_database, print_table, running_server
+from bench.harness import ADMIN_KEY, fresh_database, print_table, service
 
 PER_REQUEST = 100
 
@@ -46,11 +46,11 @@ async def ingest(base_url: str, count: int, size: int | None) -> float:
     return sum(len(m.content.encode()) for m in batch) / count / 1024
 
 
-async def main(args: argparse.Namespace) -> None:
+async def run(args: argparse.Namespace) -> None:
     rows = []
     for label, count, size in (("short", args.short, None), ("11 KB", args.large, 11_000)):
-        async with bench_database(keep=False, prefix="bench_sizes") as url:
-            async with running_server(url, worker=False) as server:
+        async with fresh_database(args.database_url, "bench_sizes", keep=args.keep) as url:
+            async with service(url, worker=False) as server:
                 kb = await ingest(server.base_url, count, size)
             result = await bench_extraction(url, args.timeout)
         per_s = result["per_s"]
@@ -69,12 +69,15 @@ async def main(args: argparse.Namespace) -> None:
         ["messages", "count", "avg KB", "seconds", "msg/s", "KB/s", "memories", "failed"],
         rows,
     )
-    print("load average:", " ".join(f"{x:.2f}" for x in os.getloadavg()))
+    print("load average:", harness.load_average())
 
 
-if __name__ == "__main__":
-    parser = argparse.ArgumentParser()
+def main(argv: list[str] | None = None) -> int:
+    parser = harness.parser(__doc__)
     parser.add_argument("--short", type=int, default=2400)
     parser.add_argument("--large", type=int, default=300)
     parser.add_argument("--timeout", type=float, default=600.0)
-    asyncio.run(main(parser.parse_args()))
+    args = parser.parse_args(argv)
+    asyncio.run(run(args))
+    harness.write_json(args.json)
+    return 0

@@ -1,6 +1,6 @@
 """Speed of recall at scale: 1M memories over 1,000 profiles, one client and 32 connections.
 
-Run: .venv/bin/python bench/bench_recall.py [--profiles 1000] [--per-profile 1000] [--keep | --reuse-db NAME]
+Run: .venv/bin/python -m bench recall [--profiles 1000] [--per-profile 1000] [--keep | --reuse-db NAME]
          [--floor] [--workers N] [--load-only]
 
 `--floor` measures the service against its SQL floor in the same run: the statements the real recall code
@@ -16,7 +16,7 @@ Loads a fresh database on the local PostgreSQL in bulk: profiles and sessions wi
 sliver of a profile), their source messages plus assistant replies, and the source links, all by COPY;
 the generated tsvector columns fill themselves. Secondary indexes are dropped for the load and rebuilt
 after (the same definitions, read from the catalogue), then VACUUM ANALYZE. Loading takes a few minutes;
-`--keep` keeps the database and `--reuse-db NAME` measures a kept one again without reloading.
+`--keep` keeps the database (its name is printed) and `--reuse-db NAME` measures a kept one again without reloading.
 
 Then it serves that database (`agent-memory serve --no-worker`), asks generated questions of random
 profiles through `POST …/recall` over 127.0.0.1, prints latency and throughput, and prints
@@ -33,34 +33,16 @@ import json
 import os
 import random
 import statistics
-import sys
 import time
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import asyncpg
 from ulid import ULID
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.common import (  # noqa: E402
-    ADMIN_KEY,
-    CHITCHAT,
-    NAMES,
-    PLACES,
-    ROOT,
-    SERVER_URL,
-    LeanClient,
-    bench_database,
-    memory_statement,
-    percentile,
-    print_table,
-    recall_question,
-    running_server,
-    scoped_key,
-    with_database,
-)
+from bench import harness
+from bench.common import CHITCHAT, NAMES, PLACES, LeanClient, memory_statement, percentile, recall_question
+from bench.harness import ADMIN_KEY, ROOT, fresh_database, print_table, scoped_key, with_database
 
 NAMESPACE = "recall-bench"
 RECALL_REPOSITORY = ROOT / "app" / "recall" / "repository.py"
@@ -155,8 +137,8 @@ MESSAGE_COLUMNS = [
 
 async def load(database_url: str, args: argparse.Namespace, key_holder: dict[str, str]) -> None:
     """Schema (through the server's own migrations), a scoped key, then the bulk load."""
-    async with running_server(database_url, worker=False) as server:
-        key_holder["key"] = await scoped_key(server, NAMESPACE)
+    async with harness.service(database_url, worker=False) as server:
+        key_holder["key"] = await scoped_key(server.base_url, NAMESPACE)
     conn = await asyncpg.connect(database_url)
     try:
         started = time.perf_counter()
@@ -481,7 +463,7 @@ async def measure_against_floor(database_url: str, key: str, args: argparse.Name
     single: list[list[Any]] = []
     saturated_rows: list[list[Any]] = []
     workers = ["--workers", str(args.workers)] if args.workers else []
-    async with running_server(database_url, worker=False, extra_args=workers) as server:
+    async with harness.service(database_url, worker=False, extra_args=workers) as server:
         for run in range(args.runs):
             service = await one_client(server.port, key, questions, args.warmup)
             load_service = _load()
@@ -526,7 +508,7 @@ async def measure(database_url: str, key: str, args: argparse.Namespace) -> None
         return
     rng = random.Random(args.seed)
     questions = [(rng.randrange(args.profiles), recall_question(rng)) for _ in range(20_000)]
-    async with running_server(database_url, worker=False) as server:
+    async with harness.service(database_url, worker=False) as server:
         single = await one_client(server.port, key, questions[: args.warmup + args.queries], args.warmup)
         print_table(
             f"recall, one client: {int(single['n'])} questions over random profiles after {args.warmup} "
@@ -571,12 +553,12 @@ async def measure(database_url: str, key: str, args: argparse.Namespace) -> None
     await explain(database_url, questions[0][0], questions[0][1])
 
 
-async def main(args: argparse.Namespace) -> None:
+async def run(args: argparse.Namespace) -> None:
     print(f"agent-memory recall benchmark — {time.strftime('%Y-%m-%d %H:%M:%S')}")
     if args.reuse_db:
-        url = with_database(SERVER_URL, args.reuse_db)
-        async with running_server(url, worker=False) as server:
-            key = await scoped_key(server, NAMESPACE)
+        url = with_database(args.database_url, args.reuse_db)
+        async with harness.service(url, worker=False) as server:
+            key = await scoped_key(server.base_url, NAMESPACE)
         conn = await asyncpg.connect(url)
         try:
             args.profiles = await conn.fetchval("SELECT count(*) FROM profiles WHERE deleted_at IS NULL")
@@ -586,17 +568,15 @@ async def main(args: argparse.Namespace) -> None:
         print(f"reusing database {args.reuse_db}: {args.profiles:,} profiles, {total:,} memories")
         await (measure_against_floor if args.floor else measure)(url, key, args)
         return
-    async with bench_database(args.keep, prefix="bench_recall") as url:
+    async with fresh_database(args.database_url, "bench_recall", keep=args.keep) as url:
         holder: dict[str, str] = {}
         await load(url, args, holder)
         if not args.load_only:
             await (measure_against_floor if args.floor else measure)(url, holder["key"], args)
 
 
-def parse_args() -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+def main(argv: list[str] | None = None) -> int:
+    parser = harness.parser(__doc__)
     parser.add_argument("--profiles", type=int, default=1000, help="profiles to load")
     parser.add_argument("--per-profile", type=int, default=1000, help="memories per profile")
     parser.add_argument("--session-size", type=int, default=100, help="memories per session")
@@ -614,7 +594,6 @@ def parse_args() -> argparse.Namespace:
         help="thinkingLevels for the per-level one-client run ('' skips it)",
     )
     parser.add_argument("--seed", type=int, default=7, help="random seed of the generated data")
-    parser.add_argument("--keep", action="store_true", help="keep the loaded database for --reuse-db")
     parser.add_argument("--reuse-db", metavar="NAME", help="measure an already loaded (kept) database")
     parser.add_argument("--load-only", action="store_true", help="load (with --keep) and measure nothing")
     parser.add_argument(
@@ -628,14 +607,7 @@ def parse_args() -> argparse.Namespace:
         default=0,
         help="API processes of the served app (serve --workers; 0: its default)",
     )
-    return parser.parse_args()
-
-
-if __name__ == "__main__":
-    arguments = parse_args()
-    try:
-        import uvloop
-    except ImportError:
-        asyncio.run(main(arguments))
-    else:
-        uvloop.run(main(arguments))
+    args = parser.parse_args(argv)
+    harness.run(run(args))
+    harness.write_json(args.json)
+    return 0
