@@ -101,7 +101,8 @@ class Server:
     ready, then stopped; or `spawn()`, `wait_ready()` and `stop()` for timing them.
 
     `env` is added to this process's environment; with `inherit_settings=False` the caller's own
-    AGENT_MEMORY_* variables are left out (a test must not pick up the developer's configuration)."""
+    AGENT_MEMORY_* and OTEL_* variables are left out (a test must not pick up the developer's
+    configuration)."""
 
     env: dict[str, str] = field(default_factory=dict)
     args: Sequence[str] = SERVE
@@ -125,7 +126,7 @@ class Server:
         command = [sys.executable, *(a.replace("{port}", str(self.port)) for a in self.args)]
         env = dict(os.environ)
         if not self.inherit_settings:
-            env = {k: v for k, v in env.items() if not k.startswith("AGENT_MEMORY_")}
+            env = {k: v for k, v in env.items() if not k.startswith(("AGENT_MEMORY_", "OTEL_"))}
         env.update(self.env)
         self.log_path = Path(tempfile.gettempdir()) / f"agent-memory-harness-{self.port}.log"
         with self.log_path.open("wb") as log:

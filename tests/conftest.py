@@ -10,10 +10,8 @@ from __future__ import annotations
 import os
 import secrets
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from urllib.parse import urlsplit, urlunsplit
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
-import asyncpg
 import httpx
 import pytest
 from fastapi import FastAPI
@@ -21,29 +19,15 @@ from fastapi import FastAPI
 from app.core.settings import Settings, to_async_url
 from app.main import create_app
 from app.worker.runner import Worker
+from bench import harness
 
 ADMIN_KEY = "amk_testadmin_" + secrets.token_hex(16)
 SERVER_URL = os.environ.get("AGENT_MEMORY_TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
 
 
-def _with_database(url: str, database: str) -> str:
-    parts = urlsplit(url)
-    return urlunsplit(parts._replace(path="/" + database))
-
-
-@asynccontextmanager
-async def fresh_database(prefix: str) -> AsyncIterator[str]:
+def fresh_database(prefix: str) -> AbstractAsyncContextManager[str]:
     """A new, empty database on the test server for as long as the context lasts; its URL."""
-    name = f"{prefix}_{os.getpid()}_{secrets.token_hex(3)}"
-    admin = await asyncpg.connect(SERVER_URL)
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    await admin.close()
-    try:
-        yield _with_database(SERVER_URL, name)
-    finally:
-        admin = await asyncpg.connect(SERVER_URL)
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.close()
+    return harness.fresh_database(SERVER_URL, prefix)
 
 
 @pytest.fixture(scope="session")
