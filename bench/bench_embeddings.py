@@ -158,7 +158,4 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--sizes", default="1000,10000", help="profile sizes for the search timing")
     p.add_argument("--pgvector", action="store_true", help="also time pgvector on the embedded server")
     p.add_argument("--no-model", action="store_true", help="skip the local model's timing")
-    args = p.parse_args(argv)
-    status = asyncio.run(run(args))
-    harness.write_json(args.json)
-    return status
+    return harness.run_benchmark(p, run, argv)

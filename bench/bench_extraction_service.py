@@ -13,7 +13,6 @@ cost on top, so their KB/s is lower). `python -m bench extraction-sizes` is the 
 from __future__ import annotations
 
 import argparse
-import asyncio
 
 import httpx
 
@@ -77,7 +76,4 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--short", type=int, default=2400)
     parser.add_argument("--large", type=int, default=300)
     parser.add_argument("--timeout", type=float, default=600.0)
-    args = parser.parse_args(argv)
-    asyncio.run(run(args))
-    harness.write_json(args.json)
-    return 0
+    return harness.run_benchmark(parser, run, argv)

@@ -246,17 +246,11 @@ def report(rounds: list[list[Figure]]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = harness.parser(__doc__)
-    parser.add_argument("--workers", type=int, default=1, help="API processes of the service and the floor")
-    parser.add_argument("--connections", type=int, default=32, help="concurrent keep-alive connections")
-    parser.add_argument("--seconds", type=float, default=5, help="counted seconds per figure")
-    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (medians reported)")
+    harness.load_flags(parser, connections=32, seconds=5, rounds=3, workers=1)
     parser.add_argument(
         "--pool", type=int, default=20, help="database connections per side, over its processes"
     )
     parser.add_argument(
         "--only", help="measure only these (comma-separated words of their names, e.g. remember,insert)"
     )
-    args = parser.parse_args(argv)
-    harness.run(run(args))
-    harness.write_json(args.json)
-    return 0
+    return harness.run_benchmark(parser, run, argv)

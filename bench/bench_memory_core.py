@@ -1,7 +1,7 @@
 """Speed of the memory core against a real server: ingest, extraction by one worker, remember, list
 at page 1 and page 1,000, and cold start of `serve` on the embedded PostgreSQL.
 
-Run: .venv/bin/python -m bench memory-core [--runs 3] [--keep] [--skip-cold-start]
+Run: .venv/bin/python -m bench memory-core [--rounds 3] [--keep] [--skip-cold-start]
 
 Targets (spec/quality.md, 2 cores): ingest accepted ≥ 20,000 messages/s (500-message batches);
 extraction by the default extractor, one worker ≥ 2,000 messages/s; remember ≥ 1,500 requests/s;
@@ -11,7 +11,7 @@ The server runs as a subprocess (`agent-memory serve --no-worker`) on a fresh da
 PostgreSQL (dropped at the end unless --keep); extraction is timed with a separate `agent-memory
 worker` process. Load comes from this process over 127.0.0.1 only, with a scoped namespace key as an
 agent deployment would use. Figures are printed, never asserted. Throughput figures are medians of
---runs runs.
+--rounds runs.
 """
 
 from __future__ import annotations
@@ -189,9 +189,9 @@ async def bench_remember(server: Server, key: str, run: int, args: argparse.Name
             await client.close()
 
     warm = time.perf_counter() + 1.0
-    await asyncio.gather(*(loop(c, warm, False) for c in range(args.concurrency)))
+    await asyncio.gather(*(loop(c, warm, False) for c in range(args.connections)))
     started = time.perf_counter()
-    await asyncio.gather(*(loop(c, started + args.remember_seconds, True) for c in range(args.concurrency)))
+    await asyncio.gather(*(loop(c, started + args.seconds, True) for c in range(args.connections)))
     elapsed = time.perf_counter() - started
     ok = statuses.get(201, 0) + statuses.get(200, 0)
     errors = sum(n for s, n in statuses.items() if s not in (200, 201))
@@ -210,17 +210,9 @@ async def bench_remember(server: Server, key: str, run: int, args: argparse.Name
 async def load_list_profile(server: Server, key: str, database_url: str, count: int) -> str:
     """A profile with `count` memories, bulk-loaded with COPY (ULIDs ascending, as real ones are)."""
     profile = "list-100k"
-    async with httpx.AsyncClient(base_url=server.base_url, headers={"Authorization": f"Bearer {key}"}) as c:
-        created = await c.put(f"/v1/namespaces/{NAMESPACE}/profiles/{profile}")
-        assert created.status_code in (200, 201), created.text
+    profile_id = await harness.created_profile(server.base_url, key, database_url, NAMESPACE, profile)
     conn = await asyncpg.connect(database_url)
     try:
-        profile_id = await conn.fetchval(
-            "SELECT p.id FROM profiles p JOIN namespaces n ON n.id = p.namespace_id "
-            "WHERE n.name = $1 AND n.deleted_at IS NULL AND p.name = $2 AND p.deleted_at IS NULL",
-            NAMESPACE,
-            profile,
-        )
         rng = random.Random(99)
         base = time.time() - count / 1000 - 3600
         records = []
@@ -350,7 +342,7 @@ async def run(args: argparse.Namespace) -> None:
     ):
         key = await scoped_key(server.base_url, NAMESPACE)
 
-        ingest = [await bench_ingest(server, key, run, args) for run in range(args.runs)]
+        ingest = [await bench_ingest(server, key, run, args) for run in range(args.rounds)]
         print_table(
             f"ingest: {args.ingest_batches} batches × {args.batch_size} messages, "
             f"{args.ingest_clients} clients (target ≥ 20,000 messages/s accepted)",
@@ -389,9 +381,9 @@ async def run(args: argparse.Namespace) -> None:
             ],
         )
 
-        remember = [await bench_remember(server, key, run, args) for run in range(args.runs)]
+        remember = [await bench_remember(server, key, run, args) for run in range(args.rounds)]
         print_table(
-            f"remember: {args.concurrency} connections, {args.remember_seconds:g}s per run "
+            f"remember: {args.connections} connections, {args.seconds:g}s per run "
             "(target ≥ 1,500 requests/s)",
             ["run", "requests/s", "requests", "errors", "p50 ms", "p99 ms"],
             [
@@ -421,15 +413,14 @@ async def run(args: argparse.Namespace) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = harness.parser(__doc__)
-    parser.add_argument("--runs", type=int, default=3, help="runs of ingest and remember (median reported)")
     parser.add_argument("--ingest-batches", type=int, default=20, help="batches per ingest run")
     parser.add_argument("--batch-size", type=int, default=500, help="messages per ingest batch (max 500)")
     parser.add_argument("--ingest-clients", type=int, default=6, help="concurrent ingest clients")
     parser.add_argument(
         "--extraction-timeout", type=float, default=600, help="give up on the worker after this"
     )
-    parser.add_argument("--concurrency", type=int, default=32, help="connections for remember")
-    parser.add_argument("--remember-seconds", type=float, default=8, help="measured seconds per remember run")
+    # Rounds of ingest and remember; remember's connections and counted seconds.
+    harness.load_flags(parser, connections=32, seconds=8, rounds=3)
     parser.add_argument("--page-size", type=int, default=100, help="list page size")
     parser.add_argument(
         "--deep-page", type=int, default=1000, help="deep page to time (profile = size × this)"
@@ -438,7 +429,4 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--start-runs", type=int, default=2, help="cold start + warm restart pairs")
     parser.add_argument("--skip-cold-start", action="store_true", help="skip the embedded-server start test")
     parser.add_argument("--seed", type=int, default=1, help="random seed of the generated conversations")
-    args = parser.parse_args(argv)
-    harness.run(run(args))
-    harness.write_json(args.json)
-    return 0
+    return harness.run_benchmark(parser, run, argv)

@@ -464,14 +464,14 @@ async def measure_against_floor(database_url: str, key: str, args: argparse.Name
     saturated_rows: list[list[Any]] = []
     workers = ["--workers", str(args.workers)] if args.workers else []
     async with harness.service(database_url, worker=False, extra_args=workers) as server:
-        for run in range(args.runs):
+        for run in range(args.rounds):
             service = await one_client(server.port, key, questions, args.warmup)
             load_service = _load()
             floor = await floor_one_client(database_url, recalls, args.warmup)
             load_floor = _load()
             single.append([run + 1, service["p50"], floor["p50"], service["p50"] / floor["p50"],
                            service["p99"], floor["p99"], f"{load_service} | {load_floor}"])  # fmt: skip
-        for run in range(args.runs):
+        for run in range(args.rounds):
             service_s = await saturated(server.port, key, questions, args.connections, args.seconds)
             load_service = _load()
             floor_s = await floor_saturated(database_url, recalls, args.connections, args.seconds)
@@ -529,7 +529,7 @@ async def measure(database_url: str, key: str, args: argparse.Namespace) -> None
                 per_level,
             )
         rows: list[list[Any]] = []
-        for run in range(args.runs):
+        for run in range(args.rounds):
             offset = (run + 1) * 5000 % len(questions)
             result = await saturated(
                 server.port, key, questions[offset:] + questions[:offset], args.connections, args.seconds
@@ -585,9 +585,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--load-connections", type=int, default=2, help="parallel COPY connections")
     parser.add_argument("--warmup", type=int, default=200, help="untimed questions before the one-client run")
     parser.add_argument("--queries", type=int, default=500, help="timed questions with one client")
-    parser.add_argument("--connections", type=int, default=32, help="connections for the saturated run")
-    parser.add_argument("--seconds", type=float, default=15, help="seconds per saturated run")
-    parser.add_argument("--runs", type=int, default=3, help="saturated runs (median reported)")
+    # The saturated runs: their connections, counted seconds and rounds; `serve --workers` (0: default).
+    harness.load_flags(parser, connections=32, seconds=15, rounds=3, workers=0)
     parser.add_argument(
         "--levels",
         default="low,medium,high",
@@ -601,13 +600,4 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="measure the service against its SQL floor (the same statements through asyncpg), interleaved",
     )
-    parser.add_argument(
-        "--workers",
-        type=int,
-        default=0,
-        help="API processes of the served app (serve --workers; 0: its default)",
-    )
-    args = parser.parse_args(argv)
-    harness.run(run(args))
-    harness.write_json(args.json)
-    return 0
+    return harness.run_benchmark(parser, run, argv)

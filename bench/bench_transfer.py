@@ -25,7 +25,6 @@ import time
 from datetime import UTC, datetime
 
 import asyncpg
-import httpx
 from rich.console import Console
 from ulid import ULID
 
@@ -55,17 +54,9 @@ WORDS = [
 
 async def load(base_url: str, key: str, database_url: str, count: int) -> int:
     """Bulk-load the source profile; returns the number of records an export of it holds."""
-    async with httpx.AsyncClient(base_url=base_url, headers={"Authorization": f"Bearer {key}"}) as c:
-        created = await c.put(f"/v1/namespaces/{NAMESPACE}/profiles/{PROFILE}")
-        assert created.status_code in (200, 201), created.text
+    profile_id = await harness.created_profile(base_url, key, database_url, NAMESPACE, PROFILE)
     conn = await asyncpg.connect(database_url)
     try:
-        profile_id = await conn.fetchval(
-            "SELECT p.id FROM profiles p JOIN namespaces n ON n.id = p.namespace_id "
-            "WHERE n.name = $1 AND p.name = $2 AND p.deleted_at IS NULL",
-            NAMESPACE,
-            PROFILE,
-        )
         rng = random.Random(7)
         base = time.time() - count / 1000 - 3600
         sessions = [(profile_id, f"s{i}", f"s{i}") for i in range((count + 499) // 500)]
@@ -154,7 +145,7 @@ async def run(args: argparse.Namespace) -> None:
     ):
         key = await scoped_key(source.base_url, NAMESPACE)
         records = await load(source.base_url, key, source_url, args.count)
-        for run in range(args.runs):
+        for run in range(args.rounds):
             async with (
                 fresh_database(args.database_url, "bench_dst", keep=args.keep) as target_url,
                 service(target_url, worker=False) as target,
@@ -199,8 +190,7 @@ async def run(args: argparse.Namespace) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = harness.parser(__doc__)
     parser.add_argument("--count", type=int, default=100_000, help="memories in the source profile")
-    parser.add_argument("--runs", type=int, default=1, help="export/import rounds (each into a new database)")
-    args = parser.parse_args(argv)
-    asyncio.run(run(args))
-    harness.write_json(args.json)
-    return 0
+    parser.add_argument(
+        "--rounds", "--runs", type=int, default=1, help="export/import rounds (each into a new database)"
+    )
+    return harness.run_benchmark(parser, run, argv)

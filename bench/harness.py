@@ -27,7 +27,7 @@ from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import Any, Self
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
@@ -37,7 +37,6 @@ ROOT = Path(__file__).resolve().parents[1]
 BENCH_SERVER_URL = os.environ.get(
     "AGENT_MEMORY_BENCH_SERVER_URL", "postgresql://postgres@127.0.0.1:5432/test"
 )
-T = TypeVar("T")
 ADMIN_KEY = "amk_benchadmin_" + secrets.token_hex(16)
 # `python -m app serve` on the loopback; "{port}" in a server's arguments stands for its port.
 SERVE = ("-m", "app", "serve", "--host", "127.0.0.1", "--port", "{port}")
@@ -236,6 +235,25 @@ async def scoped_key(base_url: str, namespace: str) -> str:
         return str(key.json()["key"])
 
 
+async def created_profile(base_url: str, key: str, database_url: str, namespace: str, profile: str) -> int:
+    """Create the profile through the API (as any write would) and return its database id, for loading it
+    in bulk with COPY."""
+    async with httpx.AsyncClient(base_url=base_url, headers={"Authorization": f"Bearer {key}"}) as client:
+        created = await client.put(f"/v1/namespaces/{namespace}/profiles/{profile}")
+        assert created.status_code in (200, 201), created.text
+    conn = await asyncpg.connect(database_url)
+    try:
+        found = await conn.fetchval(
+            "SELECT p.id FROM profiles p JOIN namespaces n ON n.id = p.namespace_id "
+            "WHERE n.name = $1 AND n.deleted_at IS NULL AND p.name = $2 AND p.deleted_at IS NULL",
+            namespace,
+            profile,
+        )
+    finally:
+        await conn.close()
+    return int(found)
+
+
 # -- flags and output -----------------------------------------------------------------------------
 
 
@@ -256,6 +274,45 @@ def parser(doc: str | None, *, database: bool = True, json_output: bool = True) 
             "--json", default=None, metavar="PATH", help="also write the printed tables here as JSON"
         )
     return p
+
+
+def load_flags(
+    p: argparse.ArgumentParser, *, connections: int, seconds: float, rounds: int, workers: int | None = None
+) -> None:
+    """The flags of the load benchmarks, named and meant alike in each (older names kept as aliases):
+    `--connections` keep-alive connections, `--seconds` counted per figure, `--rounds` (medians
+    reported), and `--workers`, the API processes of each server (`serve --workers`; 0: its default)."""
+    p.add_argument(
+        "--connections",
+        "--concurrency",
+        type=int,
+        default=connections,
+        help="concurrent keep-alive connections",
+    )
+    p.add_argument("--seconds", type=float, default=seconds, help="counted seconds per figure")
+    p.add_argument(
+        "--rounds", "--runs", type=int, default=rounds, help="rounds of each figure (medians reported)"
+    )
+    if workers is not None:
+        p.add_argument("--workers", type=int, default=workers, help="API processes of each server")
+
+
+def run_benchmark(
+    p: argparse.ArgumentParser,
+    run: Callable[[argparse.Namespace], Coroutine[Any, Any, object]],
+    argv: Sequence[str] | None,
+) -> int:
+    """A benchmark's `main`: parse its flags, run it (on uvloop where installed: the service runs on it
+    too), write `--json`."""
+    args = p.parse_args(argv)
+    try:
+        import uvloop
+    except ImportError:
+        asyncio.run(run(args))
+    else:
+        uvloop.run(run(args))
+    write_json(getattr(args, "json", None))
+    return 0
 
 
 # Every table printed in this process, for `--json`.
@@ -295,12 +352,3 @@ def write_json(path: str | None, **extra: Any) -> None:
     document = {"command": sys.argv, "load_average": load_average(), "tables": TABLES, **extra}
     Path(path).write_text(json.dumps(document, indent=1, default=str), encoding="utf-8")
     print(f"wrote {path}", file=sys.stderr)
-
-
-def run(coroutine: Coroutine[Any, Any, T]) -> T:
-    """Run a benchmark's coroutine on uvloop where it is installed (the service runs on it too)."""
-    try:
-        import uvloop
-    except ImportError:
-        return asyncio.run(coroutine)
-    return uvloop.run(coroutine)

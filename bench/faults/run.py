@@ -407,10 +407,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--healthz-seconds", type=float, default=300.0)
     parser.add_argument("--pool-embeddings", default="none", choices=["none", "local"])
-    args = parser.parse_args(argv)
-    asyncio.run(run(args))
-    harness.write_json(args.json)
-    return 0
+    return harness.run_benchmark(parser, run, argv)
 
 
 async def run(args: argparse.Namespace) -> None:
