@@ -183,8 +183,13 @@ class Server:
             raise
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
         self.stop()
+        if error is None and self.log_path is not None:
+            # Kept only when the block failed: that is when it is read.
+            self.log_path.unlink(missing_ok=True)
 
     async def __aenter__(self) -> Self:
         self.spawn()
@@ -198,7 +203,7 @@ class Server:
     async def __aexit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
-        self.stop()
+        self.__exit__(kind, error, trace)
 
 
 def service(
