@@ -1,7 +1,7 @@
 """Two checkouts side by side: a git revision against the working tree, interleaved, for a change whose effect
 is smaller than the shared machine's drift from one minute to the next.
 
-Run: .venv/bin/python bench/bench_ab.py --base REV [--kind remember|recall|ingest] [--workers 2]
+Run: .venv/bin/python -m bench ab --base REV [--kind remember|recall|ingest] [--workers 2]
          [--rounds 4] [--seconds 5] [--connections 32]
 
 The revision is checked out into a temporary git worktree (removed at the end). Both servers run from this
@@ -28,31 +28,18 @@ import os
 import random
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import AbstractAsyncContextManager, contextmanager
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import psutil
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.common import (  # noqa: E402
-    ADMIN_KEY,
-    ROOT,
-    LeanClient,
-    Server,
-    bench_database,
-    ingest_batch,
-    memory_statement,
-    print_table,
-    recall_question,
-    running_server,
-    scoped_key,
-)
+from bench import harness
+from bench.common import LeanClient, ingest_batch, memory_statement, recall_question
+from bench.harness import ROOT, Server, fresh_database, print_table, scoped_key, service
 
 NAMESPACE = "ab"
 PROFILES = 8
@@ -96,12 +83,12 @@ def worktree(revision: str) -> Iterator[Path]:
         subprocess.run(["git", "worktree", "remove", "--force", str(path)], cwd=ROOT, check=False)
 
 
-def serving(database_url: str, workers: int, pythonpath: Path | None) -> AbstractAsyncContextManager[Server]:
+def serving(database_url: str, workers: int, pythonpath: Path | None) -> Server:
     """The server of one side: with `pythonpath`, the project's code from there (the base's worktree), run
-    from there too (its API processes put the working directory first on their path)."""
+    from there too (`python -m app` and its API processes put the working directory first on their path)."""
     if pythonpath is None:
-        return running_server(database_url, worker=False, extra_args=["--workers", str(workers)])
-    return running_server(
+        return service(database_url, worker=False, extra_args=["--workers", str(workers)])
+    return service(
         database_url,
         worker=False,
         extra_args=["--workers", str(workers)],
@@ -167,14 +154,14 @@ async def run(args: argparse.Namespace) -> None:
 
 async def measure(args: argparse.Namespace, tree: Path) -> None:
     async with (
-        bench_database(False, prefix="bench_ab") as base_url,
-        bench_database(False, prefix="bench_ab") as new_url,
+        fresh_database(args.database_url, "bench_ab", keep=args.keep) as base_url,
+        fresh_database(args.database_url, "bench_ab", keep=args.keep) as new_url,
         serving(base_url, args.workers, tree) as base_server,
         serving(new_url, args.workers, None) as new_server,
     ):
         sides = []
         for name, server in (("base", base_server), ("new", new_server)):
-            side = Side(name, server, await scoped_key(server, NAMESPACE))
+            side = Side(name, server, await scoped_key(server.base_url, NAMESPACE))
             if args.kind == "recall":
                 await fill(side, args.memories)
             await load(side, args.kind, args.connections, 1.0)
@@ -211,21 +198,11 @@ async def measure(args: argparse.Namespace, tree: Path) -> None:
     print(f"\nnew / base requests/s per round: {ratios}; median {statistics.median(ratios):.2f}")
 
 
-def parse_args() -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+def main(argv: list[str] | None = None) -> int:
+    parser = harness.parser(__doc__)
     parser.add_argument("--base", required=True, help="the git revision to compare the working tree with")
     parser.add_argument("--kind", choices=("remember", "recall", "ingest"), default="remember")
-    parser.add_argument("--workers", type=int, default=2, help="API processes of each server")
-    parser.add_argument("--rounds", type=int, default=4, help="interleaved rounds (medians reported)")
-    parser.add_argument("--seconds", type=float, default=5, help="counted seconds per side and round")
-    parser.add_argument("--connections", type=int, default=32, help="concurrent keep-alive connections")
+    harness.load_flags(parser, connections=32, seconds=5, rounds=4, workers=2)
     parser.add_argument("--pool", type=int, default=20, help="database connections per server")
     parser.add_argument("--memories", type=int, default=300, help="recall: memories per profile first")
-    return parser.parse_args()
-
-
-if __name__ == "__main__":
-    os.environ.setdefault("AGENT_MEMORY_ADMIN_KEY", ADMIN_KEY)
-    asyncio.run(run(parse_args()))
+    return harness.run_benchmark(parser, run, argv)

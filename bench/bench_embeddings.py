@@ -3,38 +3,27 @@ query (one text, as recall runs it), and the exact vector search per query for a
 the portable store (`real[]`, the machine's PostgreSQL) and, when the embedded server is available, in
 pgvector. Prints medians of several runs with the load average beside them.
 
-    .venv/bin/python bench/bench_embeddings.py --database-url postgresql://postgres@127.0.0.1:5432/postgres
-    .venv/bin/python bench/bench_embeddings.py --sizes 1000,10000 --pgvector   # also the embedded server
+    .venv/bin/python -m bench embeddings --database-url postgresql://postgres@127.0.0.1:5432/postgres
+    .venv/bin/python -m bench embeddings --sizes 1000,10000 --pgvector   # also the embedded server
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import json
-import os
 import random
 import secrets
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import asyncpg
 
-try:
-    from bench.locomo import load_samples
-except ModuleNotFoundError:  # run as a script
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from bench.locomo import load_samples
+from bench import harness
+from bench.locomo import load_samples
 
 DATA = Path(__file__).resolve().parent / "data" / "dev_locomo.json"
-
-
-def _load() -> str:
-    one, five, fifteen = os.getloadavg()
-    return f"load {one:.2f} {five:.2f} {fifteen:.2f}"
 
 
 async def embedder_costs(
@@ -51,7 +40,7 @@ async def embedder_costs(
     assert embedder is not None
     t = time.perf_counter()
     await embedder.load()
-    print(f"{embedder.name} load: {1000 * (time.perf_counter() - t):.0f} ms ({_load()})")
+    load_ms = 1000 * (time.perf_counter() - t)
     await embedder.embed(texts[:batch])  # warm up
     per_memory = []
     for _ in range(runs):
@@ -63,17 +52,25 @@ async def embedder_costs(
         t = time.perf_counter()
         await embedder.embed_query(question)
         per_query.append(time.perf_counter() - t)
-    per_query.sort()
-    print(
-        f"{embedder.name}: {1000 * statistics.median(per_memory):.1f} ms per memory "
-        f"({len(texts)} memory texts in batches of {batch}, median of {runs}); per query "
-        f"p50 {1000 * statistics.median(per_query):.1f} ms, p90 {1000 * per_query[int(0.9 * len(per_query))]:.1f} ms "
-        f"({len(per_query)} questions, one thread); {_load()}"
+    harness.print_table(
+        f"Local embedder {embedder.name} ({len(texts)} memory texts in batches of {batch}, median of {runs} "
+        f"runs; p50 of {len(per_query)} queries, one thread)",
+        ["model load ms", "ms per memory", "ms per query", "load average"],
+        [
+            [
+                load_ms,
+                1000 * statistics.median(per_memory),
+                1000 * statistics.median(per_query),
+                harness.load_average(),
+            ]
+        ],
     )
 
 
-async def search_costs(url: str, store: str, sizes: list[int], dims: int, runs: int) -> None:
-    """Vector search in one profile of `n` memories, through the repository's own SQL."""
+async def search_costs(
+    url: str, store: str, sizes: list[int], dims: int, runs: int, rows: list[list[object]]
+) -> None:
+    """Vector search in one profile of `n` memories, through the repository's own SQL; a row per size."""
     from sqlalchemy.ext.asyncio import create_async_engine
 
     from app.core.migrations import upgrade_to_head
@@ -121,32 +118,21 @@ async def search_costs(url: str, store: str, sizes: list[int], dims: int, runs: 
                 t = time.perf_counter()
                 await repository.nearest(conn, pid, "bench", q, store, limit=50, floor=-1.0)
                 timings.append(time.perf_counter() - t)
-        print(
-            f"{store} search, one profile of {n} vectors ({dims} dims), top 50: "
-            f"p50 {1000 * statistics.median(timings):.1f} ms over {runs} queries; {_load()}"
-        )
+        rows.append([store, n, dims, 1000 * statistics.median(timings), runs, harness.load_average()])
     await raw.close()
     await engine.dispose()
 
 
-async def main(args: argparse.Namespace) -> int:
+async def run(args: argparse.Namespace) -> int:
     samples = load_samples(args.data)
     texts = [t.content for s in samples for t in s.turns][: args.memories]
     questions = [qa.question for s in samples for qa in s.scored_questions()]
     if not args.no_model:
         await embedder_costs(args.model, texts, questions, args.batch, args.runs)
     sizes = [int(x) for x in args.sizes.split(",") if x]
-    base = args.database_url.rpartition("/")[0]
-    name = f"bench_emb_{secrets.token_hex(3)}"
-    admin = await asyncpg.connect(f"{base}/postgres")
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    await admin.close()
-    try:
-        await search_costs(f"{base}/{name}", "portable", sizes, 384, args.runs * 10)
-    finally:
-        admin = await asyncpg.connect(f"{base}/postgres")
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.close()
+    rows: list[list[object]] = []
+    async with harness.fresh_database(args.database_url, "bench_emb", keep=args.keep) as url:
+        await search_costs(url, "portable", sizes, 384, args.runs * 10, rows)
     if args.pgvector:
         from app.core.embedded import EmbeddedPostgres
 
@@ -160,17 +146,21 @@ async def main(args: argparse.Namespace) -> int:
                     sizes,
                     384,
                     args.runs * 10,
+                    rows,
                 )
             finally:
                 await asyncio.to_thread(server.stop)
-    print(json.dumps({"load": os.getloadavg()}))
+    harness.print_table(
+        "Vector search in one profile, top 50",
+        ["store", "vectors", "dims", "p50 ms", "queries", "load average"],
+        rows,
+    )
     return 0
 
 
-def parse_args() -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def main(argv: list[str] | None = None) -> int:
+    p = harness.parser(__doc__)
     p.add_argument("--data", default=str(DATA))
-    p.add_argument("--database-url", default="postgresql://postgres@127.0.0.1:5432/postgres")
     p.add_argument("--memories", type=int, default=256, help="memory texts embedded per run")
     p.add_argument("--batch", type=int, default=32)
     p.add_argument("--runs", type=int, default=3)
@@ -178,8 +168,4 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--pgvector", action="store_true", help="also time pgvector on the embedded server")
     p.add_argument("--no-model", action="store_true", help="skip the local model's timing")
     p.add_argument("--model", default="local", choices=["local", "minilm"], help="which packaged model")
-    return p.parse_args()
-
-
-if __name__ == "__main__":
-    raise SystemExit(asyncio.run(main(parse_args())))
+    return harness.run_benchmark(p, run, argv)

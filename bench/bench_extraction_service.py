@@ -1,6 +1,6 @@
 """Extraction through the service by message size: short chat turns against ~11 KB messages.
 
-Run: .venv/bin/python bench/bench_extraction_service.py [--short 2400] [--large 300] [--timeout 600]
+Run: .venv/bin/python -m bench extraction-service [--short 2400] [--large 300] [--timeout 600]
 
 For each size: a fresh database on the local PostgreSQL, `agent-memory serve --no-worker` taking the
 messages through `POST /ingest` (100 per request, as agents batch them), then one `agent-memory worker`
@@ -9,20 +9,19 @@ the figure includes the job SQL, storing memories and their sources; then until 
 queued are done too (the semantic channel is on by default): messages/s with embedding, and the embedding
 backlog's drain time after extraction finished. Prints messages/s and KB/s: the cost
 is linear in the text when KB/s is about the same for both sizes (short turns carry a fixed per-message
-cost on top, so their KB/s is lower). `bench/bench_extraction_sizes.py` is the extractor alone.
+cost on top, so their KB/s is lower). `python -m bench extraction-sizes` is the extractor alone.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
-import os
 
 import httpx
 
+from bench import harness
 from bench.bench_extraction_sizes import messages
 from bench.bench_memory_core import bench_extraction
-from bench.common import ADMIN_KEY, bench_database, print_table, running_server
+from bench.harness import ADMIN_KEY, fresh_database, print_table, service
 
 PER_REQUEST = 100
 
@@ -48,13 +47,13 @@ async def ingest(base_url: str, count: int, size: int | None) -> float:
     return sum(len(m.content.encode()) for m in batch) / count / 1024
 
 
-async def main(args: argparse.Namespace) -> None:
+async def run(args: argparse.Namespace) -> None:
     rows = []
     for label, count, size in (("short", args.short, None), ("11 KB", args.large, 11_000)):
         if not count:
             continue
-        async with bench_database(keep=False, prefix="bench_sizes") as url:
-            async with running_server(url, worker=False) as server:
+        async with fresh_database(args.database_url, "bench_sizes", keep=args.keep) as url:
+            async with service(url, worker=False) as server:
                 kb = await ingest(server.base_url, count, size)
             result = await bench_extraction(url, args.timeout)
         per_s = result["per_s"]
@@ -90,12 +89,12 @@ async def main(args: argparse.Namespace) -> None:
         ],  # fmt: skip
         rows,
     )
-    print("load average:", " ".join(f"{x:.2f}" for x in os.getloadavg()))
+    print("load average:", harness.load_average())
 
 
-if __name__ == "__main__":
-    parser = argparse.ArgumentParser()
+def main(argv: list[str] | None = None) -> int:
+    parser = harness.parser(__doc__)
     parser.add_argument("--short", type=int, default=2400)
     parser.add_argument("--large", type=int, default=300)
     parser.add_argument("--timeout", type=float, default=600.0)
-    asyncio.run(main(parser.parse_args()))
+    return harness.run_benchmark(parser, run, argv)

@@ -1,19 +1,19 @@
 """Throughput of the default extractor on realistic two-friend chat (pure Python, no database).
 
-Run: .venv/bin/python bench/bench_extractor_pure.py [--messages 20000] [--window 24] [--runs 5] [--show]
+Run: .venv/bin/python -m bench extractor-pure [--messages 20000] [--window 24] [--runs 5] [--show]
 Prints messages/s (median of runs) and memories per message. ``--show`` prints
 what one session's worth of turns becomes, to eyeball extraction quality.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import statistics
 import time
 from datetime import UTC, datetime, timedelta
 
 from app.extraction import DefaultExtractor, InputMessage
+from bench import harness
 
 TURNS: list[tuple[str, str]] = [
     ("Caroline", "Hey Mel! Good to see you! How have you been?"),
@@ -118,21 +118,21 @@ async def run_once(messages: list[InputMessage], window: int, context: int) -> t
     return time.perf_counter() - t0, produced
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
+def main(argv: list[str] | None = None) -> int:
+    parser = harness.parser(__doc__, database=False)
     parser.add_argument("--messages", type=int, default=20_000)
     parser.add_argument("--window", type=int, default=24, help="new messages per extraction call")
     parser.add_argument("--context", type=int, default=4, help="earlier messages passed as context")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--show", action="store_true")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
 
     if args.show:
         sample = build_messages(len(TURNS))
         for m in asyncio.run(DefaultExtractor().extract(sample)):
             when = m.event_time.date().isoformat() if m.event_time else "-"
             print(f"[{m.type:11}] {m.topic_key or '-':22} {when:10}  {m.summary}")
-        return
+        return 0
 
     messages = build_messages(args.messages)
     rates = []
@@ -140,12 +140,18 @@ def main() -> None:
     for _ in range(args.runs):
         seconds, produced = asyncio.run(run_once(messages, args.window, args.context))
         rates.append(len(messages) / seconds)
-    print(f"messages: {len(messages)}  window: {args.window}+{args.context}  runs: {args.runs}")
-    print(
-        f"median: {statistics.median(rates):,.0f} messages/s  (min {min(rates):,.0f}, max {max(rates):,.0f})"
+    harness.print_table(
+        f"Default extractor, {len(messages):,} messages, window {args.window}+{args.context}, {args.runs} runs",
+        ["median messages/s", "min", "max", "memories per message", "load average"],
+        [
+            [
+                statistics.median(rates),
+                min(rates),
+                max(rates),
+                produced / len(messages),
+                harness.load_average(),
+            ]
+        ],
     )
-    print(f"memories per message: {produced / len(messages):.2f}")
-
-
-if __name__ == "__main__":
-    main()
+    harness.write_json(args.json)
+    return 0

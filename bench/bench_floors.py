@@ -1,6 +1,6 @@
 """The request paths against their floors, measured in one run, A/B interleaved.
 
-Run: .venv/bin/python bench/bench_floors.py [--workers N] [--rounds 3] [--seconds 5] [--connections 32]
+Run: .venv/bin/python -m bench floors [--workers N] [--rounds 3] [--seconds 5] [--connections 32]
 
 One fresh database on the local PostgreSQL (127.0.0.1:5432, dropped at the end unless --keep) serves both:
 - the service, `agent-memory serve --no-worker --workers N`, with a scoped namespace key;
@@ -23,33 +23,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import os
 import random
 import statistics
-import subprocess
-import sys
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 import asyncpg
-import httpx
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.common import (  # noqa: E402
-    ROOT,
-    LeanClient,
-    bench_database,
-    free_port,
-    ingest_batch,
-    memory_statement,
-    print_table,
-    running_server,
-    scoped_key,
-)
+from bench import harness
+from bench.common import LeanClient, ingest_batch, memory_statement
+from bench.harness import Server, fresh_database, print_table, scoped_key, service
 
 NAMESPACE = "floors"
 PROFILES = 8
@@ -67,46 +52,14 @@ class Figure:
     load: float
 
 
-class Floor:
+def floor_app(database_url: str, workers: int) -> Server:
     """bench/floor_app.py under uvicorn, on the bench's database."""
-
-    def __init__(self, database_url: str, workers: int) -> None:
-        self.port = free_port()
-        self.database_url = database_url
-        self.workers = workers
-        self.process: subprocess.Popen[bytes] | None = None
-        self.log = Path(f"/tmp/agent-memory-floor-{self.port}.log")
-
-    def spawn(self) -> None:
-        args = [sys.executable, "-m", "uvicorn", "bench.floor_app:app", "--host", "127.0.0.1"]
-        args += ["--port", str(self.port), "--workers", str(self.workers), "--no-access-log"]
-        args += ["--log-level", "warning"]
-        env = {**os.environ, "FLOOR_DATABASE_URL": self.database_url}
-        with self.log.open("wb") as out:
-            self.process = subprocess.Popen(args, env=env, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
-
-    async def start(self) -> None:
-        self.spawn()
-        assert self.process is not None
-        deadline = time.monotonic() + 30
-        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{self.port}", timeout=2) as client:
-            while time.monotonic() < deadline:
-                if self.process.poll() is not None:
-                    raise RuntimeError(f"floor app exited:\n{self.log.read_text(errors='replace')}")
-                with contextlib.suppress(httpx.TransportError):
-                    if (await client.get("/noop")).status_code == 200:
-                        return
-                await asyncio.sleep(0.05)
-        raise TimeoutError("floor app not ready")
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+    return Server(
+        env={"FLOOR_DATABASE_URL": database_url},
+        args=("-m", "uvicorn", "bench.floor_app:app", "--host", "127.0.0.1", "--port", "{port}")
+        + ("--workers", str(workers), "--no-access-log", "--log-level", "warning"),
+        ready_path="/noop",
+    )
 
 
 async def saturate(
@@ -167,10 +120,10 @@ async def run(args: argparse.Namespace) -> None:
     print(f"{per_process} database connections per process, service and floor alike")
     print(f"workers {args.workers}, {args.connections} connections, {args.seconds:g}s per figure")
     async with (
-        bench_database(args.keep, prefix="bench_floors") as url,
-        running_server(url, worker=False, extra_args=["--workers", str(args.workers)]) as server,
+        fresh_database(args.database_url, "bench_floors", keep=args.keep) as url,
+        service(url, worker=False, extra_args=["--workers", str(args.workers)]) as server,
     ):
-        key = await scoped_key(server, NAMESPACE)
+        key = await scoped_key(server.base_url, NAMESPACE)
         assert server.process is not None
         print(
             f"service pid {server.process.pid} (for py-spy; with --workers > 1, the API processes are its children)"
@@ -183,10 +136,8 @@ async def run(args: argparse.Namespace) -> None:
             assert status in (200, 201), body
         await warm.close()
         ids = await profile_ids(url)
-        floor = Floor(url, args.workers)
-        await floor.start()
         conversations = [ingest_batch(s, BATCH) for s in range(4)]
-        try:
+        async with floor_app(url, args.workers) as floor:
             rounds: list[list[Figure]] = []
             for round_no in range(args.rounds):
 
@@ -237,8 +188,6 @@ async def run(args: argparse.Namespace) -> None:
                     )
                     figures.append(figure)
                 rounds.append(sorted(figures, key=lambda f: f.name))
-        finally:
-            floor.stop()
     report(rounds)
 
 
@@ -295,29 +244,13 @@ def report(rounds: list[list[Figure]]) -> None:
     )
 
 
-def parse_args() -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--workers", type=int, default=1, help="API processes of the service and the floor")
-    parser.add_argument("--connections", type=int, default=32, help="concurrent keep-alive connections")
-    parser.add_argument("--seconds", type=float, default=5, help="counted seconds per figure")
-    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (medians reported)")
+def main(argv: list[str] | None = None) -> int:
+    parser = harness.parser(__doc__)
+    harness.load_flags(parser, connections=32, seconds=5, rounds=3, workers=1)
     parser.add_argument(
         "--pool", type=int, default=20, help="database connections per side, over its processes"
     )
-    parser.add_argument("--keep", action="store_true", help="keep the database")
     parser.add_argument(
         "--only", help="measure only these (comma-separated words of their names, e.g. remember,insert)"
     )
-    return parser.parse_args()
-
-
-if __name__ == "__main__":
-    arguments = parse_args()
-    try:
-        import uvloop
-    except ImportError:
-        asyncio.run(run(arguments))
-    else:
-        uvloop.run(run(arguments))
+    return harness.run_benchmark(parser, run, argv)

@@ -1,7 +1,7 @@
 """Speed of the memory core against a real server: ingest, extraction by one worker, remember, list
 at page 1 and page 1,000, and cold start of `serve` on the embedded PostgreSQL.
 
-Run: .venv/bin/python bench/bench_memory_core.py [--runs 3] [--keep] [--skip-cold-start]
+Run: .venv/bin/python -m bench memory-core [--rounds 3] [--keep] [--skip-cold-start]
 
 Targets (spec/quality.md, 2 cores): ingest accepted ≥ 20,000 messages/s (500-message batches);
 extraction by the default extractor, one worker ≥ 2,000 messages/s; remember ≥ 1,500 requests/s;
@@ -11,7 +11,7 @@ The server runs as a subprocess (`agent-memory serve --no-worker`) on a fresh da
 PostgreSQL (dropped at the end unless --keep); extraction is timed with a separate `agent-memory
 worker` process. Load comes from this process over 127.0.0.1 only, with a scoped namespace key as an
 agent deployment would use. Figures are printed, never asserted. Throughput figures are medians of
---runs runs.
+--rounds runs.
 """
 
 from __future__ import annotations
@@ -19,11 +19,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import hashlib
-import os
 import random
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -35,21 +33,9 @@ import asyncpg
 import httpx
 from ulid import ULID
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.common import (  # noqa: E402
-    AGENT_MEMORY,
-    ROOT,
-    LeanClient,
-    Server,
-    bench_database,
-    chat_message,
-    memory_statement,
-    percentile,
-    print_table,
-    running_server,
-    scoped_key,
-)
+from bench import harness
+from bench.common import LeanClient, chat_message, memory_statement, percentile
+from bench.harness import Server, fresh_database, print_table, scoped_key, service
 
 NAMESPACE = "bench"
 PROFILES = 8
@@ -119,14 +105,6 @@ async def bench_ingest(server: Server, key: str, run: int, args: argparse.Namesp
 # -- extraction -----------------------------------------------------------------------------------
 
 
-def _spawn_worker(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
-    # Popen returns at once; the worker is then watched through the jobs table.
-    with log.open("wb") as out:
-        return subprocess.Popen(
-            [str(AGENT_MEMORY), "worker"], env=env, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT
-        )
-
-
 async def bench_extraction(database_url: str, timeout: float) -> dict[str, float]:
     """Time one `agent-memory worker` process emptying the extraction queue the ingest runs filled, then
     the embedding jobs extraction queued (the semantic channel is on by default): `per_s` is extraction
@@ -140,10 +118,14 @@ async def bench_extraction(database_url: str, timeout: float) -> dict[str, float
         )
         jobs = await conn.fetchval("SELECT count(*) FROM jobs WHERE kind = 'extract' AND status = 'queued'")
         memories_before = await conn.fetchval("SELECT count(*) FROM memories")
-        env = {**os.environ, "AGENT_MEMORY_DATABASE_URL": database_url, "AGENT_MEMORY_LOG_LEVEL": "WARNING"}
-        log = Path(tempfile.gettempdir()) / "agent-memory-bench-worker.log"
+        # Not waited for: the worker is watched through the jobs table.
+        worker = Server(
+            env={"AGENT_MEMORY_DATABASE_URL": database_url, "AGENT_MEMORY_LOG_LEVEL": "WARNING"},
+            args=("-m", "app", "worker"),
+        )
         spawned = time.perf_counter()
-        process = _spawn_worker(env, log)
+        worker.spawn()
+        assert worker.process is not None
         first_claim: float | None = None
         extracted: float | None = None
         finished: float | None = None
@@ -163,12 +145,11 @@ async def bench_extraction(database_url: str, timeout: float) -> dict[str, float
                 if row["all_pending"] == 0:
                     finished = now
                     break
-                if process.poll() is not None:
-                    raise RuntimeError(f"worker exited with {process.returncode}: {log.read_text()[-2000:]}")
+                if worker.process.poll() is not None:
+                    raise RuntimeError(f"worker exited with {worker.process.returncode}: {worker.log_tail()}")
                 await asyncio.sleep(0.05)
         finally:
-            process.terminate()
-            process.wait(30)
+            worker.stop()
         if finished is None or extracted is None:
             raise TimeoutError("the worker did not empty the queue in time")
         failed = await conn.fetchval("SELECT count(*) FROM jobs WHERE status = 'failed'")
@@ -221,9 +202,9 @@ async def bench_remember(server: Server, key: str, run: int, args: argparse.Name
             await client.close()
 
     warm = time.perf_counter() + 1.0
-    await asyncio.gather(*(loop(c, warm, False) for c in range(args.concurrency)))
+    await asyncio.gather(*(loop(c, warm, False) for c in range(args.connections)))
     started = time.perf_counter()
-    await asyncio.gather(*(loop(c, started + args.remember_seconds, True) for c in range(args.concurrency)))
+    await asyncio.gather(*(loop(c, started + args.seconds, True) for c in range(args.connections)))
     elapsed = time.perf_counter() - started
     ok = statuses.get(201, 0) + statuses.get(200, 0)
     errors = sum(n for s, n in statuses.items() if s not in (200, 201))
@@ -242,17 +223,9 @@ async def bench_remember(server: Server, key: str, run: int, args: argparse.Name
 async def load_list_profile(server: Server, key: str, database_url: str, count: int) -> str:
     """A profile with `count` memories, bulk-loaded with COPY (ULIDs ascending, as real ones are)."""
     profile = "list-100k"
-    async with httpx.AsyncClient(base_url=server.base_url, headers={"Authorization": f"Bearer {key}"}) as c:
-        created = await c.put(f"/v1/namespaces/{NAMESPACE}/profiles/{profile}")
-        assert created.status_code in (200, 201), created.text
+    profile_id = await harness.created_profile(server.base_url, key, database_url, NAMESPACE, profile)
     conn = await asyncpg.connect(database_url)
     try:
-        profile_id = await conn.fetchval(
-            "SELECT p.id FROM profiles p JOIN namespaces n ON n.id = p.namespace_id "
-            "WHERE n.name = $1 AND n.deleted_at IS NULL AND p.name = $2 AND p.deleted_at IS NULL",
-            NAMESPACE,
-            profile,
-        )
         rng = random.Random(99)
         base = time.time() - count / 1000 - 3600
         records = []
@@ -356,7 +329,7 @@ async def bench_cold_start(runs: int) -> list[list[Any]]:
                 server = Server(env={"AGENT_MEMORY_DATABASE_URL": "", "AGENT_MEMORY_DATA_DIR": str(data_dir)})
                 spawned = server.spawn()
                 try:
-                    ready = await server.wait_ready(timeout=120)
+                    ready = await server.ready(timeout=120)
                 finally:
                     server.stop(timeout=60)
                 rows.append([f"{label} #{run + 1}", ready - spawned])
@@ -372,17 +345,17 @@ def _median(results: list[dict[str, float]], key: str) -> float:
     return statistics.median(r[key] for r in results)
 
 
-async def main(args: argparse.Namespace) -> None:
+async def run(args: argparse.Namespace) -> None:
     print(
         f"agent-memory core benchmark — {time.strftime('%Y-%m-%d %H:%M:%S')}, python {sys.version.split()[0]}"
     )
     async with (
-        bench_database(args.keep) as database_url,
-        running_server(database_url, worker=False) as server,
+        fresh_database(args.database_url, "bench", keep=args.keep) as database_url,
+        service(database_url, worker=False) as server,
     ):
-        key = await scoped_key(server, NAMESPACE)
+        key = await scoped_key(server.base_url, NAMESPACE)
 
-        ingest = [await bench_ingest(server, key, run, args) for run in range(args.runs)]
+        ingest = [await bench_ingest(server, key, run, args) for run in range(args.rounds)]
         print_table(
             f"ingest: {args.ingest_batches} batches × {args.batch_size} messages, "
             f"{args.ingest_clients} clients (target ≥ 20,000 messages/s accepted)",
@@ -421,9 +394,9 @@ async def main(args: argparse.Namespace) -> None:
             ],
         )
 
-        remember = [await bench_remember(server, key, run, args) for run in range(args.runs)]
+        remember = [await bench_remember(server, key, run, args) for run in range(args.rounds)]
         print_table(
-            f"remember: {args.concurrency} connections, {args.remember_seconds:g}s per run "
+            f"remember: {args.connections} connections, {args.seconds:g}s per run "
             "(target ≥ 1,500 requests/s)",
             ["run", "requests/s", "requests", "errors", "p50 ms", "p99 ms"],
             [
@@ -451,19 +424,16 @@ async def main(args: argparse.Namespace) -> None:
         )
 
 
-def parse_args() -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--runs", type=int, default=3, help="runs of ingest and remember (median reported)")
+def main(argv: list[str] | None = None) -> int:
+    parser = harness.parser(__doc__)
     parser.add_argument("--ingest-batches", type=int, default=20, help="batches per ingest run")
     parser.add_argument("--batch-size", type=int, default=500, help="messages per ingest batch (max 500)")
     parser.add_argument("--ingest-clients", type=int, default=6, help="concurrent ingest clients")
     parser.add_argument(
         "--extraction-timeout", type=float, default=600, help="give up on the worker after this"
     )
-    parser.add_argument("--concurrency", type=int, default=32, help="connections for remember")
-    parser.add_argument("--remember-seconds", type=float, default=8, help="measured seconds per remember run")
+    # Rounds of ingest and remember; remember's connections and counted seconds.
+    harness.load_flags(parser, connections=32, seconds=8, rounds=3)
     parser.add_argument("--page-size", type=int, default=100, help="list page size")
     parser.add_argument(
         "--deep-page", type=int, default=1000, help="deep page to time (profile = size × this)"
@@ -472,15 +442,4 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--start-runs", type=int, default=2, help="cold start + warm restart pairs")
     parser.add_argument("--skip-cold-start", action="store_true", help="skip the embedded-server start test")
     parser.add_argument("--seed", type=int, default=1, help="random seed of the generated conversations")
-    parser.add_argument("--keep", action="store_true", help="keep the benchmark database")
-    return parser.parse_args()
-
-
-if __name__ == "__main__":
-    arguments = parse_args()
-    try:
-        import uvloop
-    except ImportError:
-        asyncio.run(main(arguments))
-    else:
-        uvloop.run(main(arguments))
+    return harness.run_benchmark(parser, run, argv)

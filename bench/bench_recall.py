@@ -1,6 +1,6 @@
 """Speed of recall at scale: 1M memories over 1,000 profiles, one client and 32 connections.
 
-Run: .venv/bin/python bench/bench_recall.py [--profiles 1000] [--per-profile 1000] [--keep | --reuse-db NAME]
+Run: .venv/bin/python -m bench recall [--profiles 1000] [--per-profile 1000] [--keep | --reuse-db NAME]
          [--floor] [--workers N] [--load-only]
 
 `--floor` measures the service against its SQL floor in the same run: the statements the real recall code
@@ -16,7 +16,7 @@ Loads a fresh database on the local PostgreSQL in bulk: profiles and sessions wi
 sliver of a profile), their source messages plus assistant replies, and the source links, all by COPY;
 the generated tsvector columns fill themselves. Secondary indexes are dropped for the load and rebuilt
 after (the same definitions, read from the catalogue), then VACUUM ANALYZE. Loading takes a few minutes;
-`--keep` keeps the database and `--reuse-db NAME` measures a kept one again without reloading.
+`--keep` keeps the database (its name is printed) and `--reuse-db NAME` measures a kept one again without reloading.
 
 The semantic channel is on by default, so every active memory also gets a vector of the default model
 (`--vectors synthetic`): embedding 1M memories with the model would take hours on two cores, so they are
@@ -39,34 +39,16 @@ import json
 import os
 import random
 import statistics
-import sys
 import time
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import asyncpg
 from ulid import ULID
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.common import (  # noqa: E402
-    ADMIN_KEY,
-    CHITCHAT,
-    NAMES,
-    PLACES,
-    ROOT,
-    SERVER_URL,
-    LeanClient,
-    bench_database,
-    memory_statement,
-    percentile,
-    print_table,
-    recall_question,
-    running_server,
-    scoped_key,
-    with_database,
-)
+from bench import harness
+from bench.common import CHITCHAT, NAMES, PLACES, LeanClient, memory_statement, percentile, recall_question
+from bench.harness import ADMIN_KEY, ROOT, fresh_database, print_table, scoped_key, with_database
 
 NAMESPACE = "recall-bench"
 RECALL_REPOSITORY = ROOT / "app" / "recall" / "repository.py"
@@ -161,8 +143,8 @@ MESSAGE_COLUMNS = [
 
 async def load(database_url: str, args: argparse.Namespace, key_holder: dict[str, str]) -> None:
     """Schema (through the server's own migrations), a scoped key, then the bulk load."""
-    async with running_server(database_url, worker=False) as server:
-        key_holder["key"] = await scoped_key(server, NAMESPACE)
+    async with harness.service(database_url, worker=False) as server:
+        key_holder["key"] = await scoped_key(server.base_url, NAMESPACE)
     conn = await asyncpg.connect(database_url)
     try:
         started = time.perf_counter()
@@ -554,15 +536,15 @@ async def measure_against_floor(database_url: str, key: str, args: argparse.Name
     single: list[list[Any]] = []
     saturated_rows: list[list[Any]] = []
     workers = ["--workers", str(args.workers)] if args.workers else []
-    async with running_server(database_url, worker=False, extra_args=workers) as server:
-        for run in range(args.runs):
+    async with harness.service(database_url, worker=False, extra_args=workers) as server:
+        for run in range(args.rounds):
             service = await one_client(server.port, key, questions, args.warmup)
             load_service = _load()
             floor = await floor_one_client(database_url, recalls, args.warmup)
             load_floor = _load()
             single.append([run + 1, service["p50"], floor["p50"], service["p50"] / floor["p50"],
                            service["p99"], floor["p99"], f"{load_service} | {load_floor}"])  # fmt: skip
-        for run in range(args.runs):
+        for run in range(args.rounds):
             service_s = await saturated(server.port, key, questions, args.connections, args.seconds)
             load_service = _load()
             floor_s = await floor_saturated(database_url, recalls, args.connections, args.seconds)
@@ -597,13 +579,15 @@ async def lexical_against_default(
     by its own `serve` on the same data, interleaved run by run with the load average beside each."""
     rows: list[list[Any]] = []
     async with (
-        running_server(database_url, worker=False) as default,
-        running_server(database_url, worker=False, env={"AGENT_MEMORY_EMBEDDINGS": "none"}) as lexical,
+        harness.service(database_url, worker=False) as default,
+        harness.service(database_url, worker=False, env={"AGENT_MEMORY_EMBEDDINGS": "none"}) as lexical,
     ):
-        for run in range(args.runs):
+        for run in range(args.rounds):
             for name, server in (("default (semantic on)", default), ("embeddings none", lexical)):
                 one = await one_client(server.port, key, asked, args.warmup)
-                rows.append([run + 1, name, one["p50"], one["p90"], one["p99"], one["mean"], _load()])
+                rows.append(
+                    [run + 1, name, one["p50"], one["p90"], one["p99"], one["mean"], harness.load_average()]
+                )
     print_table(
         f"recall, one client, {args.queries} questions after {args.warmup} warm-up: default settings against "
         "embeddings none, interleaved",
@@ -624,7 +608,7 @@ async def measure(database_url: str, key: str, args: argparse.Namespace) -> None
     asked = questions[: args.warmup + args.queries]
     if args.lexical:
         await lexical_against_default(database_url, key, asked, args)
-    async with running_server(database_url, worker=False) as server:
+    async with harness.service(database_url, worker=False) as server:
         single = await one_client(server.port, key, asked, args.warmup)
         print_table(
             f"recall, one client: {int(single['n'])} questions over random profiles after {args.warmup} "
@@ -646,7 +630,7 @@ async def measure(database_url: str, key: str, args: argparse.Namespace) -> None
                 per_level,
             )
         rows: list[list[Any]] = []
-        for run in range(args.runs):
+        for run in range(args.rounds):
             offset = (run + 1) * 5000 % len(questions)
             result = await saturated(
                 server.port, key, questions[offset:] + questions[:offset], args.connections, args.seconds
@@ -670,12 +654,12 @@ async def measure(database_url: str, key: str, args: argparse.Namespace) -> None
     await explain(database_url, questions[0][0], questions[0][1])
 
 
-async def main(args: argparse.Namespace) -> None:
+async def run(args: argparse.Namespace) -> None:
     print(f"agent-memory recall benchmark — {time.strftime('%Y-%m-%d %H:%M:%S')}")
     if args.reuse_db:
-        url = with_database(SERVER_URL, args.reuse_db)
-        async with running_server(url, worker=False) as server:
-            key = await scoped_key(server, NAMESPACE)
+        url = with_database(args.database_url, args.reuse_db)
+        async with harness.service(url, worker=False) as server:
+            key = await scoped_key(server.base_url, NAMESPACE)
         conn = await asyncpg.connect(url)
         try:
             args.profiles = await conn.fetchval("SELECT count(*) FROM profiles WHERE deleted_at IS NULL")
@@ -692,17 +676,15 @@ async def main(args: argparse.Namespace) -> None:
             return
         await (measure_against_floor if args.floor else measure)(url, key, args)
         return
-    async with bench_database(args.keep, prefix="bench_recall") as url:
+    async with fresh_database(args.database_url, "bench_recall", keep=args.keep) as url:
         holder: dict[str, str] = {}
         await load(url, args, holder)
         if not args.load_only:
             await (measure_against_floor if args.floor else measure)(url, holder["key"], args)
 
 
-def parse_args() -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+def main(argv: list[str] | None = None) -> int:
+    parser = harness.parser(__doc__)
     parser.add_argument("--profiles", type=int, default=1000, help="profiles to load")
     parser.add_argument("--per-profile", type=int, default=1000, help="memories per profile")
     parser.add_argument("--session-size", type=int, default=100, help="memories per session")
@@ -711,9 +693,8 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--load-connections", type=int, default=2, help="parallel COPY connections")
     parser.add_argument("--warmup", type=int, default=200, help="untimed questions before the one-client run")
     parser.add_argument("--queries", type=int, default=500, help="timed questions with one client")
-    parser.add_argument("--connections", type=int, default=32, help="connections for the saturated run")
-    parser.add_argument("--seconds", type=float, default=15, help="seconds per saturated run")
-    parser.add_argument("--runs", type=int, default=3, help="saturated runs (median reported)")
+    # The saturated runs: their connections, counted seconds and rounds; `serve --workers` (0: default).
+    harness.load_flags(parser, connections=32, seconds=15, rounds=3, workers=0)
     parser.add_argument(
         "--levels",
         default="low,medium,high",
@@ -729,7 +710,6 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument(
         "--lexical", action="store_true", help="also measure AGENT_MEMORY_EMBEDDINGS=none, interleaved"
     )
-    parser.add_argument("--keep", action="store_true", help="keep the loaded database for --reuse-db")
     parser.add_argument("--reuse-db", metavar="NAME", help="measure an already loaded (kept) database")
     parser.add_argument("--load-only", action="store_true", help="load (with --keep) and measure nothing")
     parser.add_argument(
@@ -737,20 +717,4 @@ def parse_args() -> argparse.Namespace:
         action="store_true",
         help="measure the service against its SQL floor (the same statements through asyncpg), interleaved",
     )
-    parser.add_argument(
-        "--workers",
-        type=int,
-        default=0,
-        help="API processes of the served app (serve --workers; 0: its default)",
-    )
-    return parser.parse_args()
-
-
-if __name__ == "__main__":
-    arguments = parse_args()
-    try:
-        import uvloop
-    except ImportError:
-        asyncio.run(main(arguments))
-    else:
-        uvloop.run(main(arguments))
+    return harness.run_benchmark(parser, run, argv)

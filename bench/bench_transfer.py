@@ -6,7 +6,7 @@ N memories, one source message per memory (so N messages in N/500 sessions) and,
 an archived version; then it is exported to a file, the file imported into the second server, and
 imported again (the idempotent pass: every row already there). Load average printed beside the figures.
 
-    .venv/bin/python -m bench.bench_transfer [--count 100000] [--runs 1]
+    .venv/bin/python -m bench transfer [--count 100000] [--runs 1]
 
 Target (quality.md): export / import ≥ 5,000 records/s.
 """
@@ -23,15 +23,14 @@ import sys
 import tempfile
 import time
 from datetime import UTC, datetime
-from pathlib import Path
 
 import asyncpg
-import httpx
 from rich.console import Console
 from ulid import ULID
 
 from app.transfer.client import export_to, import_from
-from bench.common import ADMIN_KEY, bench_database, print_table, running_server, scoped_key
+from bench import harness
+from bench.harness import ADMIN_KEY, fresh_database, print_table, scoped_key, service
 
 NAMESPACE = "bench-transfer"
 PROFILE = "transfer"
@@ -53,23 +52,11 @@ WORDS = [
 ]
 
 
-def loadavg() -> str:
-    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
-
-
 async def load(base_url: str, key: str, database_url: str, count: int) -> int:
     """Bulk-load the source profile; returns the number of records an export of it holds."""
-    async with httpx.AsyncClient(base_url=base_url, headers={"Authorization": f"Bearer {key}"}) as c:
-        created = await c.put(f"/v1/namespaces/{NAMESPACE}/profiles/{PROFILE}")
-        assert created.status_code in (200, 201), created.text
+    profile_id = await harness.created_profile(base_url, key, database_url, NAMESPACE, PROFILE)
     conn = await asyncpg.connect(database_url)
     try:
-        profile_id = await conn.fetchval(
-            "SELECT p.id FROM profiles p JOIN namespaces n ON n.id = p.namespace_id "
-            "WHERE n.name = $1 AND p.name = $2 AND p.deleted_at IS NULL",
-            NAMESPACE,
-            PROFILE,
-        )
         rng = random.Random(7)
         base = time.time() - count / 1000 - 3600
         sessions = [(profile_id, f"s{i}", f"s{i}") for i in range((count + 499) // 500)]
@@ -146,26 +133,26 @@ async def load(base_url: str, key: str, database_url: str, count: int) -> int:
     return 1 + len(sessions) + 3 * count + len(versions)
 
 
-async def main(args: argparse.Namespace) -> None:
+async def run(args: argparse.Namespace) -> None:
     print(
         f"agent-memory export/import benchmark — {time.strftime('%Y-%m-%d %H:%M:%S')}, {args.count:,} memories"
     )
     quiet = Console(file=io.StringIO())
     rows = []
     async with (
-        bench_database(False, "bench_src") as source_url,
-        running_server(source_url, worker=False) as source,
+        fresh_database(args.database_url, "bench_src", keep=args.keep) as source_url,
+        service(source_url, worker=False) as source,
     ):
-        key = await scoped_key(source, NAMESPACE)
+        key = await scoped_key(source.base_url, NAMESPACE)
         records = await load(source.base_url, key, source_url, args.count)
-        for run in range(args.runs):
+        for run in range(args.rounds):
             async with (
-                bench_database(False, "bench_dst") as target_url,
-                running_server(target_url, worker=False) as target,
+                fresh_database(args.database_url, "bench_dst", keep=args.keep) as target_url,
+                service(target_url, worker=False) as target,
             ):
-                target_key = await scoped_key(target, NAMESPACE)
+                target_key = await scoped_key(target.base_url, NAMESPACE)
                 with tempfile.TemporaryFile() as file:
-                    before = loadavg()
+                    before = harness.load_average()
                     started = time.perf_counter()
                     exported = await asyncio.to_thread(
                         export_to, source.base_url, key, NAMESPACE, None, file, quiet
@@ -188,7 +175,7 @@ async def main(args: argparse.Namespace) -> None:
                     assert "0 new" in again.detail, again.detail
                     rows.append([
                         run + 1, records, f"{size / 1e6:.1f}", round(records / export_s), round(records / import_s),
-                        round(records / again_s), f"{export_s:.1f}/{import_s:.1f}/{again_s:.1f}", before, loadavg(),
+                        round(records / again_s), f"{export_s:.1f}/{import_s:.1f}/{again_s:.1f}", before, harness.load_average(),
                     ])  # fmt: skip
                     print(imported.detail)
     print_table(
@@ -200,14 +187,10 @@ async def main(args: argparse.Namespace) -> None:
     print(f"admin key of the run: {ADMIN_KEY[:18]}…  (python {sys.version.split()[0]})")
 
 
-def parse_args() -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+def main(argv: list[str] | None = None) -> int:
+    parser = harness.parser(__doc__)
     parser.add_argument("--count", type=int, default=100_000, help="memories in the source profile")
-    parser.add_argument("--runs", type=int, default=1, help="export/import rounds (each into a new database)")
-    return parser.parse_args()
-
-
-if __name__ == "__main__":
-    asyncio.run(main(parse_args()))
+    parser.add_argument(
+        "--rounds", "--runs", type=int, default=1, help="export/import rounds (each into a new database)"
+    )
+    return harness.run_benchmark(parser, run, argv)

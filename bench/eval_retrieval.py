@@ -19,9 +19,9 @@ For every conversation of the data file this script
 
 Examples::
 
-    python bench/eval_retrieval.py --baselines-only
-    python bench/eval_retrieval.py --url http://127.0.0.1:8080 --key amk_...
-    python bench/eval_retrieval.py --serve --json /tmp/eval.json
+    python -m bench eval-retrieval --baselines-only
+    python -m bench eval-retrieval --url http://127.0.0.1:8080 --key amk_...
+    python -m bench eval-retrieval --serve --json /tmp/eval.json
 """
 
 from __future__ import annotations
@@ -32,11 +32,7 @@ import json
 import os
 import re
 import secrets
-import shutil
-import socket
-import subprocess
 import sys
-import tempfile
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -44,31 +40,18 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-try:
-    from bench.locomo import (
-        QA,
-        Sample,
-        Turn,
-        aggregate,
-        dataset_stats,
-        format_table,
-        load_samples,
-        ranked_turns,
-        score_ranking,
-    )
-except ModuleNotFoundError:  # run as a script: python bench/eval_retrieval.py
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from bench.locomo import (
-        QA,
-        Sample,
-        Turn,
-        aggregate,
-        dataset_stats,
-        format_table,
-        load_samples,
-        ranked_turns,
-        score_ranking,
-    )
+from bench import harness
+from bench.locomo import (
+    QA,
+    Sample,
+    Turn,
+    aggregate,
+    dataset_stats,
+    format_table,
+    load_samples,
+    ranked_turns,
+    score_ranking,
+)
 
 K = 10
 MAX_BATCH = 500
@@ -538,52 +521,17 @@ async def run_agent_memory(
 # --------------------------------------------------------------------------- --serve
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start_server(database_url: str | None, ready_timeout: float) -> tuple[subprocess.Popen[bytes], str]:
-    import httpx
-
-    exe = Path(sys.executable).parent / "agent-memory"
-    cmd_path = str(exe) if exe.exists() else shutil.which("agent-memory")
-    if not cmd_path:
-        raise SystemExit("--serve: agent-memory executable not found")
-    port = _free_port()
-    env = dict(os.environ)
-    if database_url:
-        env["AGENT_MEMORY_DATABASE_URL"] = database_url
-    cmd = [cmd_path, "serve", "--host", "127.0.0.1", "--port", str(port)]
-    log_path = Path(tempfile.gettempdir()) / f"agent-memory-eval-{port}.log"
-    _progress(f"starting: {' '.join(cmd)} (log: {log_path})")
-    with log_path.open("wb") as log:
-        proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + ready_timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"--serve: server exited with code {proc.returncode}; see {log_path}")
-        try:
-            if httpx.get(f"{url}/readyz", timeout=2).status_code == 200:
-                _progress(f"server ready at {url}")
-                return proc, url
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.25)
-    stop_server(proc)
-    raise SystemExit(f"--serve: server not ready after {ready_timeout:.0f}s")
-
-
-def stop_server(proc: subprocess.Popen[bytes]) -> None:
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+def start_server(database_url: str | None, ready_timeout: float) -> harness.Server:
+    """`agent-memory serve` on a free port, on `database_url` (None: the embedded PostgreSQL)."""
+    server = harness.Server(env={"AGENT_MEMORY_DATABASE_URL": database_url} if database_url else {})
+    server.spawn()
+    _progress(f"starting agent-memory serve at {server.base_url} (log: {server.log_path})")
+    try:
+        server.wait_ready(ready_timeout)
+    except (RuntimeError, TimeoutError) as exc:
+        server.stop()
+        raise SystemExit(f"--serve: {exc}") from exc
+    return server
 
 
 # --------------------------------------------------------------------------- main
@@ -617,17 +565,18 @@ async def run(args: argparse.Namespace) -> int:
     )
     systems: dict[str, list[QuestionResult]] = {}
     info: dict[str, Any] = {}
-    proc = None
+    server = None
     try:
         if not args.baselines_only:
             if args.serve:
-                proc, args.url = start_server(args.database_url, args.ready_timeout)
+                server = start_server(args.database_url, args.ready_timeout)
+                args.url = server.base_url
             by_level, info["agent-memory"] = await run_agent_memory(samples, args)
             for level, results in by_level.items():
                 systems[f"agent-memory/{level}"] = results
     finally:
-        if proc is not None:
-            stop_server(proc)
+        if server is not None:
+            server.stop()
     t = time.monotonic()
     systems["bm25"] = run_bm25(samples)
     info["bm25"] = {"seconds": round(time.monotonic() - t, 2)}

@@ -12,22 +12,21 @@ schemathesis in three passes against the server:
 Namespace and profile deletion are left to pass 1, so they never wipe the seeded data mid-run; the data is
 seeded again before passes 2 and 3.
 
-Run (PostgreSQL on 127.0.0.1:5432; schemathesis is not a dependency, install it by hand):
+Run (schemathesis is not a dependency, install it by hand), on a server of its own (`--serve`: a throw-away
+database on the local PostgreSQL) or on a running one (`--url`, `--key`):
 
     .venv/bin/pip install schemathesis==4.32.5
-    createdb -h 127.0.0.1 -U postgres fuzz_am
-    KEY=amk_fuzzadmin_$(openssl rand -hex 16)
-    AGENT_MEMORY_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/fuzz_am AGENT_MEMORY_ADMIN_KEY=$KEY \\
-        .venv/bin/agent-memory serve --host 127.0.0.1 --port 18731 &
-    .venv/bin/python bench/fuzz_api.py --url http://127.0.0.1:18731 --key $KEY --examples 300 --max-time 600
+    .venv/bin/python -m bench fuzz-api --serve --examples 300 --max-time 600
+    .venv/bin/python -m bench fuzz-api --url http://127.0.0.1:8080 --key amk_... --examples 300
 
 It prints schemathesis' report for each pass and exits non-zero if any pass found a failure. The server log
-holds the tracebacks of any 500. The temporary schemathesis config it writes only names seeded values.
+holds the tracebacks of any 500 (with `--serve`, its path is printed). The temporary schemathesis config it writes only names seeded values.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import subprocess
 import sys
@@ -36,8 +35,9 @@ from pathlib import Path
 
 import httpx
 
-ROOT = Path(__file__).resolve().parent.parent
-SCHEMA = ROOT / "openapi" / "openapi.json"
+from bench import harness
+
+SCHEMA = harness.ROOT / "openapi" / "openapi.json"
 NAMESPACE = "fuzz"
 PROFILE = "alice"
 SESSIONS = ["s1", "s2", "s3"]
@@ -185,28 +185,49 @@ def run_pass(
     return subprocess.call(cmd, cwd=workdir)
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--url", required=True, help="base URL of a running server (loopback)")
-    parser.add_argument("--key", required=True, help="the server's admin key")
+def main(argv: list[str] | None = None) -> int:
+    parser = harness.parser(__doc__, json_output=False)
+    parser.add_argument("--url", help="base URL of a running server (loopback)")
+    parser.add_argument("--key", help="the running server's admin key")
+    parser.add_argument(
+        "--serve", action="store_true", help="fuzz a server of its own on a throw-away database"
+    )
     parser.add_argument("--examples", type=int, default=300, help="examples per operation and pass")
     parser.add_argument("--max-time", type=int, default=600, help="seconds per pass")
     parser.add_argument("--passes", default="free,seeded,destructive")
-    args = parser.parse_args()
-    ids = seed(args.url, args.key)
+    args = parser.parse_args(argv)
+    if args.serve:
+        return asyncio.run(fuzz_served(args))
+    if not (args.url and args.key):
+        parser.error("--url and --key, or --serve")
+    return fuzz(args.url, args.key, args)
+
+
+async def fuzz_served(args: argparse.Namespace) -> int:
+    async with (
+        harness.fresh_database(args.database_url, "fuzz", keep=args.keep) as url,
+        harness.service(url) as server,
+    ):
+        print(f"serving {server.base_url} (log: {server.log_path})")
+        return await asyncio.to_thread(fuzz, server.base_url, harness.ADMIN_KEY, args)
+
+
+def fuzz(url: str, key: str, args: argparse.Namespace) -> int:
+    """The three passes against the server at `url`; 1 if any found a failure."""
+    ids = seed(url, key)
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         cfg = Path(tmp) / "schemathesis.toml"
         cfg.write_text(config(ids, 0.85))
         passes = args.passes.split(",")
         if "free" in passes:
-            failed |= run_pass("free", args.url, args.key, None, args.examples, args.max_time, [], True, tmp)
+            failed |= run_pass("free", url, key, None, args.examples, args.max_time, [], True, tmp)
         if "seeded" in passes:
-            seed(args.url, args.key)  # the free pass may have deleted the seeded namespace
+            seed(url, key)  # the free pass may have deleted the seeded namespace
             failed |= run_pass(
                 "seeded",
-                args.url,
-                args.key,
+                url,
+                key,
                 str(cfg),
                 args.examples,
                 args.max_time,
@@ -215,11 +236,11 @@ def main() -> int:
                 tmp,
             )
         if "destructive" in passes:
-            seed(args.url, args.key)
+            seed(url, key)
             failed |= run_pass(
                 "destructive",
-                args.url,
-                args.key,
+                url,
+                key,
                 str(cfg),
                 args.examples,
                 args.max_time,
@@ -228,7 +249,3 @@ def main() -> int:
                 tmp,
             )
     return 1 if failed else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

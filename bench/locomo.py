@@ -3,9 +3,9 @@
 This module is importable (``from bench.locomo import load_samples, score_ranking``)
 and also a small command line::
 
-    python bench/locomo.py validate bench/data/dev_locomo.json [--strict]
-    python bench/locomo.py stats bench/data/dev_locomo.json
-    python bench/locomo.py self-check
+    python -m bench locomo validate bench/data/dev_locomo.json [--strict]
+    python -m bench locomo stats bench/data/dev_locomo.json
+    python -m bench locomo self-check
 
 The file layout is LoCoMo's public JSON: a list of samples, each with
 ``conversation`` (``speaker_a``, ``speaker_b``, ``session_N_date_time`` and

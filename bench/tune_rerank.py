@@ -4,15 +4,15 @@ Recall's second stage (`app.recall.rerank`) scores each fused candidate as a wei
 Tuning one weight at a time through the full evaluation takes a run per value; here every question is
 asked once, each candidate's features are captured as the service computes them, and any weights are then
 replayed offline on the captured candidates in milliseconds: scored, ordered, diversified and mapped to
-turns exactly as the service and `bench/eval_retrieval.py` do (the replay of the default weights must
+turns exactly as the service and `python -m bench eval-retrieval` do (the replay of the default weights must
 reproduce the service's own rankings; the script checks it and stops if not).
 
 It prints, per development set: the default weights, weights fitted on all sets together (coordinate
 ascent on the mean of any@10 and NDCG@10), and weights fitted on the other sets only (leave one set
 out), the honest figure for data not tuned on. Development sets only: public benchmark data is held out.
 
-    .venv/bin/python bench/tune_rerank.py          # a throw-away database on the local PostgreSQL
-    .venv/bin/python bench/tune_rerank.py --capture /tmp/rerank.pickle   # reuse a capture (same code)
+    .venv/bin/python -m bench tune-rerank          # a throw-away database on the local PostgreSQL
+    .venv/bin/python -m bench tune-rerank --capture /tmp/rerank.pickle   # reuse a capture (same code)
 """
 
 from __future__ import annotations
@@ -28,19 +28,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-try:
-    from bench import eval_retrieval as ev
-    from bench.common import create_database, drop_database
-    from bench.locomo import load_samples, ranked_turns, score_ranking
-except ModuleNotFoundError:  # run as a script
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from bench import eval_retrieval as ev
-    from bench.common import create_database, drop_database
-    from bench.locomo import load_samples, ranked_turns, score_ranking
-
 from app.recall import rerank as rr
 from app.recall import service
 from app.recall.repository import Candidate
+from bench import eval_retrieval as ev
+from bench import harness
+from bench.locomo import load_samples, ranked_turns, score_ranking
 
 DATA = Path(__file__).resolve().parent / "data"
 DEFAULT_SETS = ",".join(
@@ -75,7 +68,7 @@ async def capture(args: argparse.Namespace) -> list[Question]:
     from app.worker.runner import Worker
     from tests.conftest import make_settings
 
-    name, url = await create_database("tune_rerank")
+    name, url = await harness.create_database(args.database_url, "tune_rerank")
     settings = make_settings(url, log_level="WARNING", admin_key=None)
     app = create_app(settings, run_worker=False)
     seen: list[tuple[dict[str, rr.Features], dict[str, set[str]]]] = []
@@ -148,7 +141,8 @@ async def capture(args: argparse.Namespace) -> list[Question]:
             await worker.stop()
     finally:
         service.rerank = original  # type: ignore[attr-defined]
-        await drop_database(name)
+        if not args.keep:
+            await harness.drop_database(args.database_url, name)
     return questions
 
 
@@ -203,7 +197,8 @@ def _row(label: str, found: dict[str, dict[str, float]], sets: list[str]) -> str
     return f"| {label} | " + " | ".join(cells) + " |"
 
 
-def main(args: argparse.Namespace) -> int:
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
     if args.capture and Path(args.capture).exists():
         questions: list[Question] = pickle.loads(Path(args.capture).read_bytes())
     else:
@@ -242,7 +237,7 @@ def main(args: argparse.Namespace) -> int:
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = harness.parser(__doc__, json_output=False)
     p.add_argument("--data", default=DEFAULT_SETS, help="comma-separated LoCoMo-layout files")
     p.add_argument("--level", default="medium", choices=["medium", "high"])
     p.add_argument("--capture", default=None, help="pickle of the captured questions: read if it exists")
@@ -250,7 +245,3 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--sweep", default=None, help="NAME=V1,V2,…: one weight at these values, the rest default")
     p.add_argument("--fit", default=None, help="comma-separated weights to fit (default: all but first)")
     return p.parse_args(argv)
-
-
-if __name__ == "__main__":
-    raise SystemExit(main(parse_args()))

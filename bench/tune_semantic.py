@@ -7,7 +7,7 @@ share the same memories. It prints one table per input mode (weights as rows) pl
 embedder per memory (the embed jobs) and per query (the recall latency with and without the channel).
 Use it for development sets only: public benchmark data is held out.
 
-    .venv/bin/python bench/tune_semantic.py --database-url postgresql://postgres@127.0.0.1:5432/tune \\
+    .venv/bin/python -m bench tune-semantic --database-url postgresql://postgres@127.0.0.1:5432/postgres \\
         --weights 0.3,0.5,0.8 --inputs memory,source,context
 """
 
@@ -16,35 +16,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import secrets
 import statistics
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
-import asyncpg
 from sqlalchemy import text
 
-try:
-    from bench import eval_retrieval as ev
-    from bench.locomo import aggregate, format_table, load_samples, ranked_turns
-except ModuleNotFoundError:  # run as a script
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from bench import eval_retrieval as ev
-    from bench.locomo import aggregate, format_table, load_samples, ranked_turns
+from bench import eval_retrieval as ev
+from bench import harness
+from bench.locomo import aggregate, format_table, load_samples, ranked_turns
 
 
-async def _fresh(url: str) -> str:
-    base, _, _name = url.rpartition("/")
-    name = f"tune_{secrets.token_hex(3)}"
-    admin = await asyncpg.connect(f"{base}/postgres")
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    await admin.close()
-    return f"{base}/{name}"
-
-
-async def main(args: argparse.Namespace) -> int:
+async def run(args: argparse.Namespace) -> int:
     import httpx
 
     from app.embeddings.job import enqueue_embedding
@@ -53,7 +36,7 @@ async def main(args: argparse.Namespace) -> int:
     from app.worker.runner import Worker
     from tests.conftest import make_settings
 
-    url = await _fresh(args.database_url)
+    name, url = await harness.create_database(args.database_url, "tune")
     settings = make_settings(url, embeddings="local", log_level="WARNING", admin_key=None)
     app = create_app(settings, run_worker=False)
     samples = load_samples(args.data, args.limit_samples)
@@ -154,22 +137,16 @@ async def main(args: argparse.Namespace) -> int:
             print(format_table(table), end="", flush=True)
         await client.close()
         await worker.stop()
-    admin = await asyncpg.connect(args.database_url.rpartition("/")[0] + "/postgres")
-    await admin.execute(f'DROP DATABASE IF EXISTS "{url.rpartition("/")[2]}" WITH (FORCE)')
-    await admin.close()
+    if not args.keep:
+        await harness.drop_database(args.database_url, name)
     return 0
 
 
-def parse_args() -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def main(argv: list[str] | None = None) -> int:
+    p = harness.parser(__doc__, json_output=False)
     p.add_argument("--data", default=str(ev.DEFAULT_DATA))
     p.add_argument("--limit-samples", type=int, default=None)
-    p.add_argument("--database-url", default="postgresql://postgres@127.0.0.1:5432/postgres")
     p.add_argument("--weights", default="0.3,0.5,0.8")
     p.add_argument("--inputs", default="memory")
     p.add_argument("--thinking-level", default="medium", choices=["low", "medium", "high"])
-    return p.parse_args()
-
-
-if __name__ == "__main__":
-    raise SystemExit(asyncio.run(main(parse_args())))
+    return asyncio.run(run(p.parse_args(argv)))

@@ -10,10 +10,8 @@ from __future__ import annotations
 import os
 import secrets
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from urllib.parse import urlsplit, urlunsplit
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
-import asyncpg
 import httpx
 import pytest
 from fastapi import FastAPI
@@ -21,29 +19,15 @@ from fastapi import FastAPI
 from app.core.settings import Settings, to_async_url
 from app.main import create_app
 from app.worker.runner import Worker
+from bench import harness
 
 ADMIN_KEY = "amk_testadmin_" + secrets.token_hex(16)
 SERVER_URL = os.environ.get("AGENT_MEMORY_TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
 
 
-def _with_database(url: str, database: str) -> str:
-    parts = urlsplit(url)
-    return urlunsplit(parts._replace(path="/" + database))
-
-
-@asynccontextmanager
-async def fresh_database(prefix: str) -> AsyncIterator[str]:
+def fresh_database(prefix: str) -> AbstractAsyncContextManager[str]:
     """A new, empty database on the test server for as long as the context lasts; its URL."""
-    name = f"{prefix}_{os.getpid()}_{secrets.token_hex(3)}"
-    admin = await asyncpg.connect(SERVER_URL)
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    await admin.close()
-    try:
-        yield _with_database(SERVER_URL, name)
-    finally:
-        admin = await asyncpg.connect(SERVER_URL)
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.close()
+    return harness.fresh_database(SERVER_URL, prefix)
 
 
 @pytest.fixture(scope="session")
@@ -147,3 +131,45 @@ async def ns(client: httpx.AsyncClient) -> str:
 def profile_url(ns: str) -> str:
     """Base URL of a profile in this test's namespace (created on first write)."""
     return f"/v1/namespaces/{ns}/profiles/alice"
+
+
+# -- an app of its own with an outside provider ----------------------------------------------------------
+# The suites that serve the app with a fake provider (embeddings, LLM) define one module-scoped fixture,
+# `provider_overrides`: the settings that point the app at their fake server. The rest of the chain is
+# here. The app gets a database of its own, so its worker (which runs every job it finds) never takes up
+# jobs queued by other tests and sends them to the fake server.
+
+
+@pytest.fixture(scope="module")
+async def provider_settings(provider_overrides: dict[str, object]) -> AsyncIterator[Settings]:
+    async with fresh_database("am_test_provider") as url:
+        yield make_settings(url, job_backoff_seconds=0.01, **provider_overrides)
+
+
+@pytest.fixture(scope="module")
+async def provider_app(provider_settings: Settings) -> AsyncIterator[FastAPI]:
+    async with started_app(provider_settings) as application:
+        yield application
+
+
+@pytest.fixture(scope="module")
+async def provider_client(provider_app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    async with admin_client(provider_app) as c:
+        yield c
+
+
+@pytest.fixture
+async def provider_worker(provider_app: FastAPI, provider_settings: Settings) -> AsyncIterator[Worker]:
+    """A worker of that app, its providers built from the settings as a worker process would."""
+    async with running_worker(provider_app, provider_settings, "provider-test") as w:
+        yield w
+
+
+@pytest.fixture
+async def provider_ns(provider_client: httpx.AsyncClient) -> str:
+    return await new_namespace(provider_client)
+
+
+@pytest.fixture
+def provider_profile_url(provider_ns: str) -> str:
+    return f"/v1/namespaces/{provider_ns}/profiles/alice"

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import re
 import shlex
-import signal
 import subprocess
 import sys
 import time
@@ -20,14 +18,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
-import asyncpg
 import httpx
 import pytest
 
+from bench.harness import Server, create_database, drop_database
 from tests.conftest import SERVER_URL
-from tests.test_serve_embedded import _free_port, _wait_ready
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
@@ -255,30 +251,20 @@ class Walkthrough:
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     """A live `agent-memory serve` in open mode on loopback, on a database of its own: its base URL."""
-    name = f"am_readme_{os.getpid()}"
-    asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
-    url = urlunsplit(urlsplit(SERVER_URL)._replace(path="/" + name))
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("AGENT_MEMORY_")}
-    env.update(
-        AGENT_MEMORY_DATABASE_URL=url,
-        AGENT_MEMORY_LOG_LEVEL="WARNING",
-        AGENT_MEMORY_WORKER_POLL_SECONDS="0.1",
+    name, url = asyncio.run(create_database(SERVER_URL, "am_readme"))
+    served = Server(
+        env={
+            "AGENT_MEMORY_DATABASE_URL": url,
+            "AGENT_MEMORY_LOG_LEVEL": "WARNING",
+            "AGENT_MEMORY_WORKER_POLL_SECONDS": "0.1",
+        },
+        inherit_settings=False,
     )
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "app", "serve", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    base = f"http://127.0.0.1:{port}"
     try:
-        _wait_ready(proc, base)
-        yield base
+        with served:
+            yield served.base_url
     finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(timeout=60)
-        asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        asyncio.run(drop_database(SERVER_URL, name))
 
 
 @pytest.fixture(scope="module")
@@ -290,14 +276,6 @@ def walkthrough(server: str, tmp_path_factory: pytest.TempPathFactory) -> Walkth
         else:
             runner.assign(step)
     return runner
-
-
-async def _admin(statement: str) -> None:
-    connection = await asyncpg.connect(SERVER_URL)
-    try:
-        await connection.execute(statement)
-    finally:
-        await connection.close()
 
 
 def _marks(line: Line) -> list[pytest.MarkDecorator]:

@@ -3,7 +3,7 @@ sessions keep of session-scoped blocks."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.dialects.postgresql import insert
@@ -249,9 +249,16 @@ _SEARCH_SESSION = text(
 )
 
 
+class FoundEntry(NamedTuple):
+    """An entry a search found."""
+
+    key: str
+    content: str
+
+
 async def search_entries(
     db: AsyncSession, profile_id: int, label: str, query: str, limit: int, session_id: str | None = None
-) -> list[dict[str, Any]]:
+) -> list[FoundEntry]:
     """Entries holding every term of the query (quoted parts as phrases), best first."""
     words, phrases = split_query(query)
     params = {
@@ -263,4 +270,4 @@ async def search_entries(
         "limit": limit,
     }
     rows = await db.execute(_SEARCH if session_id is None else _SEARCH_SESSION, params)
-    return [dict(r) for r in rows.mappings()]
+    return [FoundEntry(r.key, r.content) for r in rows]

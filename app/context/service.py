@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -318,6 +317,6 @@ async def delete_entry(
 
 async def search_entries(
     db: AsyncSession, profile: Profile, block: ContextBlock, query: str, limit: int, session_id: str | None
-) -> list[dict[str, Any]]:
+) -> list[repository.FoundEntry]:
     source = await owner(db, profile, block, session_id)
     return await repository.search_entries(db, profile.id, block.label, query, limit, source)

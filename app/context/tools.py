@@ -373,7 +373,7 @@ async def _search_context_call(
     rows = await service.search_entries(db, profile, blocks[label], query, 10, session.id)
     if not rows:
         return NO_RESULTS
-    return "\n\n".join(f"[{r['key']}]\n{r['content']}" for r in rows)
+    return "\n\n".join(f"[{r.key}]\n{r.content}" for r in rows)
 
 
 async def _search_history(db: AsyncSession, profile: Profile, query: str) -> str:

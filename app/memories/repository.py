@@ -4,9 +4,10 @@ an instant), edits and deletes that archive the state they end into `memory_vers
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Self
 
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -21,6 +22,69 @@ _COLUMNS = (
     "id, type, summary, content, session_id, event_time, created_at, updated_at, metadata, superseded_by, "
     "version, valid_from, valid_to"
 )
+
+
+@dataclass(frozen=True)
+class ListedMemory:
+    """A memory's state as a list shows it (all but its content)."""
+
+    id: str
+    type: str
+    summary: str
+    session_id: str | None
+    event_time: datetime | None
+    created_at: datetime
+    updated_at: datetime
+    metadata: dict[str, Any]
+    superseded_by: str | None
+    version: int
+    valid_from: datetime
+    valid_to: datetime | None
+
+    @classmethod
+    def of(cls, row: Mapping[Any, Any]) -> Self:
+        """From a result row (SQLAlchemy mapping or asyncpg record) holding at least the class's columns."""
+        return cls(**{name: row[name] for name in cls.__dataclass_fields__})
+
+
+@dataclass(frozen=True)
+class MemoryRow(ListedMemory):
+    """A memory's state (`_COLUMNS`): current, archived or as of an instant."""
+
+    content: str
+
+
+@dataclass(frozen=True)
+class EditableMemory(MemoryRow):
+    """The current state and topic of a memory about to be edited."""
+
+    topic_key: str | None
+
+
+@dataclass(frozen=True)
+class MemoryState:
+    """One state of a memory's history, and how it ended (superseded or deleted), if it did."""
+
+    version: int
+    change: str
+    type: str
+    summary: str
+    content: str
+    metadata: dict[str, Any]
+    valid_from: datetime
+    valid_to: datetime | None
+    superseded_by: str | None
+    deleted_at: datetime | None
+
+
+@dataclass(frozen=True)
+class SourceMessage:
+    """A message a memory was extracted from."""
+
+    message_id: str
+    role: str
+    content: str
+    timestamp: datetime
 
 
 @dataclass
@@ -201,7 +265,7 @@ _INSERT_ONE = text(
 )
 
 
-async def insert_one(db: AsyncSession, profile_id: int, memory: NewMemory) -> dict[str, Any] | None:
+async def insert_one(db: AsyncSession, profile_id: int, memory: NewMemory) -> MemoryRow | None:
     """Insert one memory without sources (remember); None when the profile already holds that content."""
     row = (
         (
@@ -228,7 +292,7 @@ async def insert_one(db: AsyncSession, profile_id: int, memory: NewMemory) -> di
     )
     if row is not None and memory.supersedes:
         await _supersede(db, profile_id, memory.topic_key, memory.id)
-    return dict(row) if row is not None else None
+    return MemoryRow.of(row) if row is not None else None
 
 
 # remember in one autocommit round trip: the namespace (within the key's scope) and the profile resolved
@@ -274,7 +338,7 @@ class Remembered:
 
     namespace_id: int | None
     profile_id: int | None
-    memory: dict[str, Any] | None
+    memory: MemoryRow | None
 
 
 @dataclass(frozen=True)
@@ -395,54 +459,45 @@ async def remember_many(conn: Any, items: list[RememberItem]) -> list[Remembered
 
 
 def _remembered(row: Any) -> Remembered:
-    created = None
-    if row["id"] is not None:
-        created = {
-            k: v for k, v in row.items() if k not in ("namespace_id", "resolved_profile_id", "profile_id")
-        }
+    created = MemoryRow.of(row) if row["id"] is not None else None
     return Remembered(row["namespace_id"], row["resolved_profile_id"], created)
 
 
-async def get_by_hash(db: AsyncSession, profile_id: int, content_hash: str) -> dict[str, Any] | None:
-    row = await db.execute(
-        text(f"SELECT {_COLUMNS} FROM memories WHERE profile_id = :p AND content_hash = :h"),
-        {"p": profile_id, "h": content_hash},
-    )
-    found = row.mappings().one_or_none()
-    return dict(found) if found else None
+async def _one_memory(db: AsyncSession, sql: str, params: dict[str, Any]) -> MemoryRow | None:
+    found = (await db.execute(text(sql), params)).mappings().one_or_none()
+    return MemoryRow.of(found) if found else None
 
 
-async def get(db: AsyncSession, profile_id: int, memory_id: str) -> dict[str, Any] | None:
+async def get_by_hash(db: AsyncSession, profile_id: int, content_hash: str) -> MemoryRow | None:
+    sql = f"SELECT {_COLUMNS} FROM memories WHERE profile_id = :p AND content_hash = :h"
+    return await _one_memory(db, sql, {"p": profile_id, "h": content_hash})
+
+
+async def get(db: AsyncSession, profile_id: int, memory_id: str) -> MemoryRow | None:
     """The memory's current state, superseded or not (None when absent or deleted)."""
-    row = await db.execute(text(_GET), {"p": profile_id, "id": memory_id})
-    found = row.mappings().one_or_none()
-    return dict(found) if found else None
+    return await _one_memory(db, _GET, {"p": profile_id, "id": memory_id})
 
 
 async def get_for_edit(
     db: AsyncSession, profile_id: int, memory_id: str, new_topic_key: str | None
-) -> dict[str, Any] | None:
+) -> EditableMemory | None:
     """`get`, the row locked for an edit that may move the memory to `new_topic_key`; the locks of both
     topics are taken first."""
     await db.execute(_LOCK_TOPICS_OF, {"p": profile_id, "id": memory_id, "topic": new_topic_key})
     row = await db.execute(text(_GET + " FOR UPDATE"), {"p": profile_id, "id": memory_id})
     found = row.mappings().one_or_none()
-    return dict(found) if found else None
+    return EditableMemory.of(found) if found else None
 
 
 _GET = f"SELECT {_COLUMNS}, topic_key FROM memories WHERE profile_id = :p AND id = :id"
 
 
-async def get_active(db: AsyncSession, profile_id: int, memory_id: str) -> dict[str, Any] | None:
-    row = await db.execute(
-        text(f"SELECT {_COLUMNS} FROM memories WHERE profile_id = :p AND id = :id AND superseded_by IS NULL"),
-        {"p": profile_id, "id": memory_id},
-    )
-    found = row.mappings().one_or_none()
-    return dict(found) if found else None
+async def get_active(db: AsyncSession, profile_id: int, memory_id: str) -> MemoryRow | None:
+    sql = f"SELECT {_COLUMNS} FROM memories WHERE profile_id = :p AND id = :id AND superseded_by IS NULL"
+    return await _one_memory(db, sql, {"p": profile_id, "id": memory_id})
 
 
-async def deleted_state(db: AsyncSession, profile_id: int, memory_id: str) -> dict[str, Any] | None:
+async def deleted_state(db: AsyncSession, profile_id: int, memory_id: str) -> MemoryRow | None:
     """The state a memory had when `DELETE /memories/{id}` removed it (its archived last version), so a
     repeated delete can answer as the first did; None if it was never deleted that way."""
     row = await db.execute(
@@ -455,7 +510,7 @@ async def deleted_state(db: AsyncSession, profile_id: int, memory_id: str) -> di
         {"p": profile_id, "id": memory_id},
     )
     found = row.mappings().one_or_none()
-    return dict(found) if found else None
+    return MemoryRow.of(found) if found else None
 
 
 # The state a memory is leaving, copied into the archive; `deleted_at` is set when it leaves for good.
@@ -529,7 +584,7 @@ async def edit(
     event_time: datetime | None,
     content_hash: str,
     metadata: dict[str, Any],
-) -> dict[str, Any]:
+) -> MemoryRow:
     """Archive the current state, write the new one (version + 1) and let it supersede its topic."""
     await archive(db, profile_id, memory_id, deleted=False)
     row = (
@@ -555,10 +610,10 @@ async def edit(
     )
     if _supersedes(topic_key, type):
         await _supersede(db, profile_id, topic_key, memory_id)
-    return dict(row)
+    return MemoryRow.of(row)
 
 
-async def sources(db: AsyncSession, profile_id: int, memory_id: str) -> list[dict[str, Any]]:
+async def sources(db: AsyncSession, profile_id: int, memory_id: str) -> list[SourceMessage]:
     rows = await db.execute(
         text(
             """
@@ -571,7 +626,7 @@ async def sources(db: AsyncSession, profile_id: int, memory_id: str) -> list[dic
         ),
         {"p": profile_id, "id": memory_id},
     )
-    return [dict(r) for r in rows.mappings()]
+    return [SourceMessage(**r) for r in rows.mappings()]
 
 
 _LISTED = (
@@ -623,7 +678,7 @@ async def list_memories(
     include_superseded: bool,
     limit: int,
     contains: str | None = None,
-) -> list[dict[str, Any]]:
+) -> list[ListedMemory]:
     """Newest first by ULID, keyset on id: any page costs the same."""
     params: dict[str, Any] = {"p": profile_id, "limit": limit}
     filters = _list_filters(params, before_id, session_id, memory_type, metadata, contains)
@@ -631,7 +686,7 @@ async def list_memories(
     if not include_superseded:
         clauses.append("superseded_by IS NULL")
     sql = f"SELECT {_LISTED} FROM memories WHERE {' AND '.join(clauses)} ORDER BY id DESC LIMIT :limit"
-    return [dict(r) for r in (await db.execute(text(sql), params)).mappings()]
+    return [ListedMemory.of(r) for r in (await db.execute(text(sql), params)).mappings()]
 
 
 # A memory's state at an instant: its current row if that state had begun and not ended, else the archived
@@ -659,23 +714,23 @@ async def list_as_of(
     metadata: dict[str, Any] | None,
     limit: int,
     contains: str | None = None,
-) -> list[dict[str, Any]]:
+) -> list[MemoryRow]:
     """What the profile held at `at`: every memory valid then, as it read then, newest first."""
     params: dict[str, Any] = {"p": profile_id, "at": at, "limit": limit}
     clauses = _list_filters(params, before_id, session_id, memory_type, metadata, contains)
     extra = "".join(f" AND {c}" for c in clauses)
     extra_v = extra.replace("id < :before", "memory_id < :before")
     sql = f"SELECT * FROM ({_STATES_AT.format(extra=extra, extra_v=extra_v)}) s ORDER BY id DESC LIMIT :limit"
-    return [dict(r) for r in (await db.execute(text(sql), params)).mappings()]
+    return [MemoryRow.of(r) for r in (await db.execute(text(sql), params)).mappings()]
 
 
-async def get_as_of(db: AsyncSession, profile_id: int, memory_id: str, at: datetime) -> dict[str, Any] | None:
+async def get_as_of(db: AsyncSession, profile_id: int, memory_id: str, at: datetime) -> MemoryRow | None:
     sql = _STATES_AT.format(extra="AND id = :id", extra_v="AND memory_id = :id")
     row = (await db.execute(text(sql), {"p": profile_id, "at": at, "id": memory_id})).mappings().first()
-    return dict(row) if row else None
+    return MemoryRow.of(row) if row else None
 
 
-async def history(db: AsyncSession, profile_id: int, memory_id: str) -> list[dict[str, Any]]:
+async def history(db: AsyncSession, profile_id: int, memory_id: str) -> list[MemoryState]:
     """Every state the memory has had, oldest first: the archived ones, then the current one if it lives."""
     rows = await db.execute(
         text(
@@ -692,7 +747,7 @@ async def history(db: AsyncSession, profile_id: int, memory_id: str) -> list[dic
         ),
         {"p": profile_id, "id": memory_id},
     )
-    return [dict(r) for r in rows.mappings()]
+    return [MemoryState(**r) for r in rows.mappings()]
 
 
 async def source_keys(db: AsyncSession, profile_id: int, memory_id: str) -> list[tuple[str, str]]:

@@ -158,9 +158,9 @@ async def _remember_in_transaction(
     # Already stored (perhaps by a concurrent remember): answer that memory, current again if it was replaced.
     existing = await repository.get_by_hash(db, profile.id, memory.content_hash)
     assert existing is not None
-    if existing["superseded_by"] is not None:
-        await repository.revive(db, profile.id, existing["id"])
-        existing = await repository.get(db, profile.id, existing["id"])
+    if existing.superseded_by is not None:
+        await repository.revive(db, profile.id, existing.id)
+        existing = await repository.get(db, profile.id, existing.id)
         assert existing is not None
     return MemoryOut.model_validate(existing), False
 
@@ -180,7 +180,7 @@ async def list_memories(
 ) -> MemoryList:
     before = str(decode_cursor(cursor, 1)[0]) if cursor else None
     if as_of is not None:
-        rows = await repository.list_as_of(
+        states = await repository.list_as_of(
             db,
             profile.id,
             as_of,
@@ -191,7 +191,7 @@ async def list_memories(
             limit=limit + 1,
             contains=contains,
         )
-        rows = [_as_it_was(r) for r in rows]
+        rows: list[repository.ListedMemory] = [_as_it_was(r) for r in states]
     else:
         rows = await repository.list_memories(
             db,
@@ -205,16 +205,16 @@ async def list_memories(
             contains=contains,
         )
     page = rows[:limit]
-    next_cursor = encode_cursor(page[-1]["id"]) if len(rows) > limit else None
+    next_cursor = encode_cursor(page[-1].id) if len(rows) > limit else None
     return MemoryList(memories=[MemorySummary.model_validate(r) for r in page], cursor=next_cursor)
 
 
-def _as_it_was(row: dict[str, Any]) -> dict[str, Any]:
+def _as_it_was(row: repository.MemoryRow) -> repository.MemoryRow:
     """A state read as of an instant inside its validity: nothing had superseded it yet."""
-    return {**row, "superseded_by": None}
+    return replace(row, superseded_by=None)
 
 
-async def _active_or_404(db: AsyncSession, profile: Profile, memory_id: str) -> dict[str, Any]:
+async def _active_or_404(db: AsyncSession, profile: Profile, memory_id: str) -> repository.MemoryRow:
     row = await repository.get_active(db, profile.id, memory_id)
     if row is None:
         raise MemoryNotFound(f"memory '{memory_id}' not found")
@@ -252,15 +252,15 @@ async def edit_memory(
     current = await repository.get_for_edit(db, profile.id, memory_id, new_topic)
     if current is None:
         raise MemoryNotFound(f"memory '{memory_id}' not found")
-    if current["superseded_by"] is not None:
+    if current.superseded_by is not None:
         raise MemorySuperseded(
-            f"memory '{memory_id}' was superseded by '{current['superseded_by']}': edit that one instead"
+            f"memory '{memory_id}' was superseded by '{current.superseded_by}': edit that one instead"
         )
-    content: str = current["content"]
-    summary: str = edit.summary or current["summary"]
-    memory_type: str = edit.type or current["type"]
-    topic_key: str | None = current["topic_key"]
-    event_time: datetime | None = current["event_time"]
+    content = current.content
+    summary = edit.summary or current.summary
+    memory_type: str = edit.type or current.type
+    topic_key = current.topic_key
+    event_time = current.event_time
     if edit.content is not None and classified is not None and edit.content.strip() != content:
         # A new statement is dated again too: its summary says the new date, its eventTime must agree.
         content = edit.content.strip()
@@ -282,9 +282,9 @@ async def edit_memory(
         topic_key=topic_key,
         event_time=event_time,
         content_hash=new_hash,
-        metadata=edit.metadata if edit.metadata is not None else current["metadata"],
+        metadata=edit.metadata if edit.metadata is not None else current.metadata,
     )
-    if content != current["content"]:
+    if content != current.content:
         # Its vectors describe the old statement: drop them, and have the worker embed the new one.
         from app.embeddings import repository as embeddings
         from app.embeddings.job import enqueue_embedding
@@ -303,29 +303,27 @@ async def memory_history(db: AsyncSession, profile: Profile, memory_id: str) -> 
     versions: list[MemoryVersion] = []
     for state in states:
         snapshot = {
-            "type": state["type"],
-            "summary": state["summary"],
-            "content": state["content"],
-            "metadata": state["metadata"],
+            "type": state.type,
+            "summary": state.summary,
+            "content": state.content,
+            "metadata": state.metadata,
         }
         versions.append(
-            MemoryVersion(
-                version=state["version"], change=state["change"], at=state["valid_from"], **snapshot
-            )
+            MemoryVersion(version=state.version, change=state.change, at=state.valid_from, **snapshot)
         )
-        if state["superseded_by"] is not None:
+        if state.superseded_by is not None:
             versions.append(
                 MemoryVersion(
-                    version=state["version"],
+                    version=state.version,
                     change="superseded",
-                    at=state["valid_to"],
-                    superseded_by=state["superseded_by"],
+                    at=state.valid_to,
+                    superseded_by=state.superseded_by,
                     **snapshot,
                 )
             )
-        if state["deleted_at"] is not None:
+        if state.deleted_at is not None:
             versions.append(
-                MemoryVersion(version=state["version"], change="deleted", at=state["deleted_at"], **snapshot)
+                MemoryVersion(version=state.version, change="deleted", at=state.deleted_at, **snapshot)
             )
     return MemoryHistory(memory_id=memory_id, versions=versions)
 

@@ -14,7 +14,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from bench.common import free_port
+from bench.harness import free_port
 
 
 def _bin_dir() -> Path:

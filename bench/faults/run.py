@@ -1,6 +1,6 @@
 """The fault suite: crash and restart the pieces of a running service under load, and count what clients saw.
 
-Run: .venv/bin/python -m bench.faults.run [--only worker-kill,api-kill,pg-fast,pg-immediate,pool,healthz]
+Run: .venv/bin/python -m bench faults [--only worker-kill,api-kill,pg-fast,pg-immediate,pool,healthz]
      [--seconds 12] [--concurrency 16] [--healthz-seconds 300] [--pool-embeddings none|local]
 
 Everything runs on loopback against a throw-away PostgreSQL cluster (bench/faults/cluster.py) and real
@@ -36,8 +36,10 @@ import asyncpg
 import httpx
 import psutil
 
-from bench.common import ADMIN_KEY, LeanClient, Server, percentile, print_table
+from bench import harness
+from bench.common import LeanClient, percentile
 from bench.faults.cluster import Cluster
+from bench.harness import ADMIN_KEY, Server, print_table, service
 
 TIMEOUT = 10.0
 
@@ -228,7 +230,7 @@ async def scenario_api_kill(
         server.process.wait()
         killed = time.monotonic()
         server.spawn()
-        ready = await server.wait_ready()
+        ready = await server.ready()
         run.notes.append(f"API back in {ready - killed:.1f}s")
 
     return run, await under_load(run, server, cluster, args, fault)
@@ -263,9 +265,9 @@ async def scenario_pool(cluster: Cluster, args: argparse.Namespace) -> tuple[Run
         # connection go while the query is embedded); the bound holds for the request, not per checkout.
         "AGENT_MEMORY_EMBEDDINGS": args.pool_embeddings,
     }
-    server = Server(env=env, worker=False)
+    server = service(db, worker=False, env=env)
     server.spawn()
-    await server.wait_ready()
+    await server.ready()
     try:
         await namespace(server.base_url, "pool")
         headers = {"Authorization": f"Bearer {ADMIN_KEY}"}
@@ -324,9 +326,9 @@ async def scenario_healthz(cluster: Cluster, args: argparse.Namespace) -> tuple[
     """/healthz latency while serve extracts 4 × 300 messages of ~11 KB."""
     run = Run("healthz")
     db = cluster.database_url("agent_memory")
-    server = Server(env={"AGENT_MEMORY_DATABASE_URL": db})
+    server = service(db)
     server.spawn()
-    await server.wait_ready()
+    await server.ready()
     sentence = (
         "Yesterday I walked along the river with my sister Anna and we talked about moving to Lisbon next "
         "spring, the new job at the clinic, and the garden we want to plant with tomatoes and basil. "
@@ -398,27 +400,27 @@ async def scenario_healthz(cluster: Cluster, args: argparse.Namespace) -> tuple[
         server.stop()
 
 
-async def main() -> None:
-    parser = argparse.ArgumentParser()
+def main(argv: list[str] | None = None) -> int:
+    parser = harness.parser(__doc__, database=False)
     parser.add_argument("--only", default="worker-kill,api-kill,pg-fast,pg-immediate,pool,healthz")
     parser.add_argument("--seconds", type=float, default=12.0, help="load duration per scenario")
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--healthz-seconds", type=float, default=300.0)
     parser.add_argument("--pool-embeddings", default="none", choices=["none", "local"])
-    args = parser.parse_args()
+    return harness.run_benchmark(parser, run, argv)
+
+
+async def run(args: argparse.Namespace) -> None:
     chosen = args.only.split(",")
     cluster = Cluster()
     cluster.start()
     print(f"throw-away cluster on 127.0.0.1:{cluster.port} ({cluster.root})")
     results: list[tuple[Run, dict[str, Any]]] = []
     try:
-        admin = await _connect(cluster.url)
-        await admin.execute("CREATE DATABASE agent_memory")
-        await admin.close()
-        db = cluster.database_url("agent_memory")
-        server = Server(env={"AGENT_MEMORY_DATABASE_URL": db, "AGENT_MEMORY_JOB_LEASE_SECONDS": "10"})
+        _, db = await harness.create_database(cluster.url, "agent_memory", exact=True)
+        server = service(db, env={"AGENT_MEMORY_JOB_LEASE_SECONDS": "10"})
         server.spawn()
-        await server.wait_ready()
+        await server.ready()
         try:
             scenarios = {
                 "worker-kill": scenario_worker_kill,
@@ -474,8 +476,4 @@ async def main() -> None:
     for run, _ in results:
         for note in run.notes:
             print(f"  {run.name}: {note}")
-    print("load average:", " ".join(f"{x:.2f}" for x in os.getloadavg()))
-
-
-if __name__ == "__main__":
-    asyncio.run(main())
+    print("load average:", harness.load_average())

@@ -8,86 +8,53 @@ connection so that both API processes answer some of them.
 from __future__ import annotations
 
 import asyncio
-import os
 import re
-import socket
-import subprocess
-import sys
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
-from pathlib import Path
 
 import httpx
 import psutil
 import pytest
 
+from bench.harness import Server, serve_args
 from tests.conftest import ADMIN_KEY, fresh_database
 
-ROOT = Path(__file__).resolve().parents[2]
 # Fresh connections per request: the kernel hands each to whichever API process accepts first.
 REQUESTS = 40
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-@dataclass
-class Served:
-    process: subprocess.Popen[bytes]
-    base_url: str
-
-
 @pytest.fixture(scope="module")
-async def served() -> AsyncIterator[Served]:
+async def served() -> AsyncIterator[Server]:
     async with fresh_database("am_test_workers") as url:
-        port = _free_port()
-        env = {
-            **os.environ,
-            "AGENT_MEMORY_DATABASE_URL": url,
-            "AGENT_MEMORY_ADMIN_KEY": ADMIN_KEY,
-            "AGENT_MEMORY_LOG_LEVEL": "WARNING",
-        }
-        process = subprocess.Popen(
-            [sys.executable, "-m", "app", "serve", "--port", str(port), "--workers", "2"],
-            env=env,
-            cwd=ROOT,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+        server = Server(
+            env={
+                "AGENT_MEMORY_DATABASE_URL": url,
+                "AGENT_MEMORY_ADMIN_KEY": ADMIN_KEY,
+                "AGENT_MEMORY_LOG_LEVEL": "WARNING",
+            },
+            args=serve_args("--workers", "2"),
         )
-        base_url = f"http://127.0.0.1:{port}"
+        # Ready once both API processes are up; up to 3 minutes on a loaded machine (each imports the app).
+        server.ready_when = lambda: len(_api_processes(server)) == 2
+        server.spawn()
         try:
-            async with httpx.AsyncClient(base_url=base_url, timeout=5) as client:
-                for _ in range(
-                    900
-                ):  # bounded: up to 3 minutes on a loaded machine (each process imports the app)
-                    if process.poll() is not None:
-                        raise AssertionError(process.stderr.read().decode() if process.stderr else "")
-                    try:
-                        if (await client.get("/readyz")).status_code == 200 and len(
-                            _api_processes(process)
-                        ) == 2:
-                            break
-                    except httpx.TransportError:
-                        pass
-                    await asyncio.sleep(0.2)
-                else:
-                    raise AssertionError("serve --workers 2 not ready")
-            yield Served(process, base_url)
+            await server.ready(timeout=180)
+            yield server
         finally:
-            process.terminate()
-            process.wait(30)
+            server.stop()
 
 
-def _api_processes(process: subprocess.Popen[bytes]) -> list[psutil.Process]:
-    return [p for p in psutil.Process(process.pid).children() if "spawn_main" in " ".join(p.cmdline())]
+def _children(server: Server) -> list[psutil.Process]:
+    assert server.process is not None
+    children: list[psutil.Process] = psutil.Process(server.process.pid).children()
+    return children
 
 
-def _worker_processes(process: subprocess.Popen[bytes]) -> list[psutil.Process]:
-    return [p for p in psutil.Process(process.pid).children() if "worker" in p.cmdline()]
+def _api_processes(server: Server) -> list[psutil.Process]:
+    return [p for p in _children(server) if "spawn_main" in " ".join(p.cmdline())]
+
+
+def _worker_processes(server: Server) -> list[psutil.Process]:
+    return [p for p in _children(server) if "worker" in p.cmdline()]
 
 
 async def _fresh_get(base_url: str, path: str, token: str | None = None) -> int:
@@ -97,9 +64,9 @@ async def _fresh_get(base_url: str, path: str, token: str | None = None) -> int:
         return (await client.get(path)).status_code
 
 
-async def test_two_api_processes_one_worker_and_metrics_summed(served: Served) -> None:
-    assert len(_api_processes(served.process)) == 2
-    assert len(_worker_processes(served.process)) == 1  # started once, not per API process
+async def test_two_api_processes_one_worker_and_metrics_summed(served: Server) -> None:
+    assert len(_api_processes(served)) == 2
+    assert len(_worker_processes(served)) == 1  # started once, not per API process
     statuses = [await _fresh_get(served.base_url, "/healthz") for _ in range(REQUESTS)]
     assert statuses == [200] * REQUESTS
     # Any process's /metrics counts every process's requests.
@@ -112,7 +79,7 @@ async def test_two_api_processes_one_worker_and_metrics_summed(served: Served) -
         assert found is not None and float(found.group(1)) >= REQUESTS
 
 
-async def test_a_revoked_key_is_refused_by_every_process(served: Served) -> None:
+async def test_a_revoked_key_is_refused_by_every_process(served: Server) -> None:
     async with httpx.AsyncClient(
         base_url=served.base_url, timeout=10, headers={"Authorization": f"Bearer {ADMIN_KEY}"}
     ) as admin:
@@ -130,9 +97,9 @@ async def test_a_revoked_key_is_refused_by_every_process(served: Served) -> None
     assert statuses == [401] * REQUESTS
 
 
-async def test_stopping_serve_stops_every_process(served: Served) -> None:
+async def test_stopping_serve_stops_every_process(served: Server) -> None:
+    assert served.process is not None
     children = psutil.Process(served.process.pid).children(recursive=True)
-    served.process.terminate()
-    served.process.wait(60)
+    served.stop(60)
     _, alive = psutil.wait_procs(children, timeout=30)
     assert alive == []

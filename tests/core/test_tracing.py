@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import signal
 import subprocess
 import sys
 import threading
@@ -19,8 +18,8 @@ import httpx
 import pytest
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
+from bench.harness import Server
 from tests.conftest import ADMIN_KEY
-from tests.test_serve_embedded import _free_port, _wait_ready
 
 TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"
 PARENT_ID = "00f067aa0ba902b7"
@@ -62,27 +61,22 @@ def receiver() -> Iterator[Receiver]:
 def test_spans_for_requests_and_sql_continue_the_incoming_trace(
     receiver: Receiver, database_url: str
 ) -> None:
-    port = _free_port()
     namespace = "trace-" + secrets.token_hex(4)
     job_id = ""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("AGENT_MEMORY_", "OTEL_"))}
-    env.update(
-        AGENT_MEMORY_DATABASE_URL=database_url,
-        AGENT_MEMORY_ADMIN_KEY=ADMIN_KEY,
-        AGENT_MEMORY_LOG_FORMAT="console",
-        OTEL_EXPORTER_OTLP_ENDPOINT=f"http://127.0.0.1:{receiver.server_address[1]}",
-        OTEL_BSP_SCHEDULE_DELAY="100",
-        OTEL_SERVICE_NAME="agent-memory-test",
+    server = Server(
+        env={
+            "AGENT_MEMORY_DATABASE_URL": database_url,
+            "AGENT_MEMORY_ADMIN_KEY": ADMIN_KEY,
+            "AGENT_MEMORY_LOG_FORMAT": "console",
+            "OTEL_EXPORTER_OTLP_ENDPOINT": f"http://127.0.0.1:{receiver.server_address[1]}",
+            "OTEL_BSP_SCHEDULE_DELAY": "100",
+            "OTEL_SERVICE_NAME": "agent-memory-test",
+        },
+        inherit_settings=False,
     )
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "app", "serve", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        _wait_ready(proc, base)
+    # Leaving the block stops it with SIGTERM: the exporter flushes at shutdown.
+    with server:
+        base = server.base_url
         answer = httpx.get(
             f"{base}/v1/namespaces",
             headers={"authorization": f"Bearer {ADMIN_KEY}", "traceparent": f"00-{TRACE_ID}-{PARENT_ID}-01"},
@@ -99,9 +93,6 @@ def test_spans_for_requests_and_sql_continue_the_incoming_trace(
         while httpx.get(f"{profile}/jobs/{job_id}", headers=admin).json()["status"] != "done":
             assert time.monotonic() < deadline, "the job did not finish"
             time.sleep(0.2)
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(timeout=30)  # the exporter flushes at shutdown
 
     ours = [s for s in receiver.spans if s.trace_id.hex() == TRACE_ID]
     server_spans = [s for s in ours if s.parent_span_id.hex() == PARENT_ID]

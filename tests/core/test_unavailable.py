@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import socket
 import struct
 import time
 from collections.abc import AsyncIterator
@@ -25,6 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from app.core.db import answer_reserve, create_engine, create_sessionmaker, wait_budget
 from app.core.settings import Settings, to_async_url
 from app.main import create_app
+from bench.harness import free_port
 from tests.conftest import ADMIN_KEY, make_settings
 
 SSL_REQUEST = 80877103
@@ -117,9 +117,7 @@ PROFILE = "/v1/namespaces/nowhere/profiles/alice"
 
 
 async def test_connection_refused_is_503(own_app: FastAPI, own_client: httpx.AsyncClient) -> None:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     engine = _point_at(own_app, f"postgresql+asyncpg://postgres@127.0.0.1:{port}/test")
     _assert_unavailable(await own_client.get(PROFILE))
     _assert_unavailable(await own_client.post("/v1/namespaces", json={"name": "refused"}))

@@ -51,40 +51,40 @@ async def _embedded_ids(app: FastAPI, url: str) -> set[str]:
 
 
 async def test_extraction_queues_embedding_and_recall_finds_a_memory_sharing_no_word(
-    sem_app: FastAPI,
-    sem_client: httpx.AsyncClient,
-    sem_ns: str,
-    sem_worker: Worker,
+    provider_app: FastAPI,
+    provider_client: httpx.AsyncClient,
+    provider_ns: str,
+    provider_worker: Worker,
     fake_embeddings: FakeEmbeddings,
 ) -> None:
-    url = f"/v1/namespaces/{sem_ns}/profiles/alice"
-    await _ingest(sem_client, url, PARTY, "party")
+    url = f"/v1/namespaces/{provider_ns}/profiles/alice"
+    await _ingest(provider_client, url, PARTY, "party")
     assert not fake_embeddings.requests  # ingest answers without embedding anything
-    await sem_worker.drain()  # the extraction job, then the embed job it queued
+    await provider_worker.drain()  # the extraction job, then the embed job it queued
 
-    memories = (await sem_client.get(f"{url}/memories", params={"limit": 100})).json()["memories"]
-    assert memories and await _embedded_ids(sem_app, url) == {m["id"] for m in memories}
+    memories = (await provider_client.get(f"{url}/memories", params={"limit": 100})).json()["memories"]
+    assert memories and await _embedded_ids(provider_app, url) == {m["id"] for m in memories}
     assert all(r.body["model"] == "fake-embed" for r in fake_embeddings.requests)
     assert all(len(r.body["input"]) <= 4 for r in fake_embeddings.requests)  # the batch size
-    profile = (await sem_client.get(url)).json()
+    profile = (await provider_client.get(url)).json()
     assert profile["counts"]["pendingJobs"] == 0
 
     # Without the semantic channel (the default path) the question finds nothing...
-    semantic, sem_app.state.semantic = sem_app.state.semantic, None
+    semantic, provider_app.state.semantic = provider_app.state.semantic, None
     try:
-        assert (await _recall(sem_client, url, QUESTION))["count"] == 0
+        assert (await _recall(provider_client, url, QUESTION))["count"] == 0
     finally:
-        sem_app.state.semantic = semantic
+        provider_app.state.semantic = semantic
     # ...with it, the memory sharing no word with the question comes first.
     fake_embeddings.reset()
-    result = await _recall(sem_client, url, QUESTION)
+    result = await _recall(provider_client, url, QUESTION)
     assert fake_embeddings.inputs() == [QUESTION]  # on the request path only the query is embedded
     assert result["count"] >= 1
     assert "quennets" in result["candidates"][0]["summary"].lower(), result["candidates"]
 
     # Re-running the embed job stores nothing new and asks the server for nothing.
     fake_embeddings.reset()
-    async with sem_app.state.sessionmaker() as db:
+    async with provider_app.state.sessionmaker() as db:
         from app.embeddings.job import enqueue_embedding
 
         profile_id = (
@@ -93,117 +93,126 @@ async def test_extraction_queues_embedding_and_recall_finds_a_memory_sharing_no_
                     "SELECT p.id FROM profiles p JOIN namespaces n ON n.id = p.namespace_id "
                     "WHERE n.name = :ns AND p.name = 'alice'"
                 ),
-                {"ns": sem_ns},
+                {"ns": provider_ns},
             )
         ).scalar_one()
         await enqueue_embedding(db, profile_id)
         await db.commit()
-    await sem_worker.drain()
+    await provider_worker.drain()
     assert not fake_embeddings.requests
 
 
 async def test_semantic_results_stay_in_their_profile_and_leave_with_deletes(
-    sem_app: FastAPI,
-    sem_client: httpx.AsyncClient,
-    sem_ns: str,
-    sem_worker: Worker,
+    provider_app: FastAPI,
+    provider_client: httpx.AsyncClient,
+    provider_ns: str,
+    provider_worker: Worker,
     fake_embeddings: FakeEmbeddings,
 ) -> None:
-    alice, bob = f"/v1/namespaces/{sem_ns}/profiles/alice", f"/v1/namespaces/{sem_ns}/profiles/bob"
-    await _ingest(sem_client, alice, PARTY, "party")
-    await _ingest(sem_client, bob, [("user", "I love jazz concerts.", "2024-06-01T10:00:00Z")], "b")
-    await sem_worker.drain()
+    alice, bob = f"/v1/namespaces/{provider_ns}/profiles/alice", f"/v1/namespaces/{provider_ns}/profiles/bob"
+    await _ingest(provider_client, alice, PARTY, "party")
+    await _ingest(provider_client, bob, [("user", "I love jazz concerts.", "2024-06-01T10:00:00Z")], "b")
+    await provider_worker.drain()
     # Bob's profile holds nothing of the kind: the semantic channel never reaches into Alice's.
-    assert (await _recall(sem_client, bob, QUESTION))["count"] == 0
+    assert (await _recall(provider_client, bob, QUESTION))["count"] == 0
 
-    found = await _recall(sem_client, alice, QUESTION)
+    found = await _recall(provider_client, alice, QUESTION)
     tart = found["candidates"][0]
     assert "quennets" in tart["summary"].lower()
-    assert (await sem_client.delete(f"{alice}/memories/{tart['id']}")).status_code == 200
-    again = await _recall(sem_client, alice, QUESTION)
+    assert (await provider_client.delete(f"{alice}/memories/{tart['id']}")).status_code == 200
+    again = await _recall(provider_client, alice, QUESTION)
     assert tart["id"] not in {c["id"] for c in again["candidates"]}
 
 
 async def test_remember_queues_embedding_and_the_worker_embeds_it(
-    sem_client: httpx.AsyncClient, sem_ns: str, sem_worker: Worker, fake_embeddings: FakeEmbeddings
+    provider_client: httpx.AsyncClient,
+    provider_ns: str,
+    provider_worker: Worker,
+    fake_embeddings: FakeEmbeddings,
 ) -> None:
-    url = f"/v1/namespaces/{sem_ns}/profiles/carol"
-    response = await sem_client.post(f"{url}/remember", json={"content": "My quennet is named Pixel."})
+    url = f"/v1/namespaces/{provider_ns}/profiles/carol"
+    response = await provider_client.post(f"{url}/remember", json={"content": "My quennet is named Pixel."})
     assert response.status_code == 201
     assert not fake_embeddings.requests  # remember answers before any vector exists
-    assert (await sem_client.get(url)).json()["counts"]["pendingJobs"] == 1
+    assert (await provider_client.get(url)).json()["counts"]["pendingJobs"] == 1
     # Remembering it again queues nothing more.
     assert (
-        await sem_client.post(f"{url}/remember", json={"content": "My quennet is named Pixel."})
+        await provider_client.post(f"{url}/remember", json={"content": "My quennet is named Pixel."})
     ).status_code == 200
-    assert (await sem_client.get(url)).json()["counts"]["pendingJobs"] == 1
-    await sem_worker.drain()
+    assert (await provider_client.get(url)).json()["counts"]["pendingJobs"] == 1
+    await provider_worker.drain()
     assert fake_embeddings.inputs() == ["My quennet is named Pixel."]
-    result = await _recall(sem_client, url, "Which zorbling do I have?")
+    result = await _recall(provider_client, url, "Which zorbling do I have?")
     assert result["count"] == 1 and "Pixel" in result["candidates"][0]["summary"]
 
 
 async def test_embedding_failures_retry_in_the_worker_and_never_fail_recall(
-    sem_client: httpx.AsyncClient, sem_ns: str, sem_worker: Worker, fake_embeddings: FakeEmbeddings
+    provider_client: httpx.AsyncClient,
+    provider_ns: str,
+    provider_worker: Worker,
+    fake_embeddings: FakeEmbeddings,
 ) -> None:
-    url = f"/v1/namespaces/{sem_ns}/profiles/dave"
-    await sem_client.post(f"{url}/remember", json={"content": "I keep quennets in a jar."})
+    url = f"/v1/namespaces/{provider_ns}/profiles/dave"
+    await provider_client.post(f"{url}/remember", json={"content": "I keep quennets in a jar."})
     # First attempt fails (500, then 500 again after the client's own retry): the job is retried and succeeds.
     fake_embeddings.script(error(500), error(500))
-    await sem_worker.drain()
+    await provider_worker.drain()
     assert len(fake_embeddings.requests) == 3
-    assert (await sem_client.get(url)).json()["counts"]["pendingJobs"] == 0
+    assert (await provider_client.get(url)).json()["counts"]["pendingJobs"] == 0
 
     # The query cannot be embedded (error, then too slow): recall answers lexically, never an error.
     for failure in (error(500), Reply(delay=3.0)):
         fake_embeddings.script(failure)
-        lexical = await _recall(sem_client, url, "quennets")
+        lexical = await _recall(provider_client, url, "quennets")
         assert lexical["count"] == 1
-        assert (await _recall(sem_client, url, "Which instrument?"))["count"] >= 0
+        assert (await _recall(provider_client, url, "Which instrument?"))["count"] >= 0
     fake_embeddings.reset()
-    semantic = await _recall(sem_client, url, "Any zorblings?")
+    semantic = await _recall(provider_client, url, "Any zorblings?")
     assert semantic["count"] == 1 and "quennets" in semantic["candidates"][0]["summary"]
 
 
-async def test_readyz_names_the_provider_and_the_portable_store(sem_client: httpx.AsyncClient) -> None:
-    ready = (await sem_client.get("/readyz")).json()
+async def test_readyz_names_the_provider_and_the_portable_store(provider_client: httpx.AsyncClient) -> None:
+    ready = (await provider_client.get("/readyz")).json()
     # The machine's PostgreSQL has no pgvector: vectors live in a bytea of half floats, scanned exactly.
     assert ready["embeddings"] == "openai" and ready["vectorStore"] == "portable"
 
 
 async def test_editing_a_memory_embeds_its_new_content(
-    sem_client: httpx.AsyncClient, sem_ns: str, sem_worker: Worker, fake_embeddings: FakeEmbeddings
+    provider_client: httpx.AsyncClient,
+    provider_ns: str,
+    provider_worker: Worker,
+    fake_embeddings: FakeEmbeddings,
 ) -> None:
-    url = f"/v1/namespaces/{sem_ns}/profiles/erin"
-    memory = (await sem_client.post(f"{url}/remember", json={"content": "I adore quennets."})).json()
-    await sem_worker.drain()
-    assert (await _recall(sem_client, url, "Any zorblings?"))["count"] == 1
-    patched = await sem_client.patch(
+    url = f"/v1/namespaces/{provider_ns}/profiles/erin"
+    memory = (await provider_client.post(f"{url}/remember", json={"content": "I adore quennets."})).json()
+    await provider_worker.drain()
+    assert (await _recall(provider_client, url, "Any zorblings?"))["count"] == 1
+    patched = await provider_client.patch(
         f"{url}/memories/{memory['id']}", json={"content": "I collect snizzles."}
     )
     assert patched.status_code == 200
     # The old vector is gone at once: the question about the old content no longer reaches the memory.
-    assert (await _recall(sem_client, url, "Any zorblings?"))["count"] == 0
+    assert (await _recall(provider_client, url, "Any zorblings?"))["count"] == 0
     fake_embeddings.reset()
-    await sem_worker.drain()
+    await provider_worker.drain()
     assert fake_embeddings.inputs() == ["I collect snizzles."]
-    found = await _recall(sem_client, url, "Any blorfs?")
+    found = await _recall(provider_client, url, "Any blorfs?")
     assert found["count"] == 1 and found["candidates"][0]["id"] == memory["id"]
 
 
 async def test_the_question_is_embedded_with_no_connection_checked_out(
-    sem_app: FastAPI,
-    sem_client: httpx.AsyncClient,
-    sem_ns: str,
-    sem_worker: Worker,
+    provider_app: FastAPI,
+    provider_client: httpx.AsyncClient,
+    provider_ns: str,
+    provider_worker: Worker,
     fake_embeddings: FakeEmbeddings,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # An embedder may take its whole timeout: recall (REST and MCP) must not keep a pooled connection meanwhile.
-    url = f"/v1/namespaces/{sem_ns}/profiles/alice"
-    await _ingest(sem_client, url, PARTY, "party")
-    await sem_worker.drain()
-    pool = sem_app.state.engine.sync_engine.pool
+    url = f"/v1/namespaces/{provider_ns}/profiles/alice"
+    await _ingest(provider_client, url, PARTY, "party")
+    await provider_worker.drain()
+    pool = provider_app.state.engine.sync_engine.pool
     checked_out: list[int] = []
     make_request = fake_embeddings.make_request
 
@@ -212,10 +221,10 @@ async def test_the_question_is_embedded_with_no_connection_checked_out(
         return make_request(path, headers, body)
 
     monkeypatch.setattr(fake_embeddings, "make_request", recording)
-    assert "quennets" in (await _recall(sem_client, url, QUESTION))["candidates"][0]["summary"].lower()
-    async with mcp_client(sem_app, **admin()) as mcp:
+    assert "quennets" in (await _recall(provider_client, url, QUESTION))["candidates"][0]["summary"].lower()
+    async with mcp_client(provider_app, **admin()) as mcp:
         found = data(
-            await mcp.call_tool("recall", {"query": QUESTION, "namespace": sem_ns, "profile": "alice"})
+            await mcp.call_tool("recall", {"query": QUESTION, "namespace": provider_ns, "profile": "alice"})
         )
     assert "quennets" in found["candidates"][0]["summary"].lower()
     assert checked_out == [0, 0]

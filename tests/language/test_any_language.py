@@ -15,7 +15,8 @@ import httpx
 
 from app.language.detect import detect
 from app.worker.runner import Worker
-from tests.test_serve_embedded import _free_port, _start, _stop, _wait_ready
+from bench.harness import free_port
+from tests.test_serve_embedded import _embedded
 
 # (statement, questions that must find it in the top 3, type it is stored as); a statement in another
 # language than English is its own summary, an English one is summarised by the English rules.
@@ -133,11 +134,11 @@ async def test_english_statements_keep_their_emoji(client: httpx.AsyncClient, pr
 
 
 def test_round_trip_on_the_embedded_server(tmp_path: Path) -> None:
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
-    proc = _start(tmp_path / "data", port)
+    server = _embedded(tmp_path / "data", free_port())
+    base = server.base_url
+    server.spawn()
     try:
-        _wait_ready(proc, base, timeout=180)
+        server.wait_ready(timeout=180)
         url = f"{base}/v1/namespaces/langs/profiles/p"
         assert httpx.post(f"{base}/v1/namespaces", json={"name": "langs"}, timeout=10).status_code == 201
         messages = [
@@ -157,4 +158,4 @@ def test_round_trip_on_the_embedded_server(tmp_path: Path) -> None:
                 found = httpx.post(f"{url}/recall", json={"query": question}, timeout=30).json()
                 assert memory["id"] in _ids_found(found), (question, found)
     finally:
-        _stop(proc)
+        server.stop()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 import time
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
@@ -14,6 +13,7 @@ from pydantic import ValidationError
 from app.core.settings import Settings
 from app.llm.answers import write_answer
 from app.llm.client import LlmClient, LlmError, parse_json_object
+from bench.harness import free_port
 from tests.llm.fake_openai import FakeOpenAI, answer, dropped, error
 
 SYSTEM = [{"role": "system", "content": "Answer in JSON."}, {"role": "user", "content": "Say hi."}]
@@ -130,9 +130,7 @@ async def test_timeout_and_refused_connection_raise(fake_openai: FakeOpenAI) -> 
             await slow.chat(SYSTEM)
     finally:
         await slow.aclose()
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     closed = LlmClient(f"http://127.0.0.1:{port}/v1", model="m", max_retries=1, backoff_seconds=0.01)
     try:
         with pytest.raises(LlmError, match="ConnectError"):

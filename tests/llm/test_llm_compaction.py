@@ -49,13 +49,13 @@ async def fill(client: httpx.AsyncClient, url: str, count: int, prefix: str = "m
 
 
 async def test_compaction_summary_written_by_the_llm_and_updated(
-    llm_client: httpx.AsyncClient, llm_profile_url: str, fake_openai: FakeOpenAI
+    provider_client: httpx.AsyncClient, provider_profile_url: str, fake_openai: FakeOpenAI
 ) -> None:
-    sid = await new_session(llm_client, llm_profile_url)
-    url = f"{llm_profile_url}/sessions/{sid}"
-    await fill(llm_client, url, 10)
+    sid = await new_session(provider_client, provider_profile_url)
+    url = f"{provider_profile_url}/sessions/{sid}"
+    await fill(provider_client, url, 10)
     fake_openai.script(answer("Here is the summary:\n\n" + FIRST))
-    first = await llm_client.post(f"{url}/compact", json={"tailTokenBudget": 0})
+    first = await provider_client.post(f"{url}/compact", json={"tailTokenBudget": 0})
     assert first.status_code == 200, first.text
     assert first.json()["summary"] == FIRST, "the preamble before the first section is dropped"
     [request] = fake_openai.requests
@@ -63,19 +63,26 @@ async def test_compaction_summary_written_by_the_llm_and_updated(
     assert "response_format" not in request.body
     assert "[user] Message 4 is about" in request.user and "[assistant] Message 5" in request.user
     assert "Message 2 " not in request.user and "Message 8 " not in request.user, "head and tail stay out"
-    history = (await llm_client.get(f"{url}/history")).json()["messages"]
+    history = (await provider_client.get(f"{url}/history")).json()["messages"]
     assert history[3]["parts"] == [{"type": "text", "text": FIRST}]
 
     # The next compaction hands the LLM the existing summary to update, and extends the overlay.
-    await fill(llm_client, url, 6, prefix="n")
+    await fill(provider_client, url, 6, prefix="n")
     fake_openai.requests.clear()
     fake_openai.script(answer(f"```markdown\n{SECOND}\n```"))
-    second = (await llm_client.post(f"{url}/compact", json={"tailTokenBudget": 0})).json()
+    second = (await provider_client.post(f"{url}/compact", json={"tailTokenBudget": 0})).json()
     assert second["summary"] == SECOND and (second["fromMessageId"], second["toMessageId"]) == ("m3", "n3")
     [request] = fake_openai.requests
     assert FIRST in request.user and "existing summary" in request.user
     assert "[user] Message 2 is about" in request.user  # n2
-    assert await history_ids(llm_client, url) == ["m0", "m1", "m2", f"compaction_{second['id']}", "n4", "n5"]
+    assert await history_ids(provider_client, url) == [
+        "m0",
+        "m1",
+        "m2",
+        f"compaction_{second['id']}",
+        "n4",
+        "n5",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -86,17 +93,17 @@ async def test_compaction_summary_written_by_the_llm_and_updated(
     ],
 )
 async def test_compaction_falls_back_when_the_llm_fails(
-    llm_client: httpx.AsyncClient,
-    llm_profile_url: str,
+    provider_client: httpx.AsyncClient,
+    provider_profile_url: str,
     fake_openai: FakeOpenAI,
     failure: object,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    sid = await new_session(llm_client, llm_profile_url)
-    url = f"{llm_profile_url}/sessions/{sid}"
-    await fill(llm_client, url, 8)
+    sid = await new_session(provider_client, provider_profile_url)
+    url = f"{provider_profile_url}/sessions/{sid}"
+    await fill(provider_client, url, 8)
     fake_openai.script(failure)  # type: ignore[arg-type]
-    response = await llm_client.post(f"{url}/compact", json={"tailTokenBudget": 0})
+    response = await provider_client.post(f"{url}/compact", json={"tailTokenBudget": 0})
     assert response.status_code == 200, response.text
     summary = response.json()["summary"]
     assert summary.startswith("## Topic") and "## Open Items" in summary
@@ -106,30 +113,33 @@ async def test_compaction_falls_back_when_the_llm_fails(
 
 
 async def test_auto_compaction_uses_the_llm_and_survives_its_failure(
-    llm_client: httpx.AsyncClient, llm_profile_url: str, fake_openai: FakeOpenAI, llm_worker: Worker
+    provider_client: httpx.AsyncClient,
+    provider_profile_url: str,
+    fake_openai: FakeOpenAI,
+    provider_worker: Worker,
 ) -> None:
     long = "The quarterly budget review covers travel, hardware, salaries and the office move to Lisbon. " * 3
-    sid = await new_session(llm_client, llm_profile_url, compactAfter=150)
-    url = f"{llm_profile_url}/sessions/{sid}"
-    await fill(llm_client, url, 5)
+    sid = await new_session(provider_client, provider_profile_url, compactAfter=150)
+    url = f"{provider_profile_url}/sessions/{sid}"
+    await fill(provider_client, url, 5)
     # Summaries answer FIRST; extraction (the compacted range, and earlier tests' queued jobs) finds nothing.
     fake_openai.default = lambda r: answer(FIRST) if _is_summary(r) else answer({"memories": []})
-    await append(llm_client, url, text_message("big", "user", long))
-    assert (await llm_client.get(f"{url}/compactions")).json()["compactions"] == []
-    await llm_worker.drain()
-    [compaction] = (await llm_client.get(f"{url}/compactions")).json()["compactions"]
+    await append(provider_client, url, text_message("big", "user", long))
+    assert (await provider_client.get(f"{url}/compactions")).json()["compactions"] == []
+    await provider_worker.drain()
+    [compaction] = (await provider_client.get(f"{url}/compactions")).json()["compactions"]
     summaries = [r for r in fake_openai.requests if _is_summary(r)]
     assert compaction["summary"] == FIRST and len(summaries) == 1
 
-    other = await new_session(llm_client, llm_profile_url, compactAfter=150)
-    other_url = f"{llm_profile_url}/sessions/{other}"
-    await fill(llm_client, other_url, 5, prefix="o")
+    other = await new_session(provider_client, provider_profile_url, compactAfter=150)
+    other_url = f"{provider_profile_url}/sessions/{other}"
+    await fill(provider_client, other_url, 5, prefix="o")
     # The summary's one attempt fails: the extractive one is stored.
     fake_openai.default = lambda r: error(503) if _is_summary(r) else answer({"memories": []})
-    response = await llm_client.post(
+    response = await provider_client.post(
         f"{other_url}/messages", json={"message": text_message("big2", "user", long)}
     )
     assert response.status_code == 201
-    await llm_worker.drain()
-    [compaction] = (await llm_client.get(f"{other_url}/compactions")).json()["compactions"]
+    await provider_worker.drain()
+    [compaction] = (await provider_client.get(f"{other_url}/compactions")).json()["compactions"]
     assert compaction["summary"].startswith("## Topic") and compaction["summary"] != FIRST

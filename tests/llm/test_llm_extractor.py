@@ -125,12 +125,15 @@ async def listed(client: httpx.AsyncClient, url: str) -> list[dict[str, Any]]:
 
 
 async def test_memories_come_from_the_llm_with_sources(
-    llm_client: httpx.AsyncClient, llm_profile_url: str, llm_worker: Worker, fake_openai: FakeOpenAI
+    provider_client: httpx.AsyncClient,
+    provider_profile_url: str,
+    provider_worker: Worker,
+    fake_openai: FakeOpenAI,
 ) -> None:
     fake_openai.default = like_a_model
-    job_id = await ingest(llm_client, llm_profile_url, CONVERSATION, "s1")
-    await llm_worker.drain()
-    job = (await llm_client.get(f"{llm_profile_url}/jobs/{job_id}")).json()
+    job_id = await ingest(provider_client, provider_profile_url, CONVERSATION, "s1")
+    await provider_worker.drain()
+    job = (await provider_client.get(f"{provider_profile_url}/jobs/{job_id}")).json()
     assert job["status"] == "done" and job["attempts"] == 1 and job["memoriesCreated"] == 3, job
 
     [request] = fake_openai.requests
@@ -141,7 +144,7 @@ async def test_memories_come_from_the_llm_with_sources(
     assert all(m["new"] for m in sent) and sent[0]["timestamp"] == "2024-05-10T09:00:00Z"
     assert sent[0]["weekday"] == "Friday"
 
-    memories = await listed(llm_client, llm_profile_url)
+    memories = await listed(provider_client, provider_profile_url)
     by_type = {m["type"]: m for m in memories}
     assert set(by_type) == {"fact", "event", "instruction"}, memories
     assert all("(LLM)" in m["summary"] for m in memories), (
@@ -151,64 +154,72 @@ async def test_memories_come_from_the_llm_with_sources(
     assert len(event["summary"]) == 200 and event["summary"].endswith("…")
     assert event["eventTime"].startswith("2024-05-09T00:00:00")
 
-    detail = (await llm_client.get(f"{llm_profile_url}/memories/{by_type['fact']['id']}")).json()
+    detail = (await provider_client.get(f"{provider_profile_url}/memories/{by_type['fact']['id']}")).json()
     assert detail["content"] == "I moved to Lisbon last year."
     assert [s["content"] for s in detail["sources"]] == ["I moved to Lisbon last year."]
     assert detail["sources"][0]["timestamp"].startswith("2024-05-10T09:01:00")
-    instruction = (await llm_client.get(f"{llm_profile_url}/memories/{by_type['instruction']['id']}")).json()
+    instruction = (
+        await provider_client.get(f"{provider_profile_url}/memories/{by_type['instruction']['id']}")
+    ).json()
     assert [s["content"] for s in instruction["sources"]] == ["From now on, always answer in French."]
 
     # A later message of the session: earlier ones go as context, the topic key supersedes the old fact.
     fake_openai.requests.clear()
     later = [{"role": "user", "content": "I just moved to Porto.", "timestamp": "2024-06-01T10:00:00Z"}]
-    job_id = await ingest(llm_client, llm_profile_url, later, "s1")
-    await llm_worker.drain()
-    assert (await llm_client.get(f"{llm_profile_url}/jobs/{job_id}")).json()["status"] == "done"
+    job_id = await ingest(provider_client, provider_profile_url, later, "s1")
+    await provider_worker.drain()
+    assert (await provider_client.get(f"{provider_profile_url}/jobs/{job_id}")).json()["status"] == "done"
     sent = window(fake_openai.requests[0].user)
     assert [m["new"] for m in sent][-2:] == [False, True] and sent[-1]["text"] == "I just moved to Porto."
-    summaries = {m["summary"] for m in await listed(llm_client, llm_profile_url)}
+    summaries = {m["summary"] for m in await listed(provider_client, provider_profile_url)}
     assert "User lives in Porto (LLM)" in summaries and "User lives in Lisbon (LLM)" not in summaries
     assert "From context (LLM)" not in summaries, "context messages yield no memories"
 
 
 async def test_server_error_then_success(
-    llm_client: httpx.AsyncClient, llm_profile_url: str, llm_worker: Worker, fake_openai: FakeOpenAI
+    provider_client: httpx.AsyncClient,
+    provider_profile_url: str,
+    provider_worker: Worker,
+    fake_openai: FakeOpenAI,
 ) -> None:
     fake_openai.script(error(500))
     fake_openai.default = like_a_model
-    job_id = await ingest(llm_client, llm_profile_url, CONVERSATION[2:3], "s-retry")
-    await llm_worker.drain()
-    job = (await llm_client.get(f"{llm_profile_url}/jobs/{job_id}")).json()
+    job_id = await ingest(provider_client, provider_profile_url, CONVERSATION[2:3], "s-retry")
+    await provider_worker.drain()
+    job = (await provider_client.get(f"{provider_profile_url}/jobs/{job_id}")).json()
     assert job["status"] == "done" and job["memoriesCreated"] == 1, job
     assert len(fake_openai.requests) == 2, "the client retried the 500 itself"
 
 
 async def test_malformed_answer_is_retried_then_fails_with_the_error_kept(
-    llm_client: httpx.AsyncClient, llm_profile_url: str, llm_worker: Worker, fake_openai: FakeOpenAI
+    provider_client: httpx.AsyncClient,
+    provider_profile_url: str,
+    provider_worker: Worker,
+    fake_openai: FakeOpenAI,
 ) -> None:
     fake_openai.default = lambda _request: answer("Sure! The memories are: Lisbon, marathon.")
-    job_id = await ingest(llm_client, llm_profile_url, CONVERSATION[2:4], "s-bad")
-    await llm_worker.drain()
-    job = (await llm_client.get(f"{llm_profile_url}/jobs/{job_id}")).json()
+    job_id = await ingest(provider_client, provider_profile_url, CONVERSATION[2:4], "s-bad")
+    await provider_worker.drain()
+    job = (await provider_client.get(f"{provider_profile_url}/jobs/{job_id}")).json()
     assert job["status"] == "failed" and job["attempts"] == JOB_MAX_ATTEMPTS, job
     assert "LlmError" in job["error"] and "not valid JSON" in job["error"]
     assert len(fake_openai.requests) == JOB_MAX_ATTEMPTS, "a malformed answer is retried by the job"
-    assert await listed(llm_client, llm_profile_url) == []
+    assert await listed(provider_client, provider_profile_url) == []
 
     # Valid JSON of the wrong shape is malformed too; an LLM down on every attempt fails the same way.
     fake_openai.requests.clear()
     fake_openai.default = lambda _request: answer({"facts": ["Lisbon"]})
-    job_id = await ingest(llm_client, llm_profile_url, CONVERSATION[4:5], "s-shape")
-    await llm_worker.drain()
-    job = (await llm_client.get(f"{llm_profile_url}/jobs/{job_id}")).json()
+    job_id = await ingest(provider_client, provider_profile_url, CONVERSATION[4:5], "s-shape")
+    await provider_worker.drain()
+    job = (await provider_client.get(f"{provider_profile_url}/jobs/{job_id}")).json()
     assert job["status"] == "failed" and 'no "memories" list' in job["error"], job
 
     fake_openai.default = lambda _request: error(401, "invalid api key")
     job_id = await ingest(
-        llm_client, llm_profile_url, [{"role": "user", "content": "I have a cat."}], "s-down"
+        provider_client, provider_profile_url, [{"role": "user", "content": "I have a cat."}], "s-down"
     )
-    await llm_worker.drain()
-    job = (await llm_client.get(f"{llm_profile_url}/jobs/{job_id}")).json()
+    await provider_worker.drain()
+    job = (await provider_client.get(f"{provider_profile_url}/jobs/{job_id}")).json()
     assert job["status"] == "failed" and job["attempts"] == JOB_MAX_ATTEMPTS, job
     assert "HTTP 401" in job["error"] and "invalid api key" in job["error"], job
 

@@ -41,29 +41,34 @@ def _assert_nothing_held(fake: FakeOpenAI) -> None:
 
 
 async def test_extraction_calls_the_llm_with_no_connection_held(
-    llm_client: httpx.AsyncClient,
-    llm_app: FastAPI,
-    llm_profile_url: str,
-    llm_worker: Worker,
+    provider_client: httpx.AsyncClient,
+    provider_app: FastAPI,
+    provider_profile_url: str,
+    provider_worker: Worker,
     fake_openai: FakeOpenAI,
 ) -> None:
-    response = await llm_client.post(
-        f"{llm_profile_url}/ingest",
+    response = await provider_client.post(
+        f"{provider_profile_url}/ingest",
         json={"sessionId": "held-1", "messages": [{"role": "user", "content": "I keep bees on my roof."}]},
     )
     assert response.status_code == 202
-    _watch(fake_openai, llm_app)
-    await llm_worker.drain()
+    _watch(fake_openai, provider_app)
+    await provider_worker.drain()
     _assert_nothing_held(fake_openai)
 
 
 async def test_recall_answer_with_no_connection_held(
-    llm_client: httpx.AsyncClient, llm_app: FastAPI, llm_profile_url: str, fake_openai: FakeOpenAI
+    provider_client: httpx.AsyncClient,
+    provider_app: FastAPI,
+    provider_profile_url: str,
+    fake_openai: FakeOpenAI,
 ) -> None:
-    await llm_client.post(f"{llm_profile_url}/remember", json={"content": "I keep bees on my roof."})
-    _watch(fake_openai, llm_app)
+    await provider_client.post(
+        f"{provider_profile_url}/remember", json={"content": "I keep bees on my roof."}
+    )
+    _watch(fake_openai, provider_app)
     result = (
-        await llm_client.post(f"{llm_profile_url}/recall", json={"query": "Where do I keep bees?"})
+        await provider_client.post(f"{provider_profile_url}/recall", json={"query": "Where do I keep bees?"})
     ).json()
     assert result["answer"] == "The user keeps bees."
     _assert_nothing_held(fake_openai)
@@ -81,27 +86,30 @@ async def _long_session(client: httpx.AsyncClient, profile_url: str, **options: 
 
 
 async def test_compact_with_no_connection_held(
-    llm_client: httpx.AsyncClient, llm_app: FastAPI, llm_profile_url: str, fake_openai: FakeOpenAI
+    provider_client: httpx.AsyncClient,
+    provider_app: FastAPI,
+    provider_profile_url: str,
+    fake_openai: FakeOpenAI,
 ) -> None:
-    url = await _long_session(llm_client, llm_profile_url)
-    _watch(fake_openai, llm_app)
-    response = await llm_client.post(f"{url}/compact", json={"tailTokenBudget": 0})
+    url = await _long_session(provider_client, provider_profile_url)
+    _watch(fake_openai, provider_app)
+    response = await provider_client.post(f"{url}/compact", json={"tailTokenBudget": 0})
     assert response.status_code == 200 and response.json()["summary"] == SUMMARY
     _assert_nothing_held(fake_openai)
 
 
 async def test_auto_compaction_with_no_connection_held(
-    llm_client: httpx.AsyncClient,
-    llm_app: FastAPI,
-    llm_profile_url: str,
-    llm_worker: Worker,
+    provider_client: httpx.AsyncClient,
+    provider_app: FastAPI,
+    provider_profile_url: str,
+    provider_worker: Worker,
     fake_openai: FakeOpenAI,
 ) -> None:
-    _watch(fake_openai, llm_app)
-    await llm_worker.drain()  # earlier tests' jobs out of the way
-    url = await _long_session(llm_client, llm_profile_url, compactAfter=60)
+    _watch(fake_openai, provider_app)
+    await provider_worker.drain()  # earlier tests' jobs out of the way
+    url = await _long_session(provider_client, provider_profile_url, compactAfter=60)
     fake_openai.requests.clear()
-    await llm_worker.drain()
-    [compaction] = (await llm_client.get(f"{url}/compactions")).json()["compactions"]
+    await provider_worker.drain()
+    [compaction] = (await provider_client.get(f"{url}/compactions")).json()["compactions"]
     assert compaction["summary"] == SUMMARY
     _assert_nothing_held(fake_openai)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
-import socket
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -15,6 +14,7 @@ import pytest
 import uvicorn
 from fastapi import FastAPI
 
+from bench.harness import free_port
 from tests.conftest import ADMIN_KEY
 
 COMMAND = [sys.executable, "-m", "app"]
@@ -22,9 +22,7 @@ COMMAND = [sys.executable, "-m", "app"]
 
 @pytest.fixture
 async def server_url(app: FastAPI) -> AsyncIterator[str]:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     server = uvicorn.Server(
         uvicorn.Config(app, host="127.0.0.1", port=port, lifespan="off", log_level="warning")
     )

@@ -8,23 +8,18 @@ Screenshots land in docs/img/, where docs/inspector.md shows them.
 from __future__ import annotations
 
 import asyncio
-import os
 import secrets
-import signal
-import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import asyncpg
 import httpx
 import pytest
 from playwright.sync_api import Browser, Page, Request, sync_playwright
 
-from tests.conftest import SERVER_URL, _with_database
-from tests.test_serve_embedded import _free_port, _wait_ready
+from bench.harness import Server, create_database, drop_database
+from tests.conftest import SERVER_URL
 
 CHROMIUM = "/usr/bin/chromium"
 # Headless in a container: no sandbox (root), no GPU, and none of the browser's own calls home.
@@ -53,47 +48,25 @@ class LiveServer:
         )
 
 
-async def _admin(statement: str) -> None:
-    connection = await asyncpg.connect(SERVER_URL)
-    try:
-        await connection.execute(statement)
-    finally:
-        await connection.close()
-
-
 @pytest.fixture(scope="module")
 def live_server() -> Iterator[LiveServer]:
     """`serve` (API and its worker process) with an admin key, on its own database, for the module."""
-    name = f"am_ui_{os.getpid()}_{secrets.token_hex(3)}"
-    asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
+    name, database_url = asyncio.run(create_database(SERVER_URL, "am_ui"))
     admin_key = "amk_uiadmin_" + secrets.token_hex(16)
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("AGENT_MEMORY_")}
-    database_url = _with_database(SERVER_URL, name)
-    env.update(
-        AGENT_MEMORY_DATABASE_URL=database_url,
-        AGENT_MEMORY_ADMIN_KEY=admin_key,
-        AGENT_MEMORY_LOG_LEVEL="WARNING",
-        AGENT_MEMORY_WORKER_POLL_SECONDS="0.1",
+    server = Server(
+        env={
+            "AGENT_MEMORY_DATABASE_URL": database_url,
+            "AGENT_MEMORY_ADMIN_KEY": admin_key,
+            "AGENT_MEMORY_LOG_LEVEL": "WARNING",
+            "AGENT_MEMORY_WORKER_POLL_SECONDS": "0.1",
+        },
+        inherit_settings=False,
     )
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "app", "serve", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    base = f"http://127.0.0.1:{port}"
     try:
-        _wait_ready(proc, base)
-        yield LiveServer(base, admin_key, database_url)
+        with server:
+            yield LiveServer(server.base_url, admin_key, database_url)
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:  # a stop that hangs must not leave the server (or the test) behind
-            proc.kill()
-            proc.wait(timeout=30)
-        asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        asyncio.run(drop_database(SERVER_URL, name))
 
 
 @pytest.fixture(scope="module")
