@@ -23,7 +23,7 @@ from app.core.memory_types import POLICIES, types_where
 from app.core.settings import Settings
 from app.core.tokens import estimate_tokens
 from app.embeddings.service import SemanticQuery
-from app.language.detect import search_config
+from app.language.detect import detect
 from app.language.lemmas import base_forms
 from app.language.temporal import time_phrase
 from app.llm.answers import ANSWER_TOKENS, write_answer
@@ -287,7 +287,7 @@ async def recall(
         exact_rows,
         timeout,
         # The question is read in its own language, as the memories of that language were stored.
-        config=search_config(request.query),
+        language=detect(request.query),
         relations=relations,
         visible=visible,
     )

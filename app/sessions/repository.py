@@ -12,10 +12,10 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.db import indexed_text_fits
-from app.core.profiled_text import all_keys_query, profile_lexemes
+from app.core.profiled_text import all_keys_query, profile_lexemes, query_vector
 from app.language.detect import search_config
 from app.models import Compaction, Message, Session
-from app.sessions.fulltext import MESSAGE_TERMS_QUERY, language_params, message_words_vector, split_query
+from app.sessions.fulltext import MESSAGE_TERMS_QUERY, language_params, split_query
 from app.sessions.schemas import SearchHit
 
 # The longest root → leaf path a history read follows: a bound on the recursive walk, far beyond any
@@ -377,7 +377,7 @@ async def count_sessions(db: AsyncSession, profile_id: int) -> int:
 # then checks the query itself (phrases in order).
 _SEARCH_KEYS = all_keys_query(
     "CAST(CAST(:p AS bigint) AS text)",
-    message_words_vector("(CAST(:words AS text) || ' ' || array_to_string(CAST(:phrases AS text[]), ' '))"),
+    query_vector("(CAST(:words AS text) || ' ' || array_to_string(CAST(:phrases AS text[]), ' '))"),
 )
 _SEARCH = text(
     f"""
