@@ -174,6 +174,27 @@ async def insert_message(
         return (await db.execute(stmt)).scalar_one_or_none()
 
 
+_SET_LANGUAGES = text(
+    """
+    UPDATE messages m SET language = CAST(l.language AS regconfig)
+    FROM unnest(CAST(:ids AS text[]), CAST(:languages AS text[])) AS l(id, language)
+    WHERE m.profile_id = :p AND m.session_id = :s AND m.id = l.id
+      AND m.language <> CAST(l.language AS regconfig)
+    """
+)
+
+
+async def set_languages(
+    db: AsyncSession, profile_id: int, session_id: str, languages: dict[str, str]
+) -> None:
+    """Index the session's messages `languages` names (id → text-search configuration) in that language."""
+    if languages:
+        await db.execute(
+            _SET_LANGUAGES,
+            {"p": profile_id, "s": session_id, "ids": list(languages), "languages": list(languages.values())},
+        )
+
+
 async def update_message(
     db: AsyncSession,
     profile_id: int,
