@@ -80,3 +80,18 @@ def any_keys_query(profile_sql: str, lexemes_sql: str) -> str:
     whole and cut, as `key_query` does), for a statement that learns the profile's id itself; NULL when
     there are none. Both arguments are SQL expressions."""
     return _keys_query(profile_sql, lexemes_sql, "|")
+
+
+# A query's text-search configuration, from its `:config` parameter (`app.language.detect.search_config`).
+QUERY_CONFIG = "CAST(CAST(:config AS text) AS regconfig)"
+
+
+def query_vector(text_sql: str) -> str:
+    """SQL for the lexemes of a query's text (`text_sql`) as rows are indexed (migration 0013): in the
+    query's language (`:config`), with its emoji and symbols as words; for Chinese, Japanese or Korean
+    (`:cjk`) its character bigrams alone (a run of characters is one word to the parser, which a row holds
+    only when it has the very same run)."""
+    return (
+        f"CASE WHEN CAST(:cjk AS boolean) THEN symbol_tsvector({text_sql})"
+        f" ELSE to_tsvector({QUERY_CONFIG}, {text_sql}) || symbol_tsvector({text_sql}) END"
+    )

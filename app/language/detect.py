@@ -41,7 +41,6 @@ _LATIN_CONFIGS = {
     "ca": "catalan",
     "id": "indonesian",
 }
-ENGLISH = "en"
 # How sure the model must be before a Latin-script text is read as another language than English: a
 # text of a few words in plain ASCII needs more (on the six English development sets, 0.5 alone read 9 of 2,868 turns
 # as another language: "Leeds??", "September?", "Ha! Accurate."; with these bounds, 4).
@@ -81,7 +80,7 @@ class Language:
 
     @property
     def english(self) -> bool:
-        return self.code == ENGLISH
+        return self.code == ENGLISH.code
 
     @property
     def cjk(self) -> bool:
@@ -89,7 +88,7 @@ class Language:
         return self.code in ("zh", "ja", "ko")
 
 
-_ENGLISH = Language(ENGLISH, "english")
+ENGLISH = Language("en", "english")
 _BY_SCRIPT = {
     "ko": Language("ko", "simple"),
     "ja": Language("ja", "simple"),
@@ -132,12 +131,12 @@ def detect(text: str) -> Language:
         return _BY_SCRIPT[code]
     words = len(_WORD_RE.findall(sample))
     if words < 2 or len(ENGLISH_WORDS.intersection(_ENGLISH_WORD_RE.findall(sample.lower()))) >= 2:
-        return _ENGLISH
+        return ENGLISH
     code, confidence = _identifier().classify(sample)
     # Accents and inverted marks are rare in English: a short text that has them needs no more.
     short = words < SHORT_WORDS and sample.isascii()
-    if code == ENGLISH or confidence < (CONFIDENT_SHORT if short else CONFIDENT):
-        return _ENGLISH
+    if code == ENGLISH.code or confidence < (CONFIDENT_SHORT if short else CONFIDENT):
+        return ENGLISH
     return Language(code, _LATIN_CONFIGS[code])
 
 

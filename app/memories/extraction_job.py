@@ -14,6 +14,7 @@ from typing import Any
 from app.core.timestamps import earlier_by
 from app.embeddings.job import enqueue_embedding
 from app.extraction.types import Extractor, InputMessage
+from app.language.detect import search_config
 from app.memories import service
 from app.profiles import repository as profiles_repository
 from app.sessions import repository as sessions_repository
@@ -76,7 +77,10 @@ async def run_extraction(ctx: JobContext, job: JobInfo, payload: ExtractPayload)
     earlier = [_input(r) for r in earlier_rows] if earlier_rows is not None else None
     extracted = await extractor_for(ctx).extract(inputs, new_from=new_from, earlier=earlier)
     metadata: dict[str, dict[str, Any] | None] = {r.id: r.metadata for r in rows}
+    # Ingest stores messages as English text (it does not detect): the others are indexed in their language.
+    languages = {r.id: config for r in rows[new_from:] if (config := search_config(r.text)) != "english"}
     async with ctx.transaction() as db:
+        await sessions_repository.set_languages(db, profile_id, session_id, languages)
         created = await service.store(db, profile_id, service.new_memories(extracted, session_id, metadata))
         if created and ctx.settings.embeddings != "none":
             await enqueue_embedding(db, profile_id)  # vectors for them, committed with them

@@ -26,7 +26,16 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from app.core.db import Reads, driver_fetch
 from app.core.metadata import filter_sql
-from app.core.profiled_text import any_keys_query, key_query, phrase_query, profile_lexemes, quote_lexeme
+from app.core.profiled_text import (
+    QUERY_CONFIG,
+    any_keys_query,
+    key_query,
+    phrase_query,
+    profile_lexemes,
+    query_vector,
+    quote_lexeme,
+)
+from app.language.detect import ENGLISH, Language
 from app.memories.repository import agent_words
 from app.profiles.repository import TARGET_CTE
 from app.recall.relations import Relations
@@ -56,16 +65,14 @@ _ANALYSE = """
     WITH
     {target},
     {named}
-    config AS (SELECT CAST(CAST(:config AS text) AS regconfig) AS c),
-    q AS (SELECT to_tsvector(c, {question}) || symbol_tsvector({question}) AS v,
-                 to_tsvector('english', :related) AS r FROM config)
+    q AS (SELECT {question_vector} AS v, to_tsvector('english', :related) AS r)
     SELECT
       (SELECT namespace_id FROM target) AS namespace_id,
       (SELECT id FROM target) AS profile_id,
       coalesce((SELECT array_agg(lexeme ORDER BY positions[1]) FROM q, unnest(q.v)), '{{}}') AS lexemes,
       coalesce((SELECT array_agg(lexeme) FROM q, unnest(q.r)), '{{}}') AS related,
       coalesce((SELECT array_agg(pq::text) FROM (
-                  SELECT phraseto_tsquery(c, ph) AS pq FROM config, unnest(CAST(:phrases AS text[])) AS ph) x
+                  SELECT phraseto_tsquery({config}, ph) AS pq FROM unnest(CAST(:phrases AS text[])) AS ph) x
                 WHERE numnode(pq) > 0), '{{}}') AS phrases,
       (SELECT count(*) FROM (SELECT 1 FROM memories WHERE profile_id = {p} AND superseded_by IS NULL
                              LIMIT :exact_rows) x) AS memories,
@@ -91,10 +98,12 @@ _NAMED = f"""named AS (
 
 @functools.lru_cache(maxsize=4)
 def _analyse_sql(by_name: bool, relations: bool) -> str:
+    question = ":q || ' ' || (SELECT names FROM named)" if relations else ":q"
     return _ANALYSE.format(
         target=TARGET_CTE if by_name else _TARGET_BY_ID,
         named=_NAMED if relations else "",
-        question=":q || ' ' || (SELECT names FROM named)" if relations else ":q",
+        question_vector=query_vector(question),
+        config=QUERY_CONFIG,
         p=_PROFILE,
     )
 
@@ -520,18 +529,19 @@ async def analyse(
     exact_rows: int,
     timeout: float | None = None,
     *,
-    config: str = "english",
+    language: Language = ENGLISH,
     relations: Relations | None = None,
     visible: Visible = Visible(),
 ) -> Analysis:
-    """The query's lexemes in its language's configuration `config` (stemmed, stopwords out; its CJK
+    """The query's lexemes in its `language` (stemmed, stopwords out; its CJK
     bigrams and symbols as migration 0013 indexes them; with `relations`, the names the profile gives them too),
     its phrases as tsquery text and the lexemes of its related words — all made by PostgreSQL, so they
     match the stored tsvectors exactly — with the profile's row counts (and, for a large profile,
     PostgreSQL's estimates). `profile`: its id, or its names, for the statement to resolve (then the
     analysis says what it found: `Named.resolved` applies the rules)."""
     params: dict[str, Any] = {
-        "q": query, "phrases": phrases, "related": related, "exact_rows": exact_rows, "config": config
+        "q": query, "phrases": phrases, "related": related, "exact_rows": exact_rows,
+        "config": language.config, "cjk": language.cjk
     }  # fmt: skip
     if isinstance(profile, int):
         params["p"] = profile

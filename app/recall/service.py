@@ -23,7 +23,7 @@ from app.core.db import Reads, read_connection
 from app.core.memory_types import POLICIES, types_where
 from app.core.settings import Settings
 from app.embeddings.service import Semantic, SemanticQuery, semantic_of
-from app.language.detect import search_config
+from app.language.detect import detect
 from app.language.lemmas import base_forms
 from app.language.temporal import time_phrase
 from app.llm.answers import write_answer
@@ -252,7 +252,7 @@ async def recall(
         exact_rows,
         timeout,
         # The question is read in its own language, as the memories of that language were stored.
-        config=search_config(request.query),
+        language=detect(request.query),
         relations=relations,
         visible=visible,
     )

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from app.core.profiled_text import quoted_sql
+from app.core.profiled_text import QUERY_CONFIG, query_vector, quoted_sql
 from app.language.detect import detect
 
 _PHRASE = re.compile(r'"([^"]*)"')
@@ -33,26 +33,13 @@ def _all_terms_query(words_vector: str, config: str) -> str:
 """
 
 
-_CONFIG = "CAST(CAST(:config AS text) AS regconfig)"
-
-
-def message_words_vector(text_sql: str) -> str:
-    """SQL for the lexemes of a message search's words (`text_sql`) as messages are indexed: in the query's
-    language (`:config`), and for CJK (`:cjk`) its bigrams alone (a run of characters is one word to the
-    parser, which a message holds only when it has the very same run)."""
-    return (
-        f"CASE WHEN CAST(:cjk AS boolean) THEN symbol_tsvector({text_sql})"
-        f" ELSE to_tsvector({_CONFIG}, {text_sql}) || symbol_tsvector({text_sql}) END"
-    )
-
-
 # Search blocks' entries are English text.
 ALL_TERMS_QUERY = _all_terms_query("to_tsvector('english', CAST(:words AS text))", "'english'")
-MESSAGE_TERMS_QUERY = _all_terms_query(message_words_vector("CAST(:words AS text)"), _CONFIG)
+MESSAGE_TERMS_QUERY = _all_terms_query(query_vector("CAST(:words AS text)"), QUERY_CONFIG)
 
 
 def language_params(query: str) -> dict[str, Any]:
-    """The parameters `MESSAGE_TERMS_QUERY` and `message_words_vector` read: the query's language."""
+    """The parameters `MESSAGE_TERMS_QUERY` and `query_vector` read: the query's language."""
     language = detect(query)
     return {"config": language.config, "cjk": language.cjk}
 

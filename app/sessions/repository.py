@@ -12,10 +12,10 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.db import indexed_text_fits
-from app.core.profiled_text import all_keys_query, profile_lexemes
+from app.core.profiled_text import all_keys_query, profile_lexemes, query_vector
 from app.language.detect import search_config
 from app.models import Compaction, Message, Session
-from app.sessions.fulltext import MESSAGE_TERMS_QUERY, language_params, message_words_vector, split_query
+from app.sessions.fulltext import MESSAGE_TERMS_QUERY, language_params, split_query
 from app.sessions.schemas import SearchHit
 
 # The longest root → leaf path a history read follows: a bound on the recursive walk, far beyond any
@@ -172,6 +172,27 @@ async def insert_message(
     )
     with indexed_text_fits(["body", "message", "parts"]):
         return (await db.execute(stmt)).scalar_one_or_none()
+
+
+_SET_LANGUAGES = text(
+    """
+    UPDATE messages m SET language = CAST(l.language AS regconfig)
+    FROM unnest(CAST(:ids AS text[]), CAST(:languages AS text[])) AS l(id, language)
+    WHERE m.profile_id = :p AND m.session_id = :s AND m.id = l.id
+      AND m.language <> CAST(l.language AS regconfig)
+    """
+)
+
+
+async def set_languages(
+    db: AsyncSession, profile_id: int, session_id: str, languages: dict[str, str]
+) -> None:
+    """Index the session's messages `languages` names (id → text-search configuration) in that language."""
+    if languages:
+        await db.execute(
+            _SET_LANGUAGES,
+            {"p": profile_id, "s": session_id, "ids": list(languages), "languages": list(languages.values())},
+        )
 
 
 async def update_message(
@@ -378,7 +399,7 @@ async def count_sessions(db: AsyncSession, profile_id: int) -> int:
 # then checks the query itself (phrases in order).
 _SEARCH_KEYS = all_keys_query(
     "CAST(CAST(:p AS bigint) AS text)",
-    message_words_vector("(CAST(:words AS text) || ' ' || array_to_string(CAST(:phrases AS text[]), ' '))"),
+    query_vector("(CAST(:words AS text) || ' ' || array_to_string(CAST(:phrases AS text[]), ' '))"),
 )
 _SEARCH = text(
     f"""

@@ -35,6 +35,7 @@ OTHERS = [
     "Ich spiele jeden Samstag Fußball mit meinen Kollegen.",
     "我妈妈住在上海，她喜欢做饭。",
     "Nous avons acheté une maison près de la mer.",
+    "Mis hermanos viven en Valencia desde hace años.",
 ]
 
 
@@ -81,6 +82,9 @@ async def test_round_trip_in_every_language(
         for question in questions:
             found = (await client.post(f"{profile_url}/recall", json={"query": question})).json()
             assert memory["id"] in _ids_found(found), (question, found)
+    # Ingest stores messages as English text; the extraction job indexes the others in their language.
+    hits = (await client.get(f"{profile_url}/search", params={"q": "hermano vive en Valencia"})).json()
+    assert [h["content"] for h in hits["results"]] == ["Mis hermanos viven en Valencia desde hace años."]
     # The event's day is read from the words that name it (下个月: a month after the message).
     tokyo = next(m for m in listed if "东京" in m["summary"])
     assert tokyo["eventTime"].startswith("2026-04-10")
