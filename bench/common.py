@@ -159,7 +159,8 @@ async def running_server(
     )
     server.spawn()
     try:
-        await server.wait_ready()
+        # Generous: on a shared machine under heavy load, starting two API processes and a worker took over 60 s.
+        await server.wait_ready(timeout=300)
         yield server
     finally:
         server.stop()
