@@ -63,11 +63,18 @@ _CLAIM = text(
         SELECT j.id FROM jobs j
         WHERE ((j.status = 'queued' AND j.run_after <= now())
                OR (j.status = 'running' AND j.locked_until < now()))
-          -- jobs of one session run in order: never while an older one of it is pending
+          -- jobs of one session run in order: never while an older one of it is pending; a profile's job
+          -- of a kind (vectors for its new memories) never beside an older one of that kind, which would
+          -- redo the same work (a second is queued while the first runs, and coalescing joins only queued
+          -- jobs)
           AND NOT EXISTS (
               SELECT 1 FROM jobs e
               WHERE j.session_id IS NOT NULL AND e.profile_id = j.profile_id
                 AND e.session_id = j.session_id AND e.id < j.id AND e.status IN ('queued', 'running'))
+          AND NOT EXISTS (
+              SELECT 1 FROM jobs e
+              WHERE j.session_id IS NULL AND e.profile_id = j.profile_id AND e.session_id IS NULL
+                AND e.kind = j.kind AND e.id < j.id AND e.status IN ('queued', 'running'))
         ORDER BY j.run_after, j.id
         FOR UPDATE SKIP LOCKED
         LIMIT :n)

@@ -114,3 +114,37 @@ async def test_default_on_end_to_end_and_none_stays_exactly_lexical() -> None:
 
             # Embeddings off again, vectors now stored: every answer exactly as before, scores included.
             assert await _answers(lexical, base) == before
+
+
+async def test_a_profiles_embed_jobs_never_run_side_by_side() -> None:
+    """A second embed job queued while the first runs (coalescing joins only queued jobs) waits for it:
+    side by side, both would embed the same memories."""
+    from app.embeddings.job import enqueue_embedding
+    from app.worker import repository as jobs
+
+    async with (
+        fresh_database("am_test_e5_jobs") as url,
+        started_app(make_settings(url)) as app,
+        app.state.sessionmaker() as db,
+    ):
+        await db.execute(text("INSERT INTO namespaces (name) VALUES ('n')"))
+        profile_id = (
+            await db.execute(
+                text(
+                    "INSERT INTO profiles (namespace_id, name) SELECT id, 'p' FROM namespaces "
+                    "WHERE name = 'n' RETURNING id"
+                )
+            )
+        ).scalar_one()
+        first = await enqueue_embedding(db, profile_id)
+        await db.commit()
+        assert [j.id for j in await jobs.claim(db, "w1", 30, 5)] == [first]
+        await db.commit()
+        second = await enqueue_embedding(db, profile_id)
+        await db.commit()
+        assert second != first and await jobs.claim(db, "w2", 30, 5) == []
+        await db.commit()
+        await jobs.finish(db, first, "w1", {})
+        await db.commit()
+        assert [j.id for j in await jobs.claim(db, "w2", 30, 5)] == [second]
+        await db.commit()
