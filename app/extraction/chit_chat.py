@@ -64,6 +64,10 @@ INTERROGATIVE_RE = re.compile(
 # A tag that turns a statement into a question ("always answer in spanish ok?"): the statement is what
 # is said.
 TAG_QUESTION_RE = re.compile(r"[\s,]+(?:ok|okay|right|yeah|yes|alright|k|pls|please)\s*\?+\s*$", _I)
+# "I'm allergic to peanuts, can you tell her?": a statement of one's own before a request.
+STATEMENT_THEN_REQUEST_RE = re.compile(
+    r"^(?P<statement>.+?),\s*(?:so\s+|and\s+)?(?:can|could|would|will)\s+(?:you|u)\b[^,]*\?+\s*$", _I
+)
 # "Did I tell you I got the job?": news told as a question; what follows is the statement.
 ANNOUNCING_RE = re.compile(
     r"^(?:(?:did|have)\s+i\s+(?:tell|told|mention(?:ed)?)\s+(?:you|u)|guess\s+what)(?:\s+that)?[\s,:;-]*(?=\S)",
@@ -168,6 +172,13 @@ def announced(text: str) -> str | None:
         return None
     rest = text[m.end() :].rstrip(" ?")
     return rest[:1].upper() + rest[1:] if rest else None
+
+
+def statement_before_request(text: str) -> str | None:
+    """The speaker's own statement a request question follows ("I'm allergic to peanuts, can you tell
+    her?" → "I'm allergic to peanuts"), if the text is such a question."""
+    m = STATEMENT_THEN_REQUEST_RE.match(text)
+    return m["statement"] if m and FIRST_PERSON_RE.search(m["statement"]) else None
 
 
 def concerns_the_user(text: str) -> bool:

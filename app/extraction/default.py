@@ -723,6 +723,9 @@ def _split_statement(sentence: str) -> tuple[str, bool, bool]:
     told = cc.announced(text)
     if told is not None:  # "Did I tell you I got the job?" tells that I got the job
         return told, False, explicit
+    told = cc.statement_before_request(text)
+    if told is not None:  # "I'm allergic to peanuts, can you tell her?" tells the allergy
+        return told, False, explicit
     if text.rstrip(" \"'”)").endswith("?") and cc.without_tag(text) != text:
         return cc.without_tag(text), False, explicit  # "always answer in Spanish, ok?" is the instruction
     if cc.reads_as_question(text):
