@@ -98,6 +98,16 @@ _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 BARE_REMARK_WORDS = 2
 _LINK_RE = re.compile(r"\bhttps?://|\bwww\.|\S@\S+\.\w")
 BARE_REMARK_CJK_CHARS = 3
+# An obligation without a subject, as chat writes a to-do ("need to send the invoice", "gotta pick the car up").
+OBLIGATION_START_RE = re.compile(
+    r"^(?:(?:so|and|ugh|ok|okay|also|oh)[,\s]+)?(?:must|gotta|have\s+to|need\s+to|got\s+to)\s+\w", _I
+)
+# A rule asked politely ("pls dont use emoji with me", "so no wine pairings in the recipes pls").
+POLITE_RULE_RE = re.compile(
+    r"\b(?:pls|please|plz)\b.*\b(?:dont|don't|do\s+not|no|never|stop|always)\b|"
+    r"\b(?:dont|don't|no|never|stop|always)\b.*\b(?:pls|please|plz)\b",
+    _I,
+)
 # A sentence that only announces what follows ("Here are a few tips:"): the list is the content.
 ANNOUNCES_RE = re.compile(r":\s*$")
 
@@ -114,6 +124,14 @@ def is_bare_remark(text: str) -> bool:
     if cjk:
         return cjk <= BARE_REMARK_CJK_CHARS and cjk == len(letters)
     return len(words) <= BARE_REMARK_WORDS and not any(w.lower().endswith("ed") for w in words)
+
+
+def is_obligation(text: str) -> bool:
+    return OBLIGATION_START_RE.match(text) is not None
+
+
+def is_polite_rule(text: str) -> bool:
+    return POLITE_RULE_RE.search(text) is not None
 
 
 def has_link(text: str) -> bool:

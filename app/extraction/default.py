@@ -86,6 +86,10 @@ _TOKEN_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _WORD_OR_GAP_RE = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?|[^A-Za-z]+")
 _CAPITALISED_RE = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+")
 _QUOTE_RE = re.compile(r"[\"“”]")
+_SINCE_RE = re.compile(
+    r"\b(?:ever\s+)?since\s+(?:the\s+)?(?:\d|[A-Za-z]+\s+\d{4}\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)",
+    re.IGNORECASE,
+)
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "`": "'"})
 # Words only English uses among the languages written in Latin script here (not "a", "on", "me", "die").
 _ENGLISH_WORDS = frozenset(
@@ -294,6 +298,8 @@ def _is_dependent(sentence: str) -> bool:
 def _is_instruction(text: str, speech: _Speech) -> bool:
     if speech.role == "assistant" and not speech.named:
         return False  # the agent describing itself is not an instruction to itself
+    if not speech.named and cc.is_polite_rule(text):
+        return True
     m = lx.FROM_NOW_ON_RE.match(text)
     if m:
         rest = m["rest"].lstrip()
@@ -313,7 +319,7 @@ def _is_instruction(text: str, speech: _Speech) -> bool:
 
 
 def _is_task(text: str, mention: TimeMention | None) -> bool:
-    if lx.TASK_RE.search(text):
+    if lx.TASK_RE.search(text) or cc.is_obligation(text):
         return True
     # "by Friday" makes a deadline only for something still to come ("I finished it by Friday" is done).
     return bool(mention and lx.DEADLINE_RE.search(text) and detect_tense(text) != "past")
@@ -633,8 +639,12 @@ def replaceable_attribute(s: _Statement) -> _Typed | None:
 
 
 def dated_event(s: _Statement) -> _Typed | None:
-    """Something that happened or will happen at the time it names."""
-    return _Typed(MemoryType.EVENT, event_time=s.mention.point) if s.mention is not None else None
+    """Something that happened or will happen at the time it names; a state the time only starts ("I've
+    been vegetarian since 2019") is a lasting fact, dated all the same."""
+    if s.mention is None:
+        return None
+    lasting = _SINCE_RE.search(s.full) is not None
+    return _Typed(MemoryType.FACT if lasting else MemoryType.EVENT, event_time=s.mention.point)
 
 
 def past_action(s: _Statement) -> _Typed | None:
