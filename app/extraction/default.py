@@ -255,12 +255,13 @@ def _says_nothing(text: str, names: frozenset[str], anchor: datetime, agent: boo
     if cc.is_anchored(core) or cc.has_link(core) or find_time(core.translate(_APOSTROPHES), anchor):
         return False
     # Anchored to nobody, nothing specific, no time: a short verdict ("physio is the worst lol"), or a
-    # remark of a few words that does not start with what someone did ("just got home", but not
-    # "moving to denver!").
+    # remark of a few words, or of one word of substance ("here's where it's at"), that does not start
+    # with what someone did ("just got home", but not "moving to denver!").
     if len(tokens) <= SHORT_REPLY_TOKENS and cc.is_verdict(core):
         return True
     content = [t for t in tokens if t not in lx.FILLER and t not in names]
-    return len(tokens) <= FEW_WORDS and not (content and content[0].endswith(("ed", "ing")))
+    few = len(tokens) <= FEW_WORDS or len(content) <= 1
+    return few and not (content and content[0].endswith(("ed", "ing")))
 
 
 def _asks_for_action(text: str) -> bool:
