@@ -85,7 +85,8 @@ POLICIES: tuple[TypePolicy, ...] = (
         ranks_lower_after_its_session=False,
         dated=False,
         summary_section="Instructions",
-        summary_position=50,
+        # First: the summary sits at the top of an agent's system prompt, and these are rules for it.
+        summary_position=5,
         summary_share=0.20,
         summary_lines=SummaryLines.NEWEST,
         summary_chronological=True,

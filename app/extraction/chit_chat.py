@@ -64,6 +64,10 @@ INTERROGATIVE_RE = re.compile(
 # A tag that turns a statement into a question ("always answer in spanish ok?"): the statement is what
 # is said.
 TAG_QUESTION_RE = re.compile(r"[\s,]+(?:ok|okay|right|yeah|yes|alright|k|pls|please)\s*\?+\s*$", _I)
+# "I'm allergic to peanuts, can you tell her?": a statement of one's own before a request.
+STATEMENT_THEN_REQUEST_RE = re.compile(
+    r"^(?P<statement>.+?),\s*(?:so\s+|and\s+)?(?:can|could|would|will)\s+(?:you|u)\b[^,]*\?+\s*$", _I
+)
 # "Did I tell you I got the job?": news told as a question; what follows is the statement.
 ANNOUNCING_RE = re.compile(
     r"^(?:(?:did|have)\s+i\s+(?:tell|told|mention(?:ed)?)\s+(?:you|u)|guess\s+what)(?:\s+that)?[\s,:;-]*(?=\S)",
@@ -94,6 +98,16 @@ _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 BARE_REMARK_WORDS = 2
 _LINK_RE = re.compile(r"\bhttps?://|\bwww\.|\S@\S+\.\w")
 BARE_REMARK_CJK_CHARS = 3
+# An obligation without a subject, as chat writes a to-do ("need to send the invoice", "gotta pick the car up").
+OBLIGATION_START_RE = re.compile(
+    r"^(?:(?:so|and|ugh|ok|okay|also|oh)[,\s]+)?(?:must|gotta|have\s+to|need\s+to|got\s+to)\s+\w", _I
+)
+# A rule asked politely ("pls dont use emoji with me", "so no wine pairings in the recipes pls").
+POLITE_RULE_RE = re.compile(
+    r"\b(?:pls|please|plz)\b.*\b(?:dont|don't|do\s+not|no|never|stop|always)\b|"
+    r"\b(?:dont|don't|no|never|stop|always)\b.*\b(?:pls|please|plz)\b",
+    _I,
+)
 # A sentence that only announces what follows ("Here are a few tips:"): the list is the content.
 ANNOUNCES_RE = re.compile(r":\s*$")
 
@@ -110,6 +124,14 @@ def is_bare_remark(text: str) -> bool:
     if cjk:
         return cjk <= BARE_REMARK_CJK_CHARS and cjk == len(letters)
     return len(words) <= BARE_REMARK_WORDS and not any(w.lower().endswith("ed") for w in words)
+
+
+def is_obligation(text: str) -> bool:
+    return OBLIGATION_START_RE.match(text) is not None
+
+
+def is_polite_rule(text: str) -> bool:
+    return POLITE_RULE_RE.search(text) is not None
 
 
 def has_link(text: str) -> bool:
@@ -168,6 +190,13 @@ def announced(text: str) -> str | None:
         return None
     rest = text[m.end() :].rstrip(" ?")
     return rest[:1].upper() + rest[1:] if rest else None
+
+
+def statement_before_request(text: str) -> str | None:
+    """The speaker's own statement a request question follows ("I'm allergic to peanuts, can you tell
+    her?" → "I'm allergic to peanuts"), if the text is such a question."""
+    m = STATEMENT_THEN_REQUEST_RE.match(text)
+    return m["statement"] if m and FIRST_PERSON_RE.search(m["statement"]) else None
 
 
 def concerns_the_user(text: str) -> bool:

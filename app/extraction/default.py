@@ -88,6 +88,10 @@ _TOKEN_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _WORD_OR_GAP_RE = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?|[^A-Za-z]+")
 _CAPITALISED_RE = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+")
 _QUOTE_RE = re.compile(r"[\"“”]")
+_SINCE_RE = re.compile(
+    r"\b(?:ever\s+)?since\s+(?:the\s+)?(?:\d|[A-Za-z]+\s+\d{4}\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)",
+    re.IGNORECASE,
+)
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "`": "'"})
 # Words only English uses among the languages written in Latin script here (not "a", "on", "me", "die").
 _ENGLISH_WORDS = frozenset(
@@ -253,12 +257,13 @@ def _says_nothing(text: str, names: frozenset[str], anchor: datetime, agent: boo
     if cc.is_anchored(core) or cc.has_link(core) or find_time(core.translate(_APOSTROPHES), anchor):
         return False
     # Anchored to nobody, nothing specific, no time: a short verdict ("physio is the worst lol"), or a
-    # remark of a few words that does not start with what someone did ("just got home", but not
-    # "moving to denver!").
+    # remark of a few words, or of one word of substance ("here's where it's at"), that does not start
+    # with what someone did ("just got home", but not "moving to denver!").
     if len(tokens) <= SHORT_REPLY_TOKENS and cc.is_verdict(core):
         return True
     content = [t for t in tokens if t not in lx.FILLER and t not in names]
-    return len(tokens) <= FEW_WORDS and not (content and content[0].endswith(("ed", "ing")))
+    few = len(tokens) <= FEW_WORDS or len(content) <= 1
+    return few and not (content and content[0].endswith(("ed", "ing")))
 
 
 def _asks_for_action(text: str) -> bool:
@@ -296,6 +301,8 @@ def _is_dependent(sentence: str) -> bool:
 def _is_instruction(text: str, speech: _Speech) -> bool:
     if speech.role == "assistant" and not speech.named:
         return False  # the agent describing itself is not an instruction to itself
+    if not speech.named and cc.is_polite_rule(text):
+        return True
     m = lx.FROM_NOW_ON_RE.match(text)
     if m:
         rest = m["rest"].lstrip()
@@ -315,7 +322,7 @@ def _is_instruction(text: str, speech: _Speech) -> bool:
 
 
 def _is_task(text: str, mention: TimeMention | None) -> bool:
-    if lx.TASK_RE.search(text):
+    if lx.TASK_RE.search(text) or cc.is_obligation(text):
         return True
     # "by Friday" makes a deadline only for something still to come ("I finished it by Friday" is done).
     return bool(mention and lx.DEADLINE_RE.search(text) and detect_tense(text) != "past")
@@ -636,8 +643,12 @@ def replaceable_attribute(s: _Statement) -> _Typed | None:
 
 
 def dated_event(s: _Statement) -> _Typed | None:
-    """Something that happened or will happen at the time it names."""
-    return _Typed(MemoryType.EVENT, event_time=s.mention.point) if s.mention is not None else None
+    """Something that happened or will happen at the time it names; a state the time only starts ("I've
+    been vegetarian since 2019") is a lasting fact, dated all the same."""
+    if s.mention is None:
+        return None
+    lasting = _SINCE_RE.search(s.full) is not None
+    return _Typed(MemoryType.FACT if lasting else MemoryType.EVENT, event_time=s.mention.point)
 
 
 def past_action(s: _Statement) -> _Typed | None:
@@ -725,6 +736,9 @@ def _split_statement(sentence: str) -> tuple[str, bool, bool]:
         return (text.rstrip(" ?") if text.rstrip().endswith("?") else text), False, explicit
     told = cc.announced(text)
     if told is not None:  # "Did I tell you I got the job?" tells that I got the job
+        return told, False, explicit
+    told = cc.statement_before_request(text)
+    if told is not None:  # "I'm allergic to peanuts, can you tell her?" tells the allergy
         return told, False, explicit
     if text.rstrip(" \"'”)").endswith("?") and cc.without_tag(text) != text:
         return cc.without_tag(text), False, explicit  # "always answer in Spanish, ok?" is the instruction

@@ -55,14 +55,18 @@ class Weights:
     # from 0.733 to 0.775, 0.5 to 0.783 and 0.4 or less to 0.800 (bench/tune_rerank.py); the other sets,
     # where both speakers are people, are unchanged.
     by_agent: float = 0.3
+    # Factor for a statement by someone other than the one person the question names ("Where has Ana
+    # lived?": her partner's "Lisbon is lovely in May, Ana would love it" below her own "I lived in Lisbon").
+    partner: float = 0.8
 
 
 FEATURES = ("first", "specific", "agree", "near", "answer_type", "related")
-FACTORS = ("off_speaker", "by_agent")
+FACTORS = ("off_speaker", "by_agent", "partner")
 DEFAULT_WEIGHTS = Weights()
 NEAR_TOP = 5  # strong candidates whose neighbours get the proximity feature
 NEAR_SCALE = 2.0  # turns of distance at which proximity falls to 1/e
 
+_CAPITALISED_RE = re.compile(r"\b[A-Z][\w'’-]*")
 _SPEAKER_RE = re.compile(r"^\s*([A-Z][\w'’.-]{0,30}(?: [A-Z][\w'’.-]{0,30}){0,2})\s*:")
 
 
@@ -89,9 +93,102 @@ def _idf(df: int, n: int) -> float:
 
 def name_terms(query: Query, rows: dict[str, Candidate]) -> set[str]:
     """The question's terms that are the name of someone speaking in these memories."""
+    return set(named_speakers(query, rows))
+
+
+def named_speakers(query: Query, rows: dict[str, Candidate]) -> dict[str, set[str]]:
+    """The question's terms that name someone speaking in these memories, each with the name parts it
+    matches: the name, its start ("Mel" for Melanie), a longer form of it ("Benji" for Ben), or a spelling
+    within an edit or two (`same_name`)."""
     names = {s.lower() for row in rows.values() if (s := speaker_of(row.content))}
     parts = {part for name in names for part in name.split()}
-    return {t for t in query.terms if len(t) >= 3 and any(p.startswith(t) for p in parts)}
+    # Only a word written with a capital may be a variant of a name ("Martha"), never "park" for Mark.
+    capitalised = [w.lower() for w in _CAPITALISED_RE.findall(query.text)]
+    found: dict[str, set[str]] = {}
+    for term in query.terms:
+        if len(term) < 3:
+            continue
+        matched = {p for p in parts if p.startswith(term)}
+        if not matched and any(w.startswith(term) for w in capitalised):
+            matched = {p for p in parts if same_name(term, p)} or _nicknamed(term, rows)
+        if matched:
+            found[term] = matched
+    return found
+
+
+# "Call me Bex", "everyone calls me Bex", "my nickname is Bex", "I go by Bex": a name its speaker is known by.
+_NICKNAME_RE = re.compile(
+    r"\b(?:call(?:s|ed)?\s+me|nickname\s+is|go\s+by|known\s+as)\s+(?P<nickname>[A-Z][\w'’-]*)", re.IGNORECASE
+)
+
+
+def _nicknamed(term: str, rows: dict[str, Candidate]) -> set[str]:
+    """The name parts of the speakers who said they go by a nickname this term starts ("Bex")."""
+    found: set[str] = set()
+    for row in rows.values():
+        speaker = speaker_of(row.content)
+        if speaker is None:
+            continue
+        for m in _NICKNAME_RE.finditer(row.content):
+            if m["nickname"].lower().startswith(term):
+                found.update(speaker.lower().split())
+    return found
+
+
+# Spelling variants of a name: at most one edit for names of four to six letters, two from seven.
+_NAME_EDITS = ((7, 2), (4, 1))
+
+
+def same_name(term: str, name: str) -> bool:
+    """Whether a question's (stemmed) term may be this speaker's name part: one starts the other (three
+    letters at least: "Mel", "Benji"), or they differ by an edit or two, or they sound alike (`_sound`)."""
+    if len(term) < 3 or len(name) < 3:
+        return False
+    if name.startswith(term) or term.startswith(name):
+        return True
+    shorter = min(len(term), len(name))
+    allowed = next((edits for length, edits in _NAME_EDITS if shorter >= length), 0)
+    return (allowed and _edits(term, name, allowed) <= allowed) or (
+        shorter >= 3 and _sound(term) == _sound(name)
+    )
+
+
+def _edits(a: str, b: str, limit: int) -> int:
+    """Levenshtein distance, stopped past `limit`."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, start=1):
+        current = [i]
+        for j, cb in enumerate(b, start=1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        if min(current) > limit:
+            return limit + 1
+        previous = current
+    return previous[-1]
+
+
+_SOUND_RULES = (
+    ("ph", "f"),
+    ("th", "t"),
+    ("ck", "k"),
+    ("c", "k"),
+    ("q", "k"),
+    ("z", "s"),
+    ("y", "i"),
+    ("w", "v"),
+)
+
+
+def _sound(name: str) -> str:
+    """A rough phonetic key for Latin-script names ("Katherine" and "Catherine", "Stefan" and "Stephan"):
+    spelling rules, vowels after the first letter dropped, doubled letters collapsed, a final "h" or "e"
+    dropped."""
+    key = name.lower()
+    for spelled, sound in _SOUND_RULES:
+        key = key.replace(spelled, sound)
+    key = key[:1] + re.sub(r"[aeiouh]", "", key[1:])
+    return re.sub(r"(.)\1+", r"\1", key)
 
 
 @dataclass(slots=True)  # one per candidate: slotted, not frozen (see `repository.Candidate`)
@@ -102,6 +199,7 @@ class Features:
     values: tuple[float, ...]
     off_speaker: bool
     by_agent: bool
+    by_partner: bool = False  # said by someone other than the one person the question names
 
 
 def features(
@@ -115,7 +213,11 @@ def features(
     channels found m out of `channel_count`."""
     if not fused:
         return {}
-    names = name_terms(query, rows)
+    speakers = named_speakers(query, rows)
+    names = set(speakers)
+    asked_about = set().union(*speakers.values()) if speakers else set()
+    # One person named: the statements of someone else (their partner) come after their own.
+    one_person = len(asked_about) == 1
     weights = {
         t: w * _idf(query.df.get(t, 0), max(query.n, 1)) for t, w in query.terms.items() if t not in names
     }
@@ -152,12 +254,24 @@ def features(
             1.0 if asked is not None and holds(asked, row) else 0.0,
             related.get(memory_id, 0.0),
         )
+        said_by = speaker_of(row.content)
         out[memory_id] = Features(
             values,
-            off_speaker=bool(names) and names.isdisjoint(row.memory_terms),
+            off_speaker=bool(names)
+            and names.isdisjoint(row.memory_terms)
+            and not _mentions(row, asked_about),
             by_agent=row.by_agent,
+            by_partner=one_person and said_by is not None and asked_about.isdisjoint(said_by.lower().split()),
         )
     return out
+
+
+def _mentions(row: Candidate, name_parts: set[str]) -> bool:
+    """Whether a memory's summary or content names one of these people (as spelled in the profile)."""
+    if not name_parts:
+        return False
+    words = set(re.findall(r"\w+", f"{row.summary} {row.content}".lower()))
+    return not name_parts.isdisjoint(words)
 
 
 def score(found: dict[str, Features], weights: Weights = DEFAULT_WEIGHTS) -> dict[str, float]:
@@ -171,6 +285,8 @@ def score(found: dict[str, Features], weights: Weights = DEFAULT_WEIGHTS) -> dic
             value *= weights.off_speaker
         if f.by_agent:
             value *= weights.by_agent
+        if f.by_partner:
+            value *= weights.partner
         out[memory_id] = value
     return out
 

@@ -14,7 +14,8 @@ router = profile_router("memory")
 async def get_summary(
     profile: ExistingProfile, db: DbSession, body: SummaryRequest | None = None
 ) -> SummaryOut:
-    """Markdown summary of the profile's active memories: facts, recent events, tasks, last session,
-    instructions; about 2,000 tokens."""
-    summary = await service.build_summary(db, profile, body.session_id if body is not None else None)
+    """Markdown summary of the profile's active memories, written to sit at the top of an agent's system
+    prompt: instructions, key facts, recent events, tasks, last session; about 2,000 tokens."""
+    body = body or SummaryRequest()
+    summary = await service.build_summary(db, profile, body.session_id, body.response_length)
     return SummaryOut(summary=summary)

@@ -1,9 +1,10 @@
 """The profile summary (getSummary): a Markdown digest of the profile's active memories on a token budget.
 
-Sections, in order, empty ones left out: Key Facts, Recent Events (the last 30 days), Active Tasks, Last
-Session (the given session, else the most recent one), Instructions. The whole is about
-`SUMMARY_TOKENS` tokens, shared out by `SHARES`; a section that needs less than its share leaves the rest
-to the others. The output depends only on the stored rows (and, through the 30-day window, the time of
+It is written to sit at the top of an agent's system prompt. Sections, in order, empty ones left out:
+Instructions (rules for the agent come first), Key Facts (lasting circumstances of the people first),
+Recent Events (the last 30 days, dated), Active Tasks, Last Session (the given session, else the most
+recent one, in a few lines). The whole is about `SUMMARY_TOKENS` tokens (scaled by `responseLength`),
+shared out by `SHARES`; a section that needs less than its share leaves the rest to the others. The output depends only on the stored rows (and, through the 30-day window, the time of
 the profile's last message), so the same profile always summarises the same way.
 
 "Recent" and "newer session" run on the conversation's own clock — message timestamps — rather than the
@@ -14,6 +15,7 @@ with no messages falls back to now.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -30,8 +32,27 @@ from app.summary import repository
 from app.summary.repository import MemoryLine, MessageLine, SessionActivity
 
 SUMMARY_TOKENS = 2000
+# `responseLength` scales the whole budget (absent: medium, the spec's 2,000 tokens).
+BUDGET_SCALE = {"short": 0.3, "medium": 1.0, "long": 2.0}
+# Last Session says what happened in a few lines: the session's most telling memories, in the order told.
+LAST_SESSION_LINES = 5
+# What makes a fact worth the top of an agent's prompt: it is about the people's lasting circumstances
+# (work, home, family, health, diet and allergies, what they like) rather than a passing remark. English
+# cue words; a memory in another language keeps its place in the stored order.
+_LASTING_RE = re.compile(
+    r"\b(?:work(?:s|ing)?\s+(?:at|for|as)|job|career|engineer|developer|teacher|nurse|doctor|manager|"
+    r"company|employ\w*|hired|promot\w*|studies|studying|student|universit\w*|degree|"
+    r"lives?\b|living\s+in|moved\s+to|home|flat|apartment|house|city|from\s+[A-Z]|grew\s+up|"
+    r"sister|brother|mum|mom|mother|dad|father|parents?|wife|husband|partner|boyfriend|girlfriend|fianc\w*|"
+    r"married|son|daughter|kids?|children|baby|grand\w+|aunt|uncle|cousin|dog|cat|pet|"
+    r"allerg\w*|intoleran\w*|asthma|diabet\w*|diagnos\w*|surgery|injur\w*|pregnan\w*|medication|"
+    r"vegetarian|vegan|halal|kosher|gluten|"
+    r"loves?|hates?|prefers?|favou?rite|can't\s+stand|enjoys?|fan\s+of|birthday|years?\s+old)\b",
+    re.IGNORECASE,
+)
+_SPECIFIC_RE = re.compile(r"\d|(?<![.!?:]\s)(?<!^)\b[A-Z][a-z]+")
 # The one section that is no memory type's: the last session's memories (or, lacking any, its last
-# messages). It stands after the tasks and before the instructions, with the low end of the spec's 15 %.
+# messages). It stands last, after the tasks, with the low end of the spec's 15 %.
 LAST_SESSION = "Last Session"
 LAST_SESSION_POSITION = 40
 LAST_SESSION_SHARE = 0.15
@@ -112,6 +133,29 @@ def _bullets(memories: list[MemoryLine]) -> list[str]:
     return [_bullet(m) for m in memories]
 
 
+def _weight(memory: MemoryLine) -> int:
+    """How much a memory says about the people: a lasting circumstance counts most, a name or number
+    (something specific) a little; a question asked counts against it."""
+    summary = memory.summary
+    weight = 2 * bool(_LASTING_RE.search(summary)) + bool(_SPECIFIC_RE.search(summary))
+    return weight - 2 * (" asked: " in summary)
+
+
+def _lasting_first(facts: list[MemoryLine]) -> list[MemoryLine]:
+    """Facts about the people's lasting circumstances first; otherwise the stored order (topic-keyed
+    attributes first, the agent's own words last, newest first)."""
+    return sorted(facts, key=_weight, reverse=True)  # stable: equal weights keep the stored order
+
+
+def _telling(memories: list[MemoryLine], count: int) -> list[MemoryLine]:
+    """The `count` memories of a session that tell most of what happened (events first, then by weight),
+    in their stored order."""
+    chosen = sorted(
+        range(len(memories)), key=lambda i: (memories[i].at is not None, _weight(memories[i])), reverse=True
+    )
+    return [memories[i] for i in sorted(chosen[:count])]
+
+
 def _digest_line(message: MessageLine) -> str:
     """A message as `- Speaker: text`: its speaker's name (given at ingest or as a `Name:` prefix), else
     User / Assistant."""
@@ -140,7 +184,7 @@ async def _type_lines(
 ) -> list[MemoryLine]:
     """The candidate memories of one type's section, most important first."""
     if rules.summary_lines is SummaryLines.TOPIC_KEYED_FIRST:
-        lines = await repository.topic_keyed_first(db, profile_id, rules.type, MAX_LINES)
+        lines = _lasting_first(await repository.topic_keyed_first(db, profile_id, rules.type, MAX_LINES))
     elif rules.summary_lines is SummaryLines.RECENT_DATED:
         since = anchor - timedelta(days=RECENT_DAYS)
         lines = await repository.dated_since(db, profile_id, rules.type, since, MAX_LINES)
@@ -154,13 +198,16 @@ async def _last_session_lines(db: AsyncSession, profile_id: int, session_id: str
         return []
     memories = await repository.session_memories(db, profile_id, session_id, MAX_LINES)
     if memories:
-        return [_bullet(m) for m in memories]
+        return [_bullet(m) for m in _telling(memories, LAST_SESSION_LINES)]
     messages = await repository.last_messages(db, profile_id, session_id, DIGEST_MESSAGES)
     return [_digest_line(m) for m in messages]
 
 
-async def build_summary(db: AsyncSession, profile: Profile, session_id: str | None = None) -> str:
-    """The profile's Markdown summary; `""` when it holds nothing to summarise."""
+async def build_summary(
+    db: AsyncSession, profile: Profile, session_id: str | None = None, response_length: str = "medium"
+) -> str:
+    """The profile's Markdown summary; `""` when it holds nothing to summarise. `response_length` scales
+    its budget."""
     sessions = await repository.sessions_by_recency(db, profile.id)
     anchor = sessions[0].last_at if sessions else datetime.now(UTC)
     last_session = session_id if session_id is not None else (sessions[0].id if sessions else None)
@@ -173,5 +220,5 @@ async def build_summary(db: AsyncSession, profile: Profile, session_id: str | No
     last_lines = await _last_session_lines(db, profile.id, last_session)
     placed.append((LAST_SESSION_POSITION, _Section(LAST_SESSION, last_lines, chronological=True)))
     sections = [section for _, section in sorted(placed, key=lambda item: item[0])]
-    _allocate(sections, SUMMARY_TOKENS)
+    _allocate(sections, round(SUMMARY_TOKENS * BUDGET_SCALE[response_length]))
     return "\n\n".join(s.render() for s in sections if s.taken)

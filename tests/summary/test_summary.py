@@ -8,10 +8,10 @@ import re
 import httpx
 
 from app.core.tokens import estimate_tokens
-from app.summary.service import SUMMARY_TOKENS
+from app.summary.service import BUDGET_SCALE, SUMMARY_TOKENS
 from app.worker.runner import Worker
 
-ORDER = ["## Key Facts", "## Recent Events", "## Active Tasks", "## Last Session", "## Instructions"]
+ORDER = ["## Instructions", "## Key Facts", "## Recent Events", "## Active Tasks", "## Last Session"]
 
 CONVERSATION = [
     {"role": "user", "content": "Hi there!", "timestamp": "2024-05-10T09:00:00Z"},
@@ -85,9 +85,9 @@ async def test_key_facts_list_what_the_people_said_before_the_assistants_own_wor
     messages = [
         {"role": "user", "content": "I have mild asthma and carry an inhaler.", "timestamp": "2026-03-01T09:00:00Z"},
         {"role": "user", "content": "My daughter Lina loves dinosaurs and drawing.", "timestamp": "2026-03-01T09:01:00Z"},
-        {"role": "assistant", "content": "Three easy runs a week is a good plan for a beginner.",
+        {"role": "assistant", "content": "Your plan is three easy runs a week, a good start for a beginner.",
          "timestamp": "2026-03-01T09:02:00Z"},
-        {"role": "assistant", "content": "Pack a warm layer and a waterproof jacket for the evening walks.",
+        {"role": "assistant", "content": "Your bag needs a warm layer and a waterproof jacket for the evening walks.",
          "timestamp": "2026-03-01T09:03:00Z"},
     ]  # fmt: skip
     response = await client.post(f"{profile_url}/ingest", json={"sessionId": "s1", "messages": messages})
@@ -249,6 +249,11 @@ async def test_budget_holds_on_a_large_profile(
         body = "\n".join(_section(summary, heading))
         assert estimate_tokens(body) < SUMMARY_TOKENS / 2, (heading, estimate_tokens(body))
     assert not re.search(r"\n{3,}", summary)
+    # responseLength scales the budget.
+    for length, scale in BUDGET_SCALE.items():
+        response = await client.post(f"{profile_url}/summary", json={"responseLength": length})
+        scaled = estimate_tokens(response.json()["summary"])
+        assert SUMMARY_TOKENS * scale * 0.9 <= scaled <= SUMMARY_TOKENS * scale, (length, scaled)
 
 
 async def test_scoped_key_of_another_namespace_gets_404(
