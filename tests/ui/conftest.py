@@ -80,11 +80,19 @@ def browser() -> Iterator[Browser]:
 
 
 class RequestLog:
-    """Every request a page makes, to check that none leaves the server's own origin."""
+    """Every request a page makes, to check that none leaves the server's own origin; and the errors its
+    console reports (a script error, or anything the Content-Security-Policy refused)."""
 
     def __init__(self, page: Page) -> None:
         self.urls: list[str] = []
+        self.console_errors: list[str] = []
         page.on("request", self._record)
+        page.on("console", lambda message: self._console(message.type, message.text))
+        page.on("pageerror", lambda error: self.console_errors.append(str(error)))
+
+    def _console(self, kind: str, text: str) -> None:
+        if kind == "error":
+            self.console_errors.append(text)
 
     def _record(self, request: Request) -> None:
         self.urls.append(request.url)

@@ -21,4 +21,5 @@ def test_docs_renders_the_operations(live_server: LiveServer, browser: Browser) 
     assert {"recall", "remember", "ingest", "list_memories"} <= set(operations)
     screenshot(page, "api-docs")
     assert requests.urls and requests.foreign(live_server.base) == []
+    assert requests.console_errors == []
     page.close()
