@@ -23,6 +23,7 @@ from app.core.docs import install_docs
 from app.core.embedded import Database
 from app.core.errors import install_error_handlers
 from app.core.heap import freeze_startup_objects
+from app.core.json_input import StrictJsonRoute
 from app.core.metrics import process_exited
 from app.core.middleware import BodyGuardMiddleware, RequestContextMiddleware, install_cors
 from app.core.migrations import upgrade_to_head
@@ -139,6 +140,7 @@ def create_app(
         # and the native check asks the global providers again on every request (~5% of remember's CPU).
         telemetry={"tracing": False, "metrics": False, "logs": False},
     )
+    app.router.route_class = StrictJsonRoute  # routes added on the app itself parse JSON by the one rule too
     app.state.settings = settings
     app.state.key_cache = KeyCache()
     app.state.run_worker = settings.run_worker if run_worker is None else run_worker
