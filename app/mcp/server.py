@@ -34,6 +34,7 @@ from app import __version__
 from app.core.auth import authenticate
 from app.core.errors import AppError, ValidationFailed, problem_response
 from app.core.memory_types import MemoryType
+from app.core.names import profile_name_problem
 from app.core.unavailable import database_unavailable
 from app.ingest import service as ingest_service
 from app.ingest.schemas import IngestRequest
@@ -221,6 +222,8 @@ class McpTools:
                         raise ValidationFailed("namespace: required with an admin key (or set the header)")
                     if not profile:
                         raise ValidationFailed("profile: required (or set the X-Agent-Memory-Profile header)")
+                    if (problem := profile_name_problem(profile)) is not None:
+                        raise ValidationFailed(f"profile: {problem}")
                     if write:
                         row, _ = await profiles.for_write(db, principal, namespace, profile)
                     else:

@@ -150,7 +150,10 @@ async def test_validation_and_missing_profile_are_tool_errors(app: FastAPI, ns: 
         too_long = await mcp.call_tool("recall", {"query": "x" * 2000, "namespace": ns, "profile": "p"})
         unknown = await mcp.call_tool("get_summary", {"namespace": ns, "profile": "nobody"})
         wrong_type = await mcp.call_tool("list_memories", {"limit": "many", "namespace": ns, "profile": "p"})
+        # The REST rule for profile names holds for tools too (it was not checked at all here).
+        invisible = await mcp.call_tool("remember", {"content": "x", "namespace": ns, "profile": "a\u202eb"})
     for result, code in (
+        (invisible, "validation_failed"),
         (no_profile, "validation_failed"),
         (too_long, "validation_failed"),
         (unknown, "profile_not_found"),
