@@ -256,7 +256,7 @@ def keys_revoke(key_id: Annotated[str, typer.Argument(help="The key's id (amk_<k
     settings = load_settings()
 
     async def revoke(db: Any) -> Any:
-        from app.core.auth import parse_key
+        from app.core.key_format import parse_key
         from app.namespaces import service
 
         parsed = parse_key(key_id)  # the whole key works too

@@ -50,7 +50,7 @@ class StartupRefused(RuntimeError):
 
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-    from app.core.keys import has_admin_key
+    from app.core.keys import has_admin_key, has_any_key
     from app.worker.supervisor import WorkerSupervisor
 
     settings: Settings = app.state.settings
@@ -71,7 +71,15 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if app.state.migrate_on_start:
             await upgrade_to_head(engine)
         async with app.state.sessionmaker() as db:
-            open_mode = settings.admin_key is None and not await has_admin_key(db)
+            admin_key_exists = settings.admin_key is not None or await has_admin_key(db)
+            # Open only on a server that never had a key: revoking the last admin key must not reopen one
+            # whose namespace keys (or revoked keys) say it was meant to be closed.
+            open_mode = not admin_key_exists and not await has_any_key(db)
+        if not admin_key_exists and not open_mode:
+            logger.warning(
+                "no live admin key, but keys exist: the server stays closed (a request needs a key); "
+                "make an admin key with `agent-memory keys create --admin`"
+            )
         app.state.open_mode = OpenMode(active=open_mode, has_admin_key=has_admin_key)
         # Revocations made by other processes (API processes, the CLI) reach this one's key cache.
         listener = app.state.key_listener = KeyChangeListener(

@@ -11,6 +11,8 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from app.core.key_format import weak_key_problem
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="AGENT_MEMORY_", extra="ignore")
@@ -172,10 +174,9 @@ class Settings(BaseSettings):
         if value in (None, ""):
             return None
         assert value is not None
-        if not value.startswith("amk_") or value.count("_") < 2:
-            raise ValueError(
-                "must look like amk_<keyId>_<secret> (create one with `agent-memory keys create`)"
-            )
+        problem = weak_key_problem(value)
+        if problem is not None:
+            raise ValueError(f"{problem} (make a real one with `agent-memory keys create --admin --env`)")
         return value
 
     @field_validator("cors_origins")
