@@ -107,11 +107,18 @@ def serve(
 def _serve_one(settings: Settings) -> None:
     import uvicorn
 
+    from app.core.header_cap import server_options
     from app.main import create_app
 
     app = create_app(settings)
     config = uvicorn.Config(
-        app, host=settings.host, port=settings.port, log_config=None, access_log=False, lifespan="on"
+        app,
+        host=settings.host,
+        port=settings.port,
+        log_config=None,
+        access_log=False,
+        lifespan="on",
+        **server_options(),
     )
     server = uvicorn.Server(config)
     server.run()

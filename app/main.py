@@ -182,6 +182,7 @@ def serve_processes(settings: Settings, processes: int) -> bool:
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
+    from app.core.header_cap import server_options
     from app.core.keys import has_admin_key
     from app.worker.supervisor import WorkerSupervisor
 
@@ -236,6 +237,7 @@ def serve_processes(settings: Settings, processes: int) -> bool:
             log_config=None,
             access_log=False,
             lifespan="on",
+            **server_options(),
         )
         logger.info("serving with %d API processes", processes)
         Multiprocess(config, sockets=[config.bind_socket()]).run()
