@@ -136,6 +136,13 @@ class Settings(BaseSettings):
         default="",
         description="Comma-separated origins allowed to call the API from a browser (CORS). Empty: CORS off.",
     )
+    mcp_stream_idle_seconds: float = Field(
+        default=300.0,
+        gt=0,
+        le=86_400,
+        description="A `GET /mcp` event stream that has carried no message for this long is closed by the "
+        "server (the client reconnects when it wants one): an idle stream must not hold a connection forever.",
+    )
 
     @field_validator("database_url")
     @classmethod
