@@ -32,7 +32,11 @@ def _check_value(value: Any, path: str) -> None:
 
 
 def check_metadata(value: dict[str, Any]) -> dict[str, Any]:
-    """Keys 1–64 characters (at every depth), no NUL anywhere, at most 8 KiB serialised."""
+    """Keys 1–64 characters (at every depth), no NUL anywhere, at most 8 KiB serialised; and the JSON rule
+    (finite numbers, bounded depth) for metadata that did not come through a request body (MCP tools)."""
+    problem = json_input.json_problem(value)
+    if problem is not None:
+        raise ValueError(f"metadata: {problem}")
     _check_value(value, "$")
     size = len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
     if size > METADATA_MAX_BYTES:
