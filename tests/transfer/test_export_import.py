@@ -212,3 +212,56 @@ async def test_a_bad_line_rolls_the_whole_import_back(
 
     good = await target.post(f"/v1/namespaces/{ns}/import", content=body)
     assert good.status_code == 200 and good.json()["inserted"]["memory"] == 5
+
+
+async def test_import_enforces_the_limits_remember_does(
+    client: httpx.AsyncClient, target: httpx.AsyncClient, ns: str
+) -> None:
+    # Regression: import stored a 7.5 MB memory (remember's limit is 32 KiB), metadata of any size, and
+    # answered the database's refusals with PostgreSQL's own text (constraint names, quoted values).
+    url = f"/v1/namespaces/{ns}/profiles/dora"
+    assert (await client.post(f"{url}/remember", json={"content": "Dora likes kites."})).status_code == 201
+    lines = [json.loads(x) for x in (await export(client, ns)).decode().splitlines()]
+    assert (await target.post("/v1/namespaces", json={"name": ns})).status_code == 201
+    at = next(i for i, line in enumerate(lines) if line["type"] == "memory")
+
+    def with_memory(**changes: Any) -> str:
+        changed = [dict(line) for line in lines]
+        changed[at] = {**lines[at], "data": {**lines[at]["data"], **changes}}
+        return "\n".join(json.dumps(line) for line in changed)
+
+    cases: list[tuple[dict[str, Any], str]] = [
+        ({"content": "é" * 16_385}, "content: must be at most 32768 bytes of UTF-8 (got 32770)"),
+        ({"metadata": {"k": "x" * 9000}}, "metadata must be at most 8192 bytes serialised"),
+        ({"metadata": {"k" * 65: 1}}, "metadata keys must be 1–64 characters"),
+        ({"session_id": "a/b"}, "session_id: must not contain '/'"),
+    ]
+    for changes, expected in cases:
+        response = await target.post(f"/v1/namespaces/{ns}/import", content=with_memory(**changes))
+        assert response.status_code == 422, response.text
+        assert response.json()["detail"].startswith(f"line {at + 1}: "), response.text
+        assert expected in response.json()["detail"], response.text
+    # Non-finite numbers: the API's one JSON rule, in the import's words.
+    nan = with_memory(metadata={"k": 1}).replace('"k": 1', '"k": NaN')
+    response = await target.post(f"/v1/namespaces/{ns}/import", content=nan)
+    assert response.status_code == 422 and "must be finite" in response.json()["detail"], response.text
+    # A profile name the API would refuse is refused in a file too.
+    renamed = "\n".join(json.dumps(line).replace('"dora"', '"a/b"') for line in lines)
+    response = await target.post(f"/v1/namespaces/{ns}/import", content=renamed)
+    assert response.status_code == 422 and "must not contain '/'" in response.json()["detail"]
+    # The database's refusal (a source of a message that does not exist), in the import's own words.
+    orphan = {
+        "type": "memory_source",
+        "profile": "dora",
+        "data": {"memory_id": lines[at]["data"]["id"], "session_id": "s", "message_id": "nope"},
+    }
+    with_orphan = [*lines[:-1], orphan, {"type": "end", "records": lines[-1]["records"] + 1}]
+    response = await target.post(
+        f"/v1/namespaces/{ns}/import", content="\n".join(json.dumps(line) for line in with_orphan)
+    )
+    assert response.status_code == 422, response.text
+    detail = response.json()["detail"]
+    assert detail.startswith(f"line {len(lines)}: memory_source not stored: "), detail
+    for postgres_words in ("violates", "constraint", "DETAIL", "Key (", "relation"):
+        assert postgres_words not in detail, detail
+    assert (await target.get(url)).status_code == 404, "nothing imported"
