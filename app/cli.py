@@ -107,18 +107,11 @@ def serve(
 def _serve_one(settings: Settings) -> None:
     import uvicorn
 
-    from app.core.header_cap import server_options
     from app.main import create_app
 
     app = create_app(settings)
     config = uvicorn.Config(
-        app,
-        host=settings.host,
-        port=settings.port,
-        log_config=None,
-        access_log=False,
-        lifespan="on",
-        **server_options(),
+        app, host=settings.host, port=settings.port, log_config=None, access_log=False, lifespan="on"
     )
     server = uvicorn.Server(config)
     server.run()
@@ -263,7 +256,7 @@ def keys_revoke(key_id: Annotated[str, typer.Argument(help="The key's id (amk_<k
     settings = load_settings()
 
     async def revoke(db: Any) -> Any:
-        from app.core.key_format import parse_key
+        from app.core.auth import parse_key
         from app.namespaces import service
 
         parsed = parse_key(key_id)  # the whole key works too

@@ -23,7 +23,6 @@ from app.core.docs import install_docs
 from app.core.embedded import Database
 from app.core.errors import install_error_handlers
 from app.core.heap import freeze_startup_objects
-from app.core.json_input import StrictJsonRoute
 from app.core.metrics import process_exited
 from app.core.middleware import BodyGuardMiddleware, RequestContextMiddleware, install_cors
 from app.core.migrations import upgrade_to_head
@@ -50,7 +49,7 @@ class StartupRefused(RuntimeError):
 
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-    from app.core.keys import has_admin_key, has_any_key
+    from app.core.keys import has_admin_key
     from app.worker.supervisor import WorkerSupervisor
 
     settings: Settings = app.state.settings
@@ -71,15 +70,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if app.state.migrate_on_start:
             await upgrade_to_head(engine)
         async with app.state.sessionmaker() as db:
-            admin_key_exists = settings.admin_key is not None or await has_admin_key(db)
-            # Open only on a server that never had a key: revoking the last admin key must not reopen one
-            # whose namespace keys (or revoked keys) say it was meant to be closed.
-            open_mode = not admin_key_exists and not await has_any_key(db)
-        if not admin_key_exists and not open_mode:
-            logger.warning(
-                "no live admin key, but keys exist: the server stays closed (a request needs a key); "
-                "make an admin key with `agent-memory keys create --admin`"
-            )
+            open_mode = settings.admin_key is None and not await has_admin_key(db)
         app.state.open_mode = OpenMode(active=open_mode, has_admin_key=has_admin_key)
         # Revocations made by other processes (API processes, the CLI) reach this one's key cache.
         listener = app.state.key_listener = KeyChangeListener(
@@ -148,7 +139,6 @@ def create_app(
         # and the native check asks the global providers again on every request (~5% of remember's CPU).
         telemetry={"tracing": False, "metrics": False, "logs": False},
     )
-    app.router.route_class = StrictJsonRoute  # routes added on the app itself parse JSON by the one rule too
     app.state.settings = settings
     app.state.key_cache = KeyCache()
     app.state.run_worker = settings.run_worker if run_worker is None else run_worker
@@ -182,7 +172,6 @@ def serve_processes(settings: Settings, processes: int) -> bool:
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
-    from app.core.header_cap import server_options
     from app.core.keys import has_admin_key
     from app.worker.supervisor import WorkerSupervisor
 
@@ -237,7 +226,6 @@ def serve_processes(settings: Settings, processes: int) -> bool:
             log_config=None,
             access_log=False,
             lifespan="on",
-            **server_options(),
         )
         logger.info("serving with %d API processes", processes)
         Multiprocess(config, sockets=[config.bind_socket()]).run()

@@ -7,6 +7,7 @@ unknown tool or arguments of the wrong shape are refused with 422 and a message 
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -16,7 +17,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.context import repository, service
 from app.context.schemas import ToolDefinition, ToolFunction, ToolResult
 from app.context.service import KEYED_KINDS, BlockView
-from app.core import json_input
 from app.core.errors import AppError, ValidationFailed
 from app.core.memory_types import types_in_prose
 from app.core.text import RECALL_QUERY_BYTES, storable_text
@@ -420,9 +420,11 @@ def parse_arguments(name: str, raw: dict[str, Any] | str) -> dict[str, Any]:
     if isinstance(raw, dict):
         return raw
     try:
-        parsed = json_input.loads(raw) if raw.strip() else {}
+        parsed = json.loads(raw) if raw.strip() else {}
     except ValueError as exc:
-        raise ToolRefused(f"{name}: arguments are not valid JSON ({exc})") from exc
+        raise ToolRefused(f"{name}: arguments are not valid JSON ({exc.args[0]})") from exc
+    except RecursionError as exc:
+        raise ToolRefused(f"{name}: arguments nest too deeply") from exc
     if not isinstance(parsed, dict):
         raise ToolRefused(f"{name}: arguments must be a JSON object")
     return parsed

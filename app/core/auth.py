@@ -32,9 +32,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core import keys
 from app.core.errors import Forbidden, Unauthorized
-from app.core.key_format import KEY_PREFIX, parse_key
 
 logger = logging.getLogger("agent_memory.auth")
+
+KEY_PREFIX = "amk"
 
 
 @dataclass(frozen=True)
@@ -75,32 +76,31 @@ def mint_key() -> MintedKey:
     return MintedKey(key_id, secret, hash_secret(secret))
 
 
+def parse_key(token: str) -> tuple[str, str] | None:
+    parts = token.split("_")
+    if len(parts) != 3 or parts[0] != KEY_PREFIX or not parts[1] or not parts[2]:
+        return None
+    return parts[1], parts[2]
+
+
 # How long a verified key is trusted without asking the database again. Revoking a key or deleting its
 # namespace clears it here at once, and in other API processes when the NOTIFY reaches them (at commit);
 # this bound is for what a notification cannot cover (one lost with a connection that then recovered).
 KEY_CACHE_SECONDS = 5.0
 
 
-# What an unknown (or revoked) key id's secret is compared with, so that a request naming a key id that
-# does not exist does the same work as one naming a real key with a wrong secret: one hash, one comparison
-# (whether a key id exists must not be told by timing). Random per process: no secret can match it.
-_DECOY_SHA256 = hashlib.sha256(secrets.token_bytes(32)).digest()
-
-
 @dataclass
 class KeyCache:
-    """Looked-up keys of this process: key id → (secret hash, namespace id, expiry on the monotonic clock);
-    a hash of None records that no live key has that id, so a wrong key id is answered from the cache as
-    quickly as a wrong secret.
+    """Verified keys of this process: key id → (secret hash, namespace id, expiry on the monotonic clock).
 
     `trusted` is False until this process listens for key changes (and whenever it stops listening): the
     cache then answers nothing, so each request checks its key in the database."""
 
     ttl: float = KEY_CACHE_SECONDS
-    entries: dict[str, tuple[bytes | None, int | None, float]] = field(default_factory=dict)
+    entries: dict[str, tuple[bytes, int | None, float]] = field(default_factory=dict)
     trusted: bool = False
 
-    def get(self, key_id: str) -> tuple[bytes | None, int | None] | None:
+    def get(self, key_id: str) -> tuple[bytes, int | None] | None:
         if not self.trusted:
             return None
         entry = self.entries.get(key_id)
@@ -109,7 +109,7 @@ class KeyCache:
             return None
         return entry[0], entry[1]
 
-    def put(self, key_id: str, secret_sha256: bytes | None, namespace_id: int | None) -> None:
+    def put(self, key_id: str, secret_sha256: bytes, namespace_id: int | None) -> None:
         if len(self.entries) > 10_000:  # bounded: forget everything rather than grow without limit
             self.entries.clear()
         self.entries[key_id] = (secret_sha256, namespace_id, time.monotonic() + self.ttl)
@@ -261,18 +261,19 @@ async def _verify(state: Any, session: SessionSource, token: str, admin_key: str
         raise Unauthorized("malformed API key: expected amk_<keyId>_<secret>")
     key_id, secret = parsed
     cache: KeyCache = state.key_cache
-    found = cache.get(key_id)
-    if found is None:
-        async with session() as db:
-            row = await keys.lookup(db, key_id)
-        found = (row.secret_sha256, row.namespace_id) if row is not None and row.live else (None, None)
-        cache.put(key_id, *found)
-    stored, namespace_id = found
-    # The same work whether the key id exists or not: one hash, one constant-time comparison.
-    matches = hmac.compare_digest(stored or _DECOY_SHA256, hash_secret(secret))
-    if stored is None or not matches:
+    cached = cache.get(key_id)
+    if cached is not None:
+        if not hmac.compare_digest(cached[0], hash_secret(secret)):
+            raise Unauthorized("unknown or revoked API key")
+        return Principal(key_id=key_id, namespace_id=cached[1])
+    async with session() as db:
+        row = await keys.lookup(db, key_id)
+    if row is None or not row.live:
         raise Unauthorized("unknown or revoked API key")
-    return Principal(key_id=key_id, namespace_id=namespace_id)
+    if not hmac.compare_digest(row.secret_sha256, hash_secret(secret)):
+        raise Unauthorized("unknown or revoked API key")
+    cache.put(key_id, row.secret_sha256, row.namespace_id)
+    return Principal(key_id=key_id, namespace_id=row.namespace_id)
 
 
 CurrentPrincipal = Annotated[Principal, Depends(get_principal)]

@@ -172,9 +172,6 @@ def create_engine(url: str, settings: Settings) -> AsyncEngine:
         # request with 503 and the pool drops it; recycling keeps idle connections from going stale.
         pool_pre_ping=False,
         pool_recycle=1800,
-        # A failed statement's error (logged with its traceback) names the statement but never the values
-        # bound to it: they are a client's data (metadata, message text, key hashes).
-        hide_parameters=True,
     )
     event.listen(engine.sync_engine.pool, "checkout", _drop_closed_connection)
     return engine

@@ -20,6 +20,7 @@ from app.core.unavailable import RETRY_AFTER_SECONDS, database_unavailable
 logger = logging.getLogger("agent_memory.errors")
 
 PROBLEM_JSON = "application/problem+json"
+TOO_DEEP = "JSON nested too deeply"
 
 
 class AppError(Exception):
@@ -172,9 +173,6 @@ def install_error_handlers(app: FastAPI) -> None:
         for e in exc.errors():
             loc = tuple(e.get("loc", ()))
             msg = _plain(str(e.get("msg", "")))
-            if e.get("type") == "json_invalid" and (reason := (e.get("ctx") or {}).get("error")):
-                # FastAPI says only "JSON decode error": say what is wrong (app.core.json_input's rule).
-                msg = f"invalid JSON: {reason}"
             if e.get("type") == "extra_forbidden" and (allowed := _allowed_fields(request, loc)) is not None:
                 # "Extra inputs are not permitted" leaves the client guessing: say what is accepted.
                 msg = f"unknown field; the fields accepted here are {', '.join(allowed)}"
@@ -186,6 +184,16 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 400 and isinstance(exc.__cause__, RecursionError):
+            # FastAPI's JSON parse of a body nested past Python's recursion limit: the body is invalid
+            # JSON for this API (a validation failure), not a malformed request.
+            return problem_response(
+                422,
+                "validation_failed",
+                TOO_DEEP,
+                "Validation failed",
+                errors=[{"loc": ["body"], "msg": TOO_DEEP}],
+            )
         codes = {404: "not_found", 405: "method_not_allowed", 401: "unauthorized", 403: "forbidden"}
         return problem_response(exc.status_code, codes.get(exc.status_code, "http_error"), str(exc.detail))
 

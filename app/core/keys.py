@@ -71,8 +71,6 @@ async def insert_key(
         .returning(ApiKey)
     )
     key = (await db.execute(stmt)).scalar_one()
-    # A process may have cached that no key has this id (core.auth answers unknown ids from its cache).
-    await announce(db, key_id)
     if namespace_id is None:
         await announce(db, ADMIN_KEY_EXISTS)
     return key
@@ -99,11 +97,6 @@ async def revoke_key(db: AsyncSession, namespace_id: int, key_id: str) -> bool:
 async def has_admin_key(db: AsyncSession) -> bool:
     stmt = select(ApiKey.id).where(ApiKey.namespace_id.is_(None), ApiKey.revoked_at.is_(None)).limit(1)
     return (await db.execute(stmt)).scalar_one_or_none() is not None
-
-
-async def has_any_key(db: AsyncSession) -> bool:
-    """Whether a key of any kind was ever made here (live or revoked, admin or scoped)."""
-    return (await db.execute(select(ApiKey.id).limit(1))).scalar_one_or_none() is not None
 
 
 async def list_all_keys(db: AsyncSession, namespace_id: int | None = None) -> list[tuple[ApiKey, str | None]]:

@@ -8,7 +8,6 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field
 
-from app.core import json_input
 from app.core.text import storable_text
 
 METADATA_MAX_BYTES = 8 * 1024
@@ -32,11 +31,7 @@ def _check_value(value: Any, path: str) -> None:
 
 
 def check_metadata(value: dict[str, Any]) -> dict[str, Any]:
-    """Keys 1–64 characters (at every depth), no NUL anywhere, at most 8 KiB serialised; and the JSON rule
-    (finite numbers, bounded depth) for metadata that did not come through a request body (MCP tools)."""
-    problem = json_input.json_problem(value)
-    if problem is not None:
-        raise ValueError(f"metadata: {problem}")
+    """Keys 1–64 characters (at every depth), no NUL anywhere, at most 8 KiB serialised."""
     _check_value(value, "$")
     size = len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
     if size > METADATA_MAX_BYTES:
@@ -66,7 +61,7 @@ MetadataFilter = Annotated[
 def parse_filter(raw: str) -> dict[str, Any]:
     """The `metadata` query parameter: a JSON-encoded object, checked as metadata is."""
     try:
-        value = json_input.loads(raw)
+        value = json.loads(raw)
     except ValueError as exc:
         raise ValueError(f"metadata must be a JSON-encoded object: {exc}") from None
     if not isinstance(value, dict):

@@ -1,10 +1,10 @@
 """ASGI middleware: request ids, trace context, access log and metrics, CORS, and the request guard (body
 size, text PostgreSQL cannot store).
 
-The guard refuses with 422 a path or query string holding NUL (`%00`), and a path that is not UTF-8 once
-percent-decoded, before any route sees it. It reads the body before any parsing: a body over the limit is
-answered 413 as soon as the limit is crossed (never buffered whole); a body that is not UTF-8, or JSON text
-containing NUL or a lone surrogate (`"\\ud800"`), is refused with 422.
+The guard refuses with 422 a path or query string holding NUL (`%00`), before any route sees it. It reads
+the body before any parsing: a body over the limit is answered 413 as soon as the limit is crossed (never
+buffered whole); a body that is not UTF-8, or JSON text containing NUL or a lone surrogate (`"\\ud800"`),
+is refused with 422.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ import re
 import time
 import uuid
 from typing import Any
-from urllib.parse import unquote_to_bytes
 
 from fastapi import FastAPI
 from starlette.middleware.cors import CORSMiddleware
@@ -50,20 +49,11 @@ def is_streamed_upload(path: str) -> bool:
 
 UNSTORABLE_TEXT = "text must not contain NUL (\\u0000) characters or unpaired surrogates"
 NOT_UTF8 = "the body must be JSON encoded in UTF-8"
-PATH_NOT_UTF8 = "the path must be UTF-8 once percent-decoded (%FF, %FE… are not)"
 SLASH_IN_ID = "ids in a path (namespace, profile, session, message, label, key) must not contain '/' (%2F)"
 
 # Bytes that may hide unstorable text once parsed: NUL, raw or escaped, or a surrogate escape.
 # Only a body holding one of them is parsed here.
 _SUSPECT = re.compile(rb"\x00|\\u0000|\\u[dD][89a-fA-F]")
-
-
-def _utf8(data: bytes) -> bool:
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
 
 
 def _has_unstorable_text(value: Any) -> bool:
@@ -160,13 +150,8 @@ class BodyGuardMiddleware(_HttpMiddleware):
             return
         # An id holding '/' (sent as %2F) would split into two path segments and reach no route, or the
         # wrong one: no id that goes into a path may hold '/', so say so instead of answering 404.
-        raw_path = (scope.get("raw_path") or b"").split(b"?", 1)[0]
-        if b"%2f" in raw_path.lower():
+        if b"%2f" in (scope.get("raw_path") or b"").split(b"?", 1)[0].lower():
             await _refused("path", SLASH_IN_ID)(scope, receive, send)
-            return
-        # The server decodes a path with replacement: %FF and %FE would both name the id "\ufffd".
-        if (b"%" in raw_path or not raw_path.isascii()) and not _utf8(unquote_to_bytes(raw_path)):
-            await _refused("path", PATH_NOT_UTF8)(scope, receive, send)
             return
         if scope["method"] in ("GET", "HEAD", "OPTIONS", "DELETE"):
             await self.app(scope, receive, send)
@@ -201,9 +186,12 @@ class BodyGuardMiddleware(_HttpMiddleware):
 
         # JSON travels in UTF-8 (RFC 8259); anything else would fail parsing further in as a 400, and
         # UTF-8-encoded surrogates would get through it ('surrogatepass').
-        if not body.isascii() and not _utf8(body):
-            await _refused("body", NOT_UTF8)(scope, receive, send)
-            return
+        if not body.isascii():
+            try:
+                body.decode("utf-8")
+            except UnicodeDecodeError:
+                await _refused("body", NOT_UTF8)(scope, receive, send)
+                return
 
         # Parse (only when the bytes look suspect) to be sure the text is inside a JSON string.
         if _SUSPECT.search(body):

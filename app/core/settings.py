@@ -11,8 +11,6 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from app.core.key_format import weak_key_problem
-
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="AGENT_MEMORY_", extra="ignore")
@@ -143,13 +141,6 @@ class Settings(BaseSettings):
         default="",
         description="Comma-separated origins allowed to call the API from a browser (CORS). Empty: CORS off.",
     )
-    mcp_stream_idle_seconds: float = Field(
-        default=300.0,
-        gt=0,
-        le=86_400,
-        description="A `GET /mcp` event stream that has carried no message for this long is closed by the "
-        "server (the client reconnects when it wants one): an idle stream must not hold a connection forever.",
-    )
 
     @field_validator("database_url")
     @classmethod
@@ -188,9 +179,10 @@ class Settings(BaseSettings):
         if value in (None, ""):
             return None
         assert value is not None
-        problem = weak_key_problem(value)
-        if problem is not None:
-            raise ValueError(f"{problem} (make a real one with `agent-memory keys create --admin --env`)")
+        if not value.startswith("amk_") or value.count("_") < 2:
+            raise ValueError(
+                "must look like amk_<keyId>_<secret> (create one with `agent-memory keys create`)"
+            )
         return value
 
     @field_validator("cors_origins")

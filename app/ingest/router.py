@@ -6,13 +6,11 @@ from fastapi import APIRouter
 
 from app.core.db import DbSession
 from app.core.errors import error_responses
-from app.core.json_input import StrictJsonRoute
 from app.ingest import service
 from app.ingest.schemas import IngestRequest, IngestResult
 from app.profiles.access import ProfileForWrite
 
 router = APIRouter(
-    route_class=StrictJsonRoute,
     prefix="/v1/namespaces/{namespace}/profiles/{profile}",
     tags=["memory"],
     responses=error_responses(401, 404, 422),

@@ -11,7 +11,6 @@ is the problem document (`code`, `status`, `detail`).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import inspect
 import json
 import logging
@@ -29,13 +28,12 @@ from pydantic import BaseModel, Field, ValidationError
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.routing import Route
-from starlette.types import Message, Receive, Scope, Send
+from starlette.types import Receive, Scope, Send
 
 from app import __version__
 from app.core.auth import authenticate
 from app.core.errors import AppError, ValidationFailed, problem_response
 from app.core.memory_types import MemoryType
-from app.core.names import profile_name_problem
 from app.core.unavailable import database_unavailable
 from app.ingest import service as ingest_service
 from app.ingest.schemas import IngestRequest
@@ -223,8 +221,6 @@ class McpTools:
                         raise ValidationFailed("namespace: required with an admin key (or set the header)")
                     if not profile:
                         raise ValidationFailed("profile: required (or set the X-Agent-Memory-Profile header)")
-                    if (problem := profile_name_problem(profile)) is not None:
-                        raise ValidationFailed(f"profile: {problem}")
                     if write:
                         row, _ = await profiles.for_write(db, principal, namespace, profile)
                     else:
@@ -502,44 +498,7 @@ class McpEndpoint:
             response.headers["www-authenticate"] = "Bearer"
             await response(scope, receive, send)
             return
-        if scope["method"] == "GET":
-            await self._event_stream(scope, receive, send)
-            return
         await self.server.session_manager.handle_request(scope, receive, send)
-
-    async def _event_stream(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """`GET /mcp`, the stream of server-initiated messages, ended by the server once it has carried no
-        message for `mcp_stream_idle_seconds` (keep-alive comments do not count): left to the client, an
-        idle stream held its connection forever."""
-        idle = float(self.app.state.settings.mcp_stream_idle_seconds)
-        loop = asyncio.get_running_loop()
-        last_message = loop.time()
-        streaming = finished = False
-
-        async def watched_send(message: Message) -> None:
-            nonlocal last_message, streaming, finished
-            if message["type"] == "http.response.start":
-                streaming = True
-            elif message["type"] == "http.response.body":
-                if not message.get("body", b"").startswith(b":"):  # an SSE comment is a keep-alive
-                    last_message = loop.time()
-                finished = finished or not message.get("more_body", False)
-            await send(message)
-
-        handler = asyncio.create_task(
-            self.server.session_manager.handle_request(scope, receive, watched_send)
-        )
-        while not handler.done():
-            remaining = last_message + idle - loop.time()
-            if remaining <= 0:
-                handler.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await handler
-                if streaming and not finished:
-                    await send({"type": "http.response.body", "body": b"", "more_body": False})
-                return
-            await asyncio.wait({handler}, timeout=remaining)
-        handler.result()
 
 
 # The names a server bound to loopback is reached by, on any port: the only Host (and browser Origin)

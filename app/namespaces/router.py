@@ -7,7 +7,6 @@ from fastapi import APIRouter, Request, Response, status
 from app.core.auth import CurrentPrincipal
 from app.core.db import DbSession
 from app.core.errors import error_responses
-from app.core.json_input import StrictJsonRoute
 from app.core.names import NamespacePath
 from app.core.pagination import Cursor, Limit
 from app.namespaces import service
@@ -21,16 +20,9 @@ from app.namespaces.schemas import (
     NamespaceOut,
 )
 
-router = APIRouter(
-    route_class=StrictJsonRoute,
-    prefix="/v1/namespaces",
-    tags=["namespaces"],
-    responses=error_responses(401, 422),
-)
+router = APIRouter(prefix="/v1/namespaces", tags=["namespaces"], responses=error_responses(401, 422))
 # The key itself, outside any namespace: what a client (the inspector) can reach with it.
-key_router = APIRouter(
-    route_class=StrictJsonRoute, prefix="/v1/key", tags=["namespaces"], responses=error_responses(401, 422)
-)
+key_router = APIRouter(prefix="/v1/key", tags=["namespaces"], responses=error_responses(401, 422))
 
 
 @key_router.get("", responses=error_responses(404))

@@ -9,12 +9,11 @@ from prometheus_client import CONTENT_TYPE_LATEST
 from pydantic import Field
 
 from app.core.errors import Unavailable, error_responses
-from app.core.json_input import StrictJsonRoute
 from app.core.metrics import exposition
 from app.core.migrations import head_revision, schema_revision_within
 from app.core.schemas import ApiModel
 
-router = APIRouter(route_class=StrictJsonRoute, tags=["ops"])
+router = APIRouter(tags=["ops"])
 
 # Connect and read within this, so /readyz answers (503 at worst) in under a second.
 READY_TIMEOUT_SECONDS = 0.8

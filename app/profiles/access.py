@@ -14,7 +14,6 @@ from fastapi import APIRouter, Depends
 from app.core.auth import CurrentPrincipal
 from app.core.db import DbSession
 from app.core.errors import error_responses
-from app.core.json_input import StrictJsonRoute
 from app.core.names import NamespacePath, ProfilePath
 from app.models import Profile
 from app.profiles import service
@@ -25,12 +24,7 @@ PROFILE_PREFIX = "/v1/namespaces/{namespace}/profiles/{profile}"
 def profile_router(tag: str) -> APIRouter:
     """A router for routes under one profile: its path prefix, and the errors every such route may answer
     (no key, no such namespace or profile, a malformed name)."""
-    return APIRouter(
-        route_class=StrictJsonRoute,
-        prefix=PROFILE_PREFIX,
-        tags=[tag],
-        responses=error_responses(401, 404, 422),
-    )
+    return APIRouter(prefix=PROFILE_PREFIX, tags=[tag], responses=error_responses(401, 404, 422))
 
 
 async def _existing(

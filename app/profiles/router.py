@@ -7,17 +7,13 @@ from fastapi import APIRouter, Response
 from app.core.auth import CurrentPrincipal
 from app.core.db import DbSession
 from app.core.errors import error_responses
-from app.core.json_input import StrictJsonRoute
 from app.core.names import NamespacePath, ProfilePath
 from app.core.pagination import Cursor, Limit
 from app.profiles import service
 from app.profiles.schemas import ProfileDetail, ProfileList, ProfileOut
 
 router = APIRouter(
-    route_class=StrictJsonRoute,
-    prefix="/v1/namespaces/{namespace}/profiles",
-    tags=["profiles"],
-    responses=error_responses(401, 404, 422),
+    prefix="/v1/namespaces/{namespace}/profiles", tags=["profiles"], responses=error_responses(401, 404, 422)
 )
 
 

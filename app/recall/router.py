@@ -6,14 +6,12 @@ from fastapi import APIRouter, Request
 
 from app.core.auth import CurrentPrincipal
 from app.core.errors import error_responses
-from app.core.json_input import StrictJsonRoute
 from app.core.names import NamespacePath, ProfilePath
 from app.profiles.service import Named
 from app.recall import service
 from app.recall.schemas import RecallRequest, RecallResult
 
 router = APIRouter(
-    route_class=StrictJsonRoute,
     prefix="/v1/namespaces/{namespace}/profiles/{profile}",
     tags=["memory"],
     responses=error_responses(401, 404, 422),

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, Field, StringConstraints, field_validator
 
-from app.core.json_input import json_problem
 from app.core.metadata import Metadata
 from app.core.names import MessageId, SessionId
 from app.core.schemas import ApiModel, PageModel, RequestModel
@@ -21,6 +21,22 @@ MAX_COMPACT_AFTER = 2**31 - 1
 # How deep a part's JSON may nest: far more than any UIMessage part needs, and safely below the depth at
 # which a message can no longer be serialised back (pydantic stops near 255 levels).
 MAX_PART_DEPTH = 64
+
+
+def _storable_json_problem(value: Any) -> str | None:
+    """Why PostgreSQL's jsonb cannot store the value, or None: non-finite numbers have no JSON form."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_PART_DEPTH:
+            return f"nests deeper than {MAX_PART_DEPTH} levels"
+        if isinstance(item, float) and not math.isfinite(item):
+            return "holds a number that is not finite (NaN or Infinity)"
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+    return None
 
 
 class SessionMessage(ApiModel):
@@ -57,7 +73,7 @@ class MessageIn(SessionMessage):
     def _parts_are_storable(cls, parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
         # Checked on the way in only: messages already stored are returned as they are.
         for index, part in enumerate(parts):
-            problem = json_problem(part, MAX_PART_DEPTH)
+            problem = _storable_json_problem(part)
             if problem is not None:
                 raise ValueError(f"part {index} {problem}")
         return parts

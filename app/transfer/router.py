@@ -11,17 +11,13 @@ from fastapi.responses import StreamingResponse
 from app.core.auth import CurrentPrincipal
 from app.core.db import DbSession
 from app.core.errors import NotFound, error_responses
-from app.core.json_input import StrictJsonRoute
 from app.core.names import NamespacePath
 from app.namespaces import service as namespaces
 from app.transfer import service
 from app.transfer.schemas import ImportResult
 
 router = APIRouter(
-    route_class=StrictJsonRoute,
-    prefix="/v1/namespaces/{namespace}",
-    tags=["export"],
-    responses=error_responses(401, 404, 422),
+    prefix="/v1/namespaces/{namespace}", tags=["export"], responses=error_responses(401, 404, 422)
 )
 
 NDJSON = "application/x-ndjson"

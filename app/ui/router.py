@@ -14,15 +14,13 @@ from fastapi import APIRouter, FastAPI
 from fastapi.responses import FileResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
-from app.core.json_input import StrictJsonRoute
-
 STATIC = Path(__file__).with_name("static")
 CONTENT_SECURITY_POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
     "form-action 'none'; base-uri 'none'; frame-ancestors 'none'"
 )
 
-router = APIRouter(route_class=StrictJsonRoute, include_in_schema=False)
+router = APIRouter(include_in_schema=False)
 
 
 @router.get("/ui")

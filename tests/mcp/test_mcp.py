@@ -4,7 +4,6 @@ session tools, keys and errors carrying the problem's code."""
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -12,7 +11,6 @@ from typing import Any
 
 import httpx
 import httpx2
-import pytest
 from fastapi import FastAPI
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
@@ -152,10 +150,7 @@ async def test_validation_and_missing_profile_are_tool_errors(app: FastAPI, ns: 
         too_long = await mcp.call_tool("recall", {"query": "x" * 2000, "namespace": ns, "profile": "p"})
         unknown = await mcp.call_tool("get_summary", {"namespace": ns, "profile": "nobody"})
         wrong_type = await mcp.call_tool("list_memories", {"limit": "many", "namespace": ns, "profile": "p"})
-        # The REST rule for profile names holds for tools too (it was not checked at all here).
-        invisible = await mcp.call_tool("remember", {"content": "x", "namespace": ns, "profile": "a\u202eb"})
     for result, code in (
-        (invisible, "validation_failed"),
         (no_profile, "validation_failed"),
         (too_long, "validation_failed"),
         (unknown, "profile_not_found"),
@@ -190,16 +185,3 @@ async def test_wrong_argument_names_are_refused_naming_the_expected_ones(app: Fa
     assert typo.is_error and typo.structured_content is not None
     detail = typo.structured_content["detail"]
     assert 'unknown argument "question"' in detail and "query (required)" in detail
-
-
-async def test_an_idle_event_stream_is_closed_by_the_server(
-    app: FastAPI, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Regression: a `GET /mcp` event stream stayed open for as long as the client kept it (it never carries
-    # a message in this stateless server): one connection held per idle client, forever.
-    monkeypatch.setattr(app.state.settings, "mcp_stream_idle_seconds", 0.5)
-    headers = {**admin(), "accept": "text/event-stream"}
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=BASE) as http:
-        response = await asyncio.wait_for(http.get("/mcp", headers=headers), 30)
-    assert response.status_code == 200, response.text
-    assert response.headers["content-type"].startswith("text/event-stream")

