@@ -47,6 +47,10 @@ class JobOut(ApiModel):
     status: Literal["queued", "running", "done", "failed"]
     attempts: int
     memories_created: int
+    memories_over_bound: int = Field(
+        default=0,
+        description="Memories an extraction made past its bound (2,000 a job, 100 a message), not stored.",
+    )
     error: str | None = None
     created_at: datetime
     finished_at: datetime | None = None

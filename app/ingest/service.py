@@ -78,6 +78,7 @@ async def get_job(db: AsyncSession, profile: Profile, job_id: str) -> JobOut:
         status=job.status,
         attempts=job.attempts,
         memories_created=int((job.result or {}).get("memoriesCreated", 0)),
+        memories_over_bound=int((job.result or {}).get("memoriesOverBound", 0)),
         error=job.last_error if job.status == "failed" else None,
         created_at=job.created_at,
         finished_at=job.finished_at,

@@ -475,30 +475,15 @@ class McpEndpoint:
         await self.server.session_manager.handle_request(scope, receive, send)
 
 
-# The names a server bound to loopback is reached by, on any port: the only Host (and browser Origin)
-# headers a loopback server accepts, so a web page cannot rebind a public name onto it.
-LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
-
-
-def _security(app: FastAPI) -> TransportSecuritySettings:
-    settings = app.state.settings
-    if not settings.binds_loopback():
-        # Reached from other hosts by name: the key is the protection, as on the REST routes.
-        return TransportSecuritySettings(enable_dns_rebinding_protection=False)
-    return TransportSecuritySettings(
-        enable_dns_rebinding_protection=True,
-        allowed_hosts=[*(f"{host}:*" for host in LOOPBACK_HOSTS), *LOOPBACK_HOSTS],
-        allowed_origins=[*(f"http://{host}:*" for host in LOOPBACK_HOSTS), *settings.cors_origin_list],
-    )
-
-
 def install_mcp(app: FastAPI) -> None:
     """Mount `/mcp` on the app; `mcp_lifespan(app)` must wrap the app's running time."""
     server = build_server(app)
     server.streamable_http_app(
         stateless_http=True,
         json_response=True,
-        transport_security=_security(app),
+        # Host, Origin and content type are checked for REST and /mcp alike by the app's browser guard
+        # (app.core.middleware.BrowserGuardMiddleware).
+        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
         max_request_body_size=21 << 20,
     )
     app.state.mcp = server

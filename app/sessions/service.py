@@ -18,6 +18,7 @@ from app.core.errors import Conflict, NotFound, ValidationFailed
 from app.core.pagination import decode_cursor, decode_cursor_time, encode_cursor
 from app.models import Compaction, Message, Profile, Session
 from app.sessions import repository, system_prompt
+from app.sessions.parts import text_of
 from app.sessions.schemas import (
     TAIL_TOKEN_BUDGET,
     CompactionOut,
@@ -63,19 +64,6 @@ def to_message(row: Message) -> SessionMessage:
 
 def to_compaction(row: Compaction) -> CompactionOut:
     return CompactionOut.model_validate(row)
-
-
-def text_of(parts: Sequence[dict[str, Any]]) -> str:
-    """The searchable text of a message: its text and reasoning parts."""
-    texts: list[str] = []
-    for part in parts:
-        if part.get("type") in ("text", "reasoning"):
-            value = part.get("text")
-            if value is None:
-                value = part.get("reasoning")
-            if isinstance(value, str) and value:
-                texts.append(value)
-    return "\n".join(texts)
 
 
 def estimate_messages(messages: Sequence[SessionMessage]) -> int:
