@@ -81,6 +81,12 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "apostrophes": _filled("I", "'", "m"),
 }
 SIZES = (1024, 4096, 16384)
+# The shapes the test suite counts (callgrind is slow: the rest are for bench runs): one of each kind the
+# issue names, and the four that once stalled the worker.
+TESTED_SHAPES = [
+    "can_you_add_spaces", "bangs", "doctor", "image_open", "one_letter", "spaces", "dots_spaced",
+    "brackets_nested", "dates", "capitalised", "emoji", "quotes_nested", "my_words", "and_clauses",
+]  # fmt: skip
 
 # What is measured for a text: the worker's extraction of it as one message, /remember's classification of
 # it, and recall's analysis of it as a question (the Python part: the time phrase, the types and relations

@@ -22,6 +22,7 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.core import json_input
 from app.core.db import request_received_var
 from app.core.errors import problem_response
 from app.core.logging import request_id_var, trace_id_var
@@ -34,6 +35,8 @@ logger = logging.getLogger("agent_memory.http")
 MIB = 1024 * 1024
 INGEST_BODY_LIMIT = 20 * MIB
 DEFAULT_BODY_LIMIT = 1 * MIB
+# Every header of a request together (an API key is ~60 bytes): checked before the body is read.
+HEADERS_LIMIT = 32 * 1024
 
 
 def body_limit_for(path: str) -> int:
@@ -143,6 +146,15 @@ class BodyGuardMiddleware(_HttpMiddleware):
     """The request guard: NUL in the path or query, the body's size, unstorable text in a JSON body."""
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        headers_size = sum(len(k) + len(v) for k, v in scope.get("headers") or [])
+        if headers_size > HEADERS_LIMIT:
+            await problem_response(
+                431,
+                "headers_too_large",
+                f"request headers exceed the limit of {HEADERS_LIMIT} bytes",
+                "Request header fields too large",
+            )(scope, receive, send)
+            return
         # Paths and query strings are percent-decoded with replacement, so NUL is the one thing in them
         # the database refuses; refusing it here covers every path and query parameter at once.
         query = scope.get("query_string", b"")
@@ -193,6 +205,17 @@ class BodyGuardMiddleware(_HttpMiddleware):
             except UnicodeDecodeError:
                 await _refused("body", NOT_UTF8)(scope, receive, send)
                 return
+
+        # The API's one JSON rule (app.core.json_input): no NaN, Infinity, 1e999 or deep nesting, which
+        # Python's parser takes (or fails on with a RecursionError) and the routes would answer 500.
+        if json_input.suspect(body):
+            try:
+                json_input.loads(body)
+            except json_input.JsonRefused as exc:
+                await _refused("body", f"the body is not JSON this API accepts: {exc}")(scope, receive, send)
+                return
+            except ValueError:
+                pass  # not JSON at all: the route's own parsing answers it
 
         # Parse (only when the bytes look suspect) to be sure the text is inside a JSON string.
         if _SUSPECT.search(body):

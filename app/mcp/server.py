@@ -18,6 +18,7 @@ from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import Annotated, Any, Literal, TypeVar
 
+import anyio
 from fastapi import FastAPI
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import Context, MCPServer
@@ -27,7 +28,7 @@ from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.routing import Route
-from starlette.types import Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from app import __version__
 from app.core.auth import authenticate
@@ -41,6 +42,8 @@ M = TypeVar("M", bound=BaseModel)
 
 NAMESPACE_HEADER = "x-agent-memory-namespace"
 PROFILE_HEADER = "x-agent-memory-profile"
+# How long a GET /mcp event stream stays open (nothing is ever sent on it: the server is stateless).
+STREAM_IDLE_SECONDS = 60.0
 
 INSTRUCTIONS = """\
 Long-term memory for this user or agent, kept across conversations.
@@ -472,7 +475,23 @@ class McpEndpoint:
             response.headers["www-authenticate"] = "Bearer"
             await response(scope, receive, send)
             return
-        await self.server.session_manager.handle_request(scope, receive, send)
+        if scope["method"] != "GET":
+            await self.server.session_manager.handle_request(scope, receive, send)
+            return
+        # A stateless server never sends on the GET event stream: it is closed after STREAM_IDLE_SECONDS
+        # rather than held open for as long as the client likes (a connection each, forever).
+        started = False
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        with anyio.move_on_after(STREAM_IDLE_SECONDS):
+            await self.server.session_manager.handle_request(scope, receive, tracking_send)
+            return
+        if started:
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
 def install_mcp(app: FastAPI) -> None:
