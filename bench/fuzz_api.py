@@ -169,6 +169,7 @@ def run_pass(
     exclude: bool,
     workdir: str,
     checks: str = CHECKS,
+    workers: int = 2,
 ) -> int:
     cmd = [str(Path(sys.executable).parent / "st")]
     if cfg is not None:
@@ -176,7 +177,7 @@ def run_pass(
     cmd += [
         "run", str(SCHEMA), "--url", base, "-H", f"Authorization: Bearer {key}",
         "--checks", checks,
-        "--max-examples", str(examples), "--max-time", str(max_time), "--workers", "2",
+        "--max-examples", str(examples), "--max-time", str(max_time), "--workers", str(workers),
         "--request-timeout", "30", "--suppress-health-check", "all", "--warnings", "off",
     ]  # fmt: skip
     for op in ops:
@@ -197,6 +198,7 @@ def main() -> int:
     parser.add_argument("--max-time", type=int, default=600, help="seconds per pass")
     parser.add_argument("--passes", default="free,seeded,destructive")
     parser.add_argument("--checks", default=CHECKS, help="schemathesis checks (CI: not_a_server_error)")
+    parser.add_argument("--workers", type=int, default=2, help="schemathesis workers (threads)")
     args = parser.parse_args()
     ids = seed(args.url, args.key)
     failed = 0
@@ -206,7 +208,17 @@ def main() -> int:
         passes = args.passes.split(",")
         if "free" in passes:
             failed |= run_pass(
-                "free", args.url, args.key, None, args.examples, args.max_time, [], True, tmp, args.checks
+                "free",
+                args.url,
+                args.key,
+                None,
+                args.examples,
+                args.max_time,
+                [],
+                True,
+                tmp,
+                args.checks,
+                args.workers,
             )
         if "seeded" in passes:
             seed(args.url, args.key)  # the free pass may have deleted the seeded namespace
@@ -221,6 +233,7 @@ def main() -> int:
                 True,
                 tmp,
                 args.checks,
+                args.workers,
             )
         if "destructive" in passes:
             seed(args.url, args.key)
@@ -235,6 +248,7 @@ def main() -> int:
                 False,
                 tmp,
                 args.checks,
+                args.workers,
             )
     return 1 if failed else 0
 

@@ -21,6 +21,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -108,6 +109,26 @@ PATHS: dict[str, Callable[[str], object]] = {
 def runs(shapes: list[str], paths: list[str]) -> list[tuple[str, str, int]]:
     """The measured calls, in the order the script makes them (one callgrind dump each)."""
     return [(shape, path, size) for shape in shapes for path in paths for size in SIZES]
+
+
+def slowest_per_kb(size: int = 32 * 1024, rounds: int = 3) -> list[tuple[float, str, str]]:
+    """Each shape at `size` bytes through each path, timed (the best of `rounds`, in this process): (ms per
+    KB, shape, path), slowest first. A figure for the fault suite's report, never a test's assertion."""
+    for path in PATHS:
+        PATHS[path]("Warm up: I moved to Lisbon on 8 May. Can you add milk to my list?")
+    found = []
+    for shape, make in SHAPES.items():
+        text = make(size)
+        for path, run in PATHS.items():
+            best = min(_timed(run, text) for _ in range(rounds))
+            found.append((best * 1000 / (len(text.encode()) / 1024), shape, path))
+    return sorted(found, reverse=True)
+
+
+def _timed(run: Callable[[str], object], text: str) -> float:
+    started = time.perf_counter()
+    run(text)
+    return time.perf_counter() - started
 
 
 def valgrind() -> str | None:

@@ -58,7 +58,7 @@ async def test_schemathesis_finds_no_server_error() -> None:
             fuzz = await asyncio.create_subprocess_exec(
                 sys.executable, "bench/fuzz_api.py", "--url", base, "--key", ADMIN_KEY,
                 "--examples", str(EXAMPLES), "--max-time", str(SECONDS_PER_PASS),
-                "--passes", "free,seeded", "--checks", "not_a_server_error",
+                "--passes", "free,seeded", "--checks", "not_a_server_error", "--workers", "1",
                 cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
             )  # fmt: skip
             output, _ = await asyncio.wait_for(fuzz.communicate(), timeout=SECONDS_PER_PASS * 2 + 240)

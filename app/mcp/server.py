@@ -34,6 +34,7 @@ from app import __version__
 from app.core.auth import authenticate
 from app.core.errors import AppError, ValidationFailed, problem_response
 from app.core.memory_types import MemoryType
+from app.core.names import check_profile_name
 from app.models import Profile
 
 logger = logging.getLogger("agent_memory.mcp")
@@ -180,6 +181,10 @@ class McpTools:
                         raise ValidationFailed("namespace: required with an admin key (or set the header)")
                     if not profile:
                         raise ValidationFailed("profile: required (or set the X-Agent-Memory-Profile header)")
+                    try:
+                        check_profile_name(profile)  # the rule the REST paths apply
+                    except ValueError as exc:
+                        raise ValidationFailed(f"profile: {exc}") from None
                     if write:
                         row, _ = await profiles.for_write(db, principal, namespace, profile)
                     else:

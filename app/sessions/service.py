@@ -127,10 +127,16 @@ async def update_session(
 ) -> SessionInfo:
     await require_session(db, profile, session_id, lock=True)
     values = {name: getattr(body, name) for name in body.model_fields_set}
-    if "name" in values and values["name"] is None:
-        raise ValidationFailed(
-            "name: must be a string", [{"loc": ["body", "name"], "msg": "must be a string"}]
-        )
+    # null clears what may be cleared (compactAfter, metadata); a name and the extraction switch have no
+    # "cleared" value (a null extractMemories was a 500: the column is NOT NULL).
+    for field_name, alias, kind in (
+        ("name", "name", "a string"),
+        ("extract_memories", "extractMemories", "true or false"),
+    ):
+        if field_name in values and values[field_name] is None:
+            raise ValidationFailed(
+                f"{alias}: must be {kind}", [{"loc": ["body", alias], "msg": f"must be {kind}"}]
+            )
     if "metadata" in values:
         values["metadata_"] = values.pop("metadata") or {}
     return to_info(await repository.update_session(db, profile.id, session_id, **values))

@@ -168,3 +168,10 @@ async def test_remember_and_edit_classify_long_texts_off_the_event_loop(
     edited = await client.patch(f"{p}/memories/{made.json()['id']}", json={"content": long_text + "x"})
     assert edited.status_code == 200
     assert len(threads) == 2 and loop_thread not in threads
+
+
+async def test_a_session_update_with_null_switch_is_422(client: httpx.AsyncClient, ns: str) -> None:
+    p = f"/v1/namespaces/{ns}/profiles/p"
+    assert (await client.post(f"{p}/sessions", json={"id": "s1"})).status_code == 201
+    response = await client.patch(f"{p}/sessions/s1", json={"extractMemories": None})
+    assert response.status_code == 422, response.text
