@@ -107,11 +107,20 @@ def serve(
 def _serve_one(settings: Settings) -> None:
     import uvicorn
 
+    from app.core.middleware import HEADERS_LIMIT
     from app.main import create_app
 
     app = create_app(settings)
     config = uvicorn.Config(
-        app, host=settings.host, port=settings.port, log_config=None, access_log=False, lifespan="on"
+        app,
+        host=settings.host,
+        port=settings.port,
+        log_config=None,
+        access_log=False,
+        lifespan="on",
+        # With the h11 parser, a request's headers past this size are refused while they arrive; the
+        # app's guard refuses them too (app.core.middleware.HEADERS_LIMIT) whichever parser runs.
+        h11_max_incomplete_event_size=HEADERS_LIMIT,
     )
     server = uvicorn.Server(config)
     server.run()

@@ -24,7 +24,12 @@ from app.core.embedded import Database
 from app.core.errors import install_error_handlers
 from app.core.heap import freeze_startup_objects
 from app.core.metrics import process_exited
-from app.core.middleware import BodyGuardMiddleware, RequestContextMiddleware, install_cors
+from app.core.middleware import (
+    BodyGuardMiddleware,
+    BrowserGuardMiddleware,
+    RequestContextMiddleware,
+    install_cors,
+)
 from app.core.migrations import upgrade_to_head
 from app.core.openapi_shape import named_literals, shape_for_sdks
 from app.core.settings import Settings, get_settings, to_plain_url
@@ -49,7 +54,7 @@ class StartupRefused(RuntimeError):
 
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-    from app.core.keys import has_admin_key
+    from app.core.keys import has_admin_key, has_any_key
     from app.worker.supervisor import WorkerSupervisor
 
     settings: Settings = app.state.settings
@@ -70,7 +75,15 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if app.state.migrate_on_start:
             await upgrade_to_head(engine)
         async with app.state.sessionmaker() as db:
-            open_mode = settings.admin_key is None and not await has_admin_key(db)
+            # Revoking the last admin key must not reopen a server that has (or had) keys: open mode is for
+            # a server that never had one.
+            keyed = settings.admin_key is not None or await has_any_key(db)
+            open_mode = not keyed
+            if keyed and settings.admin_key is None and not await has_admin_key(db):
+                logger.warning(
+                    "no live admin key: every request needs a key; make an admin key with "
+                    "`agent-memory keys create --admin --env` and set AGENT_MEMORY_ADMIN_KEY, or use it as is"
+                )
         app.state.open_mode = OpenMode(active=open_mode, has_admin_key=has_admin_key)
         # Revocations made by other processes (API processes, the CLI) reach this one's key cache.
         listener = app.state.key_listener = KeyChangeListener(
@@ -146,6 +159,11 @@ def create_app(
     install_error_handlers(app)
     app.add_middleware(BodyGuardMiddleware)
     install_cors(app, settings.cors_origin_list)  # outside the guard: a preflight is answered before it
+    app.add_middleware(
+        BrowserGuardMiddleware,
+        is_open=lambda: bool(getattr(app.state, "open_mode", None) and app.state.open_mode.active),
+        origins=settings.cors_origin_list,
+    )
     app.add_middleware(RequestContextMiddleware)
     for router in ROUTERS:
         app.include_router(router)

@@ -155,6 +155,9 @@ def config(ids: dict[str, list[str]], probability: float) -> str:
     return "\n".join(lines) + "\n"
 
 
+CHECKS = "not_a_server_error,response_schema_conformance,status_code_conformance,content_type_conformance"
+
+
 def run_pass(
     label: str,
     base: str,
@@ -165,14 +168,16 @@ def run_pass(
     ops: list[str],
     exclude: bool,
     workdir: str,
+    checks: str = CHECKS,
+    workers: int = 2,
 ) -> int:
     cmd = [str(Path(sys.executable).parent / "st")]
     if cfg is not None:
         cmd += ["--config-file", cfg]
     cmd += [
         "run", str(SCHEMA), "--url", base, "-H", f"Authorization: Bearer {key}",
-        "--checks", "not_a_server_error,response_schema_conformance,status_code_conformance,content_type_conformance",
-        "--max-examples", str(examples), "--max-time", str(max_time), "--workers", "2",
+        "--checks", checks,
+        "--max-examples", str(examples), "--max-time", str(max_time), "--workers", str(workers),
         "--request-timeout", "30", "--suppress-health-check", "all", "--warnings", "off",
     ]  # fmt: skip
     for op in ops:
@@ -195,6 +200,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--examples", type=int, default=300, help="examples per operation and pass")
     parser.add_argument("--max-time", type=int, default=600, help="seconds per pass")
     parser.add_argument("--passes", default="free,seeded,destructive")
+    parser.add_argument("--checks", default=CHECKS, help="schemathesis checks (CI: not_a_server_error)")
+    parser.add_argument("--workers", type=int, default=2, help="schemathesis workers (threads)")
     args = parser.parse_args(argv)
     if args.serve:
         return asyncio.run(fuzz_served(args))
@@ -221,7 +228,9 @@ def fuzz(url: str, key: str, args: argparse.Namespace) -> int:
         cfg.write_text(config(ids, 0.85))
         passes = args.passes.split(",")
         if "free" in passes:
-            failed |= run_pass("free", url, key, None, args.examples, args.max_time, [], True, tmp)
+            failed |= run_pass(
+                "free", url, key, None, args.examples, args.max_time, [], True, tmp, args.checks, args.workers
+            )
         if "seeded" in passes:
             seed(url, key)  # the free pass may have deleted the seeded namespace
             failed |= run_pass(
@@ -234,6 +243,8 @@ def fuzz(url: str, key: str, args: argparse.Namespace) -> int:
                 DESTRUCTIVE + WIPING,
                 True,
                 tmp,
+                args.checks,
+                args.workers,
             )
         if "destructive" in passes:
             seed(url, key)
@@ -247,5 +258,7 @@ def fuzz(url: str, key: str, args: argparse.Namespace) -> int:
                 DESTRUCTIVE,
                 False,
                 tmp,
+                args.checks,
+                args.workers,
             )
     return 1 if failed else 0

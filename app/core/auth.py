@@ -76,6 +76,10 @@ def mint_key() -> MintedKey:
     return MintedKey(key_id, secret, hash_secret(secret))
 
 
+# What an unknown key id's secret is compared with: the hash of no secret any key has.
+_NO_KEY_SHA256 = hash_secret(secrets.token_hex(24))
+
+
 def parse_key(token: str) -> tuple[str, str] | None:
     parts = token.split("_")
     if len(parts) != 3 or parts[0] != KEY_PREFIX or not parts[1] or not parts[2]:
@@ -260,17 +264,18 @@ async def _verify(state: Any, session: SessionSource, token: str, admin_key: str
     if parsed is None:
         raise Unauthorized("malformed API key: expected amk_<keyId>_<secret>")
     key_id, secret = parsed
+    secret_sha256 = hash_secret(secret)
     cache: KeyCache = state.key_cache
     cached = cache.get(key_id)
-    if cached is not None:
-        if not hmac.compare_digest(cached[0], hash_secret(secret)):
-            raise Unauthorized("unknown or revoked API key")
+    if cached is not None and hmac.compare_digest(cached[0], secret_sha256):
         return Principal(key_id=key_id, namespace_id=cached[1])
+    # Not cached, or cached with another secret: asked of the database either way, and compared with a
+    # stand-in hash when the id is unknown, so a wrong secret costs what an unknown key id costs (whether
+    # a key id exists cannot be timed).
     async with session() as db:
         row = await keys.lookup(db, key_id)
-    if row is None or not row.live:
-        raise Unauthorized("unknown or revoked API key")
-    if not hmac.compare_digest(row.secret_sha256, hash_secret(secret)):
+    matches = hmac.compare_digest(row.secret_sha256 if row is not None else _NO_KEY_SHA256, secret_sha256)
+    if row is None or not row.live or not matches:
         raise Unauthorized("unknown or revoked API key")
     cache.put(key_id, row.secret_sha256, row.namespace_id)
     return Principal(key_id=key_id, namespace_id=row.namespace_id)

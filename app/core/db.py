@@ -172,6 +172,9 @@ def create_engine(url: str, settings: Settings) -> AsyncEngine:
         # request with 503 and the pool drops it; recycling keeps idle connections from going stale.
         pool_pre_ping=False,
         pool_recycle=1800,
+        # A failed statement's error (and so the ERROR log line) names the statement, never its values:
+        # they are clients' data (metadata, content).
+        hide_parameters=True,
     )
     event.listen(engine.sync_engine.pool, "checkout", _drop_closed_connection)
     return engine

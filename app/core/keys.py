@@ -99,6 +99,11 @@ async def has_admin_key(db: AsyncSession) -> bool:
     return (await db.execute(stmt)).scalar_one_or_none() is not None
 
 
+async def has_any_key(db: AsyncSession) -> bool:
+    """Whether any key was ever made (revoked ones included): a server that had keys never runs open again."""
+    return (await db.execute(select(ApiKey.id).limit(1))).scalar_one_or_none() is not None
+
+
 async def list_all_keys(db: AsyncSession, namespace_id: int | None = None) -> list[tuple[ApiKey, str | None]]:
     """Every key (admin keys first), or one namespace's, each with its namespace's name (None: admin)."""
     stmt = (

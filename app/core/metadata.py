@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field
 
+from app.core import json_input
 from app.core.text import storable_text
 
 METADATA_MAX_BYTES = 8 * 1024
@@ -61,7 +62,7 @@ MetadataFilter = Annotated[
 def parse_filter(raw: str) -> dict[str, Any]:
     """The `metadata` query parameter: a JSON-encoded object, checked as metadata is."""
     try:
-        value = json.loads(raw)
+        value = json_input.loads(raw)
     except ValueError as exc:
         raise ValueError(f"metadata must be a JSON-encoded object: {exc}") from None
     if not isinstance(value, dict):

@@ -1,5 +1,5 @@
-"""ASGI middleware: request ids, trace context, access log and metrics, CORS, and the request guard (body
-size, text PostgreSQL cannot store).
+"""ASGI middleware: request ids, trace context, access log and metrics, CORS, the request guard (body
+size, text PostgreSQL cannot store), and the browser guard of an open server (Host, Origin, content type).
 
 The guard refuses with 422 a path or query string holding NUL (`%00`), before any route sees it. It reads
 the body before any parsing: a body over the limit is answered 413 as soon as the limit is crossed (never
@@ -14,6 +14,7 @@ import logging
 import re
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import FastAPI
@@ -21,6 +22,7 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.core import json_input
 from app.core.db import request_received_var
 from app.core.errors import problem_response
 from app.core.logging import request_id_var, trace_id_var
@@ -33,6 +35,8 @@ logger = logging.getLogger("agent_memory.http")
 MIB = 1024 * 1024
 INGEST_BODY_LIMIT = 20 * MIB
 DEFAULT_BODY_LIMIT = 1 * MIB
+# Every header of a request together (an API key is ~60 bytes): checked before the body is read.
+HEADERS_LIMIT = 32 * 1024
 
 
 def body_limit_for(path: str) -> int:
@@ -142,6 +146,15 @@ class BodyGuardMiddleware(_HttpMiddleware):
     """The request guard: NUL in the path or query, the body's size, unstorable text in a JSON body."""
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        headers_size = sum(len(k) + len(v) for k, v in scope.get("headers") or [])
+        if headers_size > HEADERS_LIMIT:
+            await problem_response(
+                431,
+                "headers_too_large",
+                f"request headers exceed the limit of {HEADERS_LIMIT} bytes",
+                "Request header fields too large",
+            )(scope, receive, send)
+            return
         # Paths and query strings are percent-decoded with replacement, so NUL is the one thing in them
         # the database refuses; refusing it here covers every path and query parameter at once.
         query = scope.get("query_string", b"")
@@ -193,6 +206,17 @@ class BodyGuardMiddleware(_HttpMiddleware):
                 await _refused("body", NOT_UTF8)(scope, receive, send)
                 return
 
+        # The API's one JSON rule (app.core.json_input): no NaN, Infinity, 1e999 or deep nesting, which
+        # Python's parser takes (or fails on with a RecursionError) and the routes would answer 500.
+        if json_input.suspect(body):
+            try:
+                json_input.loads(body)
+            except json_input.JsonRefused as exc:
+                await _refused("body", f"the body is not JSON this API accepts: {exc}")(scope, receive, send)
+                return
+            except ValueError:
+                pass  # not JSON at all: the route's own parsing answers it
+
         # Parse (only when the bytes look suspect) to be sure the text is inside a JSON string.
         if _SUSPECT.search(body):
             try:
@@ -220,6 +244,82 @@ class BodyGuardMiddleware(_HttpMiddleware):
             413, "payload_too_large", f"request body exceeds the limit of {limit} bytes", "Payload too large"
         )
         await response(scope, receive, send)
+
+
+# The names a loopback server is reached by, on any port: the only Host (and, with the listed CORS origins,
+# the only browser Origin) an open server accepts, so a web page can neither rebind a public name onto it
+# (DNS rebinding) nor post to it from another site.
+LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "[::1]"})
+# What a state-changing request's body must declare: a web page can send a form or text/plain body to any
+# site without asking first (no CORS preflight), but never one of these.
+JSON_TYPES = ("application/json", "application/x-ndjson", "application/jsonl")
+STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def _host_name(authority: str) -> str:
+    """`host[:port]` → host, lower case (`[::1]:8080` → `[::1]`)."""
+    authority = authority.strip().lower()
+    if authority.startswith("["):
+        return authority[: authority.find("]") + 1]
+    return authority.rsplit(":", 1)[0] if authority.count(":") == 1 else authority
+
+
+def is_loopback_origin(origin: str) -> bool:
+    scheme, sep, rest = origin.partition("://")
+    return bool(sep) and scheme in ("http", "https") and _host_name(rest.split("/", 1)[0]) in LOOPBACK_NAMES
+
+
+class BrowserGuardMiddleware(_HttpMiddleware):
+    """While the server runs open (no key: nothing else protects it), a request is refused when its `Host`
+    is not a loopback name (421), its `Origin` is neither loopback nor listed in `AGENT_MEMORY_CORS_ORIGINS`
+    (403), or it changes state with a body that is not JSON (415). REST and `/mcp` alike. A keyed server
+    is protected by its keys, which a browser never sends by itself."""
+
+    def __init__(self, app: ASGIApp, is_open: Callable[[], bool], origins: list[str]) -> None:
+        super().__init__(app)
+        self.is_open = is_open
+        self.origins = frozenset(o.rstrip("/").lower() for o in origins)
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.is_open():
+            refusal = self.refusal(scope)
+            if refusal is not None:
+                await refusal(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+    def refusal(self, scope: Scope) -> JSONResponse | None:
+        headers = {k.lower(): v.decode("latin-1") for k, v in scope.get("headers") or []}
+        host = headers.get(b"host")
+        if host is not None and _host_name(host) not in LOOPBACK_NAMES:
+            return problem_response(
+                421,
+                "misdirected_request",
+                "an open server answers only to a loopback Host (127.0.0.1, localhost, [::1])",
+                "Misdirected request",
+            )
+        origin = headers.get(b"origin")
+        if origin is not None and not (
+            origin.rstrip("/").lower() in self.origins or is_loopback_origin(origin)
+        ):
+            return problem_response(
+                403,
+                "forbidden",
+                f"origin '{origin[:200]}' is not allowed: list it in AGENT_MEMORY_CORS_ORIGINS",
+                "Forbidden",
+            )
+        has_body = headers.get(b"content-length", "0") not in ("", "0") or b"transfer-encoding" in headers
+        if scope["method"] in STATE_CHANGING and has_body:
+            media = headers.get(b"content-type", "").split(";", 1)[0].strip().lower()
+            if not (media in JSON_TYPES or (media.startswith("application/") and media.endswith("+json"))):
+                return problem_response(
+                    415,
+                    "unsupported_media_type",
+                    "a request body must be JSON (content-type: application/json; "
+                    "application/x-ndjson for an import)",
+                    "Unsupported media type",
+                )
+        return None
 
 
 def install_cors(app: FastAPI, origins: list[str]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated
 
 from fastapi import Path
@@ -11,11 +12,22 @@ NAMESPACE_PATTERN = r"^[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?$"
 NAMESPACE_RULE = "1–32 characters of a-z, 0-9 and '-', starting and ending with a letter or digit"
 
 
-def _no_control_or_slash(value: str) -> str:
+# Characters a profile name may not hold: controls (Cc), invisible formatting and bidirectional controls
+# (Cf: zero-width spaces, right-to-left overrides), line and paragraph separators (Zl, Zp), surrogates (Cs),
+# private-use and unassigned code points (Co, Cn): names that look alike, or like nothing, are not names.
+_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"})
+
+
+def check_profile_name(value: str) -> str:
     if "/" in value:
         raise ValueError("profile name must not contain '/'")
-    if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in value):
-        raise ValueError("profile name must not contain control characters")
+    if any(unicodedata.category(c) in _INVISIBLE_CATEGORIES for c in value):
+        raise ValueError("profile name must not contain control, invisible or bidirectional characters")
+    if value in (".", "..") or not value.strip():
+        raise ValueError("profile name must not be '.', '..' or only spaces")
+    # A path's bytes that are not UTF-8 (%FF, %FE…) all decode to U+FFFD: such names would alias each other.
+    if "\ufffd" in value:
+        raise ValueError("profile name must be UTF-8 (percent-encoded bytes like %FF are not)")
     return value
 
 
@@ -48,7 +60,7 @@ ProfilePath = Annotated[
         max_length=100,
         description="Profile name: 1–100 characters, no control characters or '/'.",
     ),
-    AfterValidator(_no_control_or_slash),
+    AfterValidator(check_profile_name),
 ]
 SessionPath = Annotated[
     str,

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import math
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+# A configured admin key's secret: at least this long, and at least this many bits counting each
+# character as a draw from the characters the secret uses.
+ADMIN_SECRET_MIN_CHARS = 24
+ADMIN_SECRET_MIN_BITS = 96
 
 
 class Settings(BaseSettings):
@@ -182,6 +188,15 @@ class Settings(BaseSettings):
         if not value.startswith("amk_") or value.count("_") < 2:
             raise ValueError(
                 "must look like amk_<keyId>_<secret> (create one with `agent-memory keys create`)"
+            )
+        secret = value.rsplit("_", 1)[1]
+        # A guessable admin key opens everything: its secret must be long and varied (a minted one holds
+        # 48 hex digits, ~190 bits); this bound is a floor, not a measure of randomness.
+        bits = len(secret) * math.log2(max(len(set(secret)), 1))
+        if len(secret) < ADMIN_SECRET_MIN_CHARS or bits < ADMIN_SECRET_MIN_BITS:
+            raise ValueError(
+                f"its secret is too weak: at least {ADMIN_SECRET_MIN_CHARS} characters of varied digits and "
+                "letters (create one with `agent-memory keys create --admin --env`)"
             )
         return value
 

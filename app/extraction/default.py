@@ -12,6 +12,7 @@ every ingest and ``/remember`` can call it inline.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -83,6 +84,12 @@ MERGE_HEADROOM_CHARS = 100
 OPENING_TURNS = 8
 REPORT_TOKENS = 12
 DUE_DAYS = 30
+# Bounds on one message's analysis. Every pattern runs in time linear in its text, so work is bounded by
+# size: a message holding more sentences than this (prose has one in ~80 characters: a 32 KiB message
+# holds ~400) is kept verbatim, one memory of its opening, rather than analysed; and no message yields more
+# memories than this. The whole text stays in the session's history either way.
+MESSAGE_SENTENCE_BUDGET = 1000
+MESSAGE_MEMORY_BOUND = 100
 
 _TOKEN_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _WORD_OR_GAP_RE = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?|[^A-Za-z]+")
@@ -871,6 +878,9 @@ def extract_memories(
         context_question = _previous_question(conversation, index, name)
         partner, own_previous = _partner_turn(conversation, index, name)
         sentences = split_sentences(p.body) if p.body else []
+        if len(sentences) > MESSAGE_SENTENCE_BUDGET:
+            memories.append(kept_whole(message.content, message.id))
+            continue
         groups, last_kept = _groups_for_message(sentences, names, context_question, speech)
         if p.captions:
             if groups and last_kept:
@@ -880,7 +890,8 @@ def extract_memories(
                 groups.append(_Group(sentences[-1:], captions=p.captions, photo=True))
         previous: TimeMention | None = None
         referent = own_previous
-        for group in (part for whole in groups for part in _split_compound(whole)):
+        parts = (part for whole in groups for part in _split_compound(whole))
+        for group in itertools.islice(parts, MESSAGE_MEMORY_BOUND):
             memory, previous = _build(group, speech, previous)
             if memory is None or memory.content in seen:
                 continue
@@ -1106,9 +1117,12 @@ def classify_one(
 ) -> ExtractedMemory:
     """``classify_statement`` that never drops: for ``/remember``, which stores what it is given."""
     memory = classify_statement(text, role, timestamp, speaker=speaker, keep_all=True, message_id=message_id)
-    if memory is None:
-        content = truncate(text.strip(), CONTENT_MAX_CHARS)
-        summary = truncate(collapse_spaces(content), SUMMARY_MAX_CHARS)
-        ids = (message_id,) if message_id else ()
-        return ExtractedMemory(DEFAULT_TYPE, summary or "(empty)", content, None, None, ids)
-    return memory
+    return kept_whole(text, message_id) if memory is None else memory
+
+
+def kept_whole(text: str, message_id: str | None) -> ExtractedMemory:
+    """The text kept as it is, not analysed: a fact of its opening (the content limit's worth)."""
+    content = truncate(text.strip(), CONTENT_MAX_CHARS)
+    summary = truncate(collapse_spaces(content), SUMMARY_MAX_CHARS)
+    ids = (message_id,) if message_id else ()
+    return ExtractedMemory(DEFAULT_TYPE, summary or "(empty)", content, None, None, ids)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
+from pydantic import Field
+
 from app.core.schemas import ApiModel, PageModel
 
 JobState = Literal["queued", "running", "done", "failed"]
@@ -16,6 +18,10 @@ class JobOut(ApiModel):
     status: JobState
     attempts: int
     memories_created: int
+    memories_over_bound: int = Field(
+        default=0,
+        description="Memories an extraction made past its bound (2,000 a job, 100 a message), not stored.",
+    )
     error: str | None = None
     created_at: datetime
     finished_at: datetime | None = None

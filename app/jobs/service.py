@@ -28,6 +28,7 @@ def _job_out(job: queue.JobStatus) -> JobOut:
         status=cast(JobState, job.status),  # the worker writes no other state; the model checks it
         attempts=job.attempts,
         memories_created=int((job.result or {}).get("memoriesCreated", 0)),
+        memories_over_bound=int((job.result or {}).get("memoriesOverBound", 0)),
         error=job.last_error if job.status == "failed" else None,
         created_at=job.created_at,
         finished_at=job.finished_at,

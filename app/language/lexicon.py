@@ -102,13 +102,16 @@ REMEMBER_WRAPPER_RE = re.compile(
     _I,
 )
 REQUEST_QUESTION_RE = re.compile(
-    r"^(?:(?:so|and|also|hey|ok|okay)[,\s]+)?(?:can|could|would|will)\s+you\s+(?:please\s+)?(?P<rest>.+?)\s*\?*$",
+    r"^(?:(?:so|and|also|hey|ok|okay)[,\s]+)?(?:can|could|would|will)\s+you\s+(?:please\s+)?(?P<rest>.+?)"
+    # The trailing spaces and question marks are tried from the start of their run only: linear.
+    r"(?<![\s?])\s*\?*$",
     _I,
 )
 REQUEST_REST_RE = re.compile(
     r"^(?:remind\s+me|always|never|stop|not|don't|answer|reply|respond|write|use|keep|be\s+more|call\s+me|"
     r"address\s+me|speak|talk\s+to\s+me|avoid|format|remember|note|switch|start\s+(?:using|answering)|"
-    r"make\s+sure|add\s+.+\s+to\s+my)\b",
+    # Linear: "add" + 2,000 spaces + "x" tried every split of the spaces between `\s+.+\s+` (cubic).
+    r"make\s+sure|add\s++.+?(?<=\s)to\s++my)\b",
     _I,
 )
 

@@ -19,6 +19,7 @@ from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import Annotated, Any, Literal, TypeVar
 
+import anyio
 from fastapi import FastAPI
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import Context, MCPServer
@@ -28,12 +29,13 @@ from pydantic import BaseModel, Field, ValidationError
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.routing import Route
-from starlette.types import Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from app import __version__
 from app.core.auth import authenticate
 from app.core.errors import AppError, ValidationFailed, problem_response
 from app.core.memory_types import MemoryType
+from app.core.names import check_profile_name
 from app.core.unavailable import database_unavailable
 from app.ingest import service as ingest_service
 from app.ingest.schemas import IngestRequest
@@ -54,6 +56,8 @@ M = TypeVar("M", bound=BaseModel)
 
 NAMESPACE_HEADER = "x-agent-memory-namespace"
 PROFILE_HEADER = "x-agent-memory-profile"
+# How long a GET /mcp event stream stays open (nothing is ever sent on it: the server is stateless).
+STREAM_IDLE_SECONDS = 60.0
 
 INSTRUCTIONS = """\
 Long-term memory for this user or agent, kept across conversations.
@@ -221,6 +225,10 @@ class McpTools:
                         raise ValidationFailed("namespace: required with an admin key (or set the header)")
                     if not profile:
                         raise ValidationFailed("profile: required (or set the X-Agent-Memory-Profile header)")
+                    try:
+                        check_profile_name(profile)  # the rule the REST paths apply
+                    except ValueError as exc:
+                        raise ValidationFailed(f"profile: {exc}") from None
                     if write:
                         row, _ = await profiles.for_write(db, principal, namespace, profile)
                     else:
@@ -498,24 +506,23 @@ class McpEndpoint:
             response.headers["www-authenticate"] = "Bearer"
             await response(scope, receive, send)
             return
-        await self.server.session_manager.handle_request(scope, receive, send)
+        if scope["method"] != "GET":
+            await self.server.session_manager.handle_request(scope, receive, send)
+            return
+        # A stateless server never sends on the GET event stream: it is closed after STREAM_IDLE_SECONDS
+        # rather than held open for as long as the client likes (a connection each, forever).
+        started = False
 
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
 
-# The names a server bound to loopback is reached by, on any port: the only Host (and browser Origin)
-# headers a loopback server accepts, so a web page cannot rebind a public name onto it.
-LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
-
-
-def _security(app: FastAPI) -> TransportSecuritySettings:
-    settings = app.state.settings
-    if not settings.binds_loopback():
-        # Reached from other hosts by name: the key is the protection, as on the REST routes.
-        return TransportSecuritySettings(enable_dns_rebinding_protection=False)
-    return TransportSecuritySettings(
-        enable_dns_rebinding_protection=True,
-        allowed_hosts=[*(f"{host}:*" for host in LOOPBACK_HOSTS), *LOOPBACK_HOSTS],
-        allowed_origins=[*(f"http://{host}:*" for host in LOOPBACK_HOSTS), *settings.cors_origin_list],
-    )
+        with anyio.move_on_after(STREAM_IDLE_SECONDS):
+            await self.server.session_manager.handle_request(scope, receive, tracking_send)
+            return
+        if started:
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
 def install_mcp(app: FastAPI) -> None:
@@ -524,7 +531,9 @@ def install_mcp(app: FastAPI) -> None:
     server.streamable_http_app(
         stateless_http=True,
         json_response=True,
-        transport_security=_security(app),
+        # Host, Origin and content type are checked for REST and /mcp alike by the app's browser guard
+        # (app.core.middleware.BrowserGuardMiddleware).
+        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
         max_request_body_size=21 << 20,
     )
     app.state.mcp = server

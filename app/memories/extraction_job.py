@@ -25,6 +25,9 @@ from app.worker.registry import registry
 
 # Earlier messages given to the extractor as context (e.g. the question a short answer replies to).
 CONTEXT_MESSAGES = 6
+# Memories one extraction job stores at most: a 500-message ingest of ordinary conversation makes a few
+# hundred; 500 hostile 32 KiB messages made 208,913 before the bound.
+MEMORIES_PER_JOB = 2000
 # Other sessions' messages given with a session's opening, for the plans it may report on: the newest of
 # the year before it. Read from the messages, stored at ingest, not from memories, so the link does not
 # depend on which session's job runs first.
@@ -76,6 +79,9 @@ async def run_extraction(ctx: JobContext, job: JobInfo, payload: ExtractPayload)
     inputs = [_input(r) for r in rows]
     earlier = [_input(r) for r in earlier_rows] if earlier_rows is not None else None
     extracted = await extractor_for(ctx).extract(inputs, new_from=new_from, earlier=earlier)
+    # However hostile the messages, one job stores a bounded number of memories, and says how many it left.
+    over_bound = max(len(extracted) - MEMORIES_PER_JOB, 0)
+    extracted = extracted[:MEMORIES_PER_JOB]
     metadata: dict[str, dict[str, Any] | None] = {r.id: r.metadata for r in rows}
     # Ingest stores messages as English text (it does not detect): the others are indexed in their language.
     languages = {r.id: config for r in rows[new_from:] if (config := search_config(r.text)) != "english"}
@@ -84,4 +90,4 @@ async def run_extraction(ctx: JobContext, job: JobInfo, payload: ExtractPayload)
         created = await service.store(db, profile_id, service.new_memories(extracted, session_id, metadata))
         if created and ctx.settings.embeddings != "none":
             await enqueue_embedding(db, profile_id)  # vectors for them, committed with them
-    return ExtractResult(memories_created=created)
+    return ExtractResult(memories_created=created, memories_over_bound=over_bound)

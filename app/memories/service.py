@@ -3,6 +3,7 @@ deleteSession, storing extraction output."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
@@ -32,6 +33,9 @@ from app.models import Profile
 from app.namespaces.service import NamespaceNotFound
 from app.profiles import service as profiles
 from app.sessions import repository as sessions_repository
+
+# Classified on the event loop up to this length (well under a millisecond); longer texts in a thread.
+INLINE_CLASSIFY_CHARS = 2048
 
 
 class MemoryNotFound(NotFound, code="memory_not_found"): ...
@@ -104,7 +108,7 @@ async def remember(
     (`batching`). The rarer cases (content already stored, a profile created concurrently, an embedding
     job to queue with the memory) take a unit of work of their own, committed before this returns.
     """
-    memory = _classified(content, session_id, metadata)
+    memory = await _classified(content, session_id, metadata)
     if not embed:
         done = await batcher.remember(RememberItem(principal.namespace_id, namespace, profile_name, memory))
         if done.namespace_id is None:
@@ -128,17 +132,23 @@ async def remember_in_profile(
 ) -> tuple[MemoryOut, bool]:
     """remember into a profile already resolved in the caller's transaction (the MCP tool)."""
     return await _remember_in_transaction(
-        db, profile, _classified(content, session_id, metadata), embed=embed
+        db, profile, await _classified(content, session_id, metadata), embed=embed
     )
 
 
-def _classified(content: str, session_id: str | None, metadata: dict[str, Any] | None) -> NewMemory:
+async def classified_text(text: str) -> ExtractedMemory:
+    """`text` typed and summarised as /remember stores it. CPU-bound: a long text is classified in a
+    thread, so the event loop keeps answering (/healthz) meanwhile; a short one costs less than the hop."""
     from app.extraction.default import classify_one
 
+    if len(text) <= INLINE_CLASSIFY_CHARS:
+        return classify_one(text, role="user", timestamp=datetime.now(UTC))
+    return await asyncio.to_thread(classify_one, text, role="user", timestamp=datetime.now(UTC))
+
+
+async def _classified(content: str, session_id: str | None, metadata: dict[str, Any] | None) -> NewMemory:
     # The extractor classifies and summarises; the memory keeps the statement exactly as given.
-    extracted = replace(
-        classify_one(content, role="user", timestamp=datetime.now(UTC)), content=content.strip()
-    )
+    extracted = replace(await classified_text(content), content=content.strip())
     [memory] = new_memories([extracted], session_id)
     memory.metadata = metadata
     return memory
@@ -241,13 +251,9 @@ async def edit_memory(
     db: AsyncSession, profile: Profile, memory_id: str, edit: EditRequest, *, embed: bool = False
 ) -> MemoryOut:
     """Correct a memory: the current state is archived, the new one becomes version + 1."""
-    from app.extraction.default import classify_one
-
     # A new statement is summarised and typed again, unless the client said what those are; classified
     # first, so that the topic it may move to is locked with the memory's own (repository.get_for_edit).
-    classified = None
-    if edit.content is not None:
-        classified = classify_one(edit.content.strip(), role="user", timestamp=datetime.now(UTC))
+    classified = await classified_text(edit.content.strip()) if edit.content is not None else None
     new_topic = classified.topic_key if classified is not None else None
     current = await repository.get_for_edit(db, profile.id, memory_id, new_topic)
     if current is None:

@@ -4,6 +4,7 @@ part exactly as sent, unknown types included (`UnknownPart`). See `TypedPart`.""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, GetJsonSchemaHandler, TypeAdapter
@@ -139,3 +140,16 @@ class TypedPart:
         self, schema: CoreSchema, handler: GetJsonSchemaHandler
     ) -> JsonSchemaValue:
         return handler(_PART_SCHEMA)
+
+
+def text_of(parts: Sequence[dict[str, Any]]) -> str:
+    """The searchable text of a message: its text and reasoning parts."""
+    texts: list[str] = []
+    for part in parts:
+        if part.get("type") in ("text", "reasoning"):
+            value = part.get("text")
+            if value is None:
+                value = part.get("reasoning")
+            if isinstance(value, str) and value:
+                texts.append(value)
+    return "\n".join(texts)

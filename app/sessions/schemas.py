@@ -11,8 +11,9 @@ from pydantic import AliasChoices, Field, StringConstraints, field_validator
 from app.core.metadata import Metadata
 from app.core.names import MessageId, SessionId
 from app.core.schemas import ApiModel, PageModel, RequestModel
+from app.core.text import MESSAGE_CONTENT_BYTES
 from app.core.timestamps import Timestamp
-from app.sessions.parts import TypedPart
+from app.sessions.parts import TypedPart, text_of
 
 SessionName = Annotated[str, StringConstraints(max_length=200)]
 Role = Literal["user", "assistant", "system"]
@@ -76,6 +77,12 @@ class MessageIn(SessionMessage):
             problem = _storable_json_problem(part)
             if problem is not None:
                 raise ValueError(f"part {index} {problem}")
+        # The text extraction reads (text and reasoning parts) has ingest's message limit.
+        size = len(text_of(parts).encode("utf-8", "surrogatepass"))
+        if size > MESSAGE_CONTENT_BYTES:
+            raise ValueError(
+                f"the text and reasoning parts must hold at most {MESSAGE_CONTENT_BYTES} bytes of UTF-8 (got {size})"
+            )
         return parts
 
 

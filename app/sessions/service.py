@@ -18,6 +18,7 @@ from app.core.errors import Conflict, NotFound, ValidationFailed
 from app.core.pagination import decode_cursor, decode_cursor_time, encode_cursor
 from app.models import Compaction, Message, Profile, Session
 from app.sessions import repository, system_prompt
+from app.sessions.parts import text_of
 from app.sessions.schemas import (
     TAIL_TOKEN_BUDGET,
     CompactionOut,
@@ -63,19 +64,6 @@ def to_message(row: Message) -> SessionMessage:
 
 def to_compaction(row: Compaction) -> CompactionOut:
     return CompactionOut.model_validate(row)
-
-
-def text_of(parts: Sequence[dict[str, Any]]) -> str:
-    """The searchable text of a message: its text and reasoning parts."""
-    texts: list[str] = []
-    for part in parts:
-        if part.get("type") in ("text", "reasoning"):
-            value = part.get("text")
-            if value is None:
-                value = part.get("reasoning")
-            if isinstance(value, str) and value:
-                texts.append(value)
-    return "\n".join(texts)
 
 
 def estimate_messages(messages: Sequence[SessionMessage]) -> int:
@@ -139,10 +127,16 @@ async def update_session(
 ) -> SessionInfo:
     await require_session(db, profile, session_id, lock=True)
     values = {name: getattr(body, name) for name in body.model_fields_set}
-    if "name" in values and values["name"] is None:
-        raise ValidationFailed(
-            "name: must be a string", [{"loc": ["body", "name"], "msg": "must be a string"}]
-        )
+    # null clears what may be cleared (compactAfter, metadata); a name and the extraction switch have no
+    # "cleared" value (a null extractMemories was a 500: the column is NOT NULL).
+    for field_name, alias, kind in (
+        ("name", "name", "a string"),
+        ("extract_memories", "extractMemories", "true or false"),
+    ):
+        if field_name in values and values[field_name] is None:
+            raise ValidationFailed(
+                f"{alias}: must be {kind}", [{"loc": ["body", alias], "msg": f"must be {kind}"}]
+            )
     if "metadata" in values:
         values["metadata_"] = values.pop("metadata") or {}
     return to_info(await repository.update_session(db, profile.id, session_id, **values))

@@ -23,9 +23,12 @@ from typing import Any
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
+from app.core import json_input
 from app.core.errors import ValidationFailed
 from app.core.memory_types import MemoryType
-from app.core.text import storable_text
+from app.core.metadata import check_metadata
+from app.core.names import check_profile_name
+from app.core.text import MESSAGE_CONTENT_BYTES, REMEMBER_CONTENT_BYTES, storable_text
 from app.profiles import repository as profiles_repository
 from app.transfer import repository
 from app.transfer.repository import Column, Table
@@ -183,17 +186,56 @@ def _check_row(table: Table, data: Any) -> str | None:
                 return f"{column.name}: required"
             continue
         problem = _check_value(table.spec.table, column, data[column.name])
+        if problem is None:
+            problem = _check_limit(table.spec.table, column.name, data[column.name])
         if problem is not None:
             return f"{column.name}: {problem}"
     return None
 
 
+def _check_limit(table: str, column: str, value: Any) -> str | None:
+    """The limits /remember and the Session API enforce, enforced on what an import stores too."""
+    if table == "memories" and column == "content" and isinstance(value, str):
+        size = len(value.encode("utf-8"))
+        if size > REMEMBER_CONTENT_BYTES:
+            return f"must be at most {REMEMBER_CONTENT_BYTES} bytes of UTF-8 (got {size})"
+    if table == "messages" and column == "text_content" and isinstance(value, str):
+        size = len(value.encode("utf-8"))
+        if size > MESSAGE_CONTENT_BYTES:
+            return f"must be at most {MESSAGE_CONTENT_BYTES} bytes of UTF-8 (got {size})"
+    if column == "metadata" and isinstance(value, dict):
+        try:
+            check_metadata(value)
+        except ValueError as exc:
+            return str(exc)
+    return None
+
+
+# What a refusal by the database means, by SQLSTATE class, in the import's words (PostgreSQL's own text
+# names constraints and values: it goes to the log, not to the client).
+_DATABASE_REFUSALS = {
+    "23505": "duplicates a record already stored under another id",
+    "23503": "refers to a record that is not in the namespace",
+    "23514": "holds a value outside what the record allows",
+    "23502": "lacks a value the record needs",
+    "22001": "holds a value too long for the record",
+    "22003": "holds a number out of range",
+}
+
+
+def _refusal(exc: DBAPIError) -> str:
+    code = getattr(getattr(exc, "orig", None), "sqlstate", None) or ""
+    return _DATABASE_REFUSALS.get(code, "cannot be stored")
+
+
 def _check_profile_name(name: Any) -> str | None:
     if not isinstance(name, str) or not 1 <= len(name) <= PROFILE_NAME_MAX:
         return f"profile must be a name of 1–{PROFILE_NAME_MAX} characters"
-    if "/" in name or any(ord(c) < 32 or ord(c) == 127 for c in name) or not storable_text(name):
-        return "profile names contain no control characters and no '/'"
-    return None
+    try:
+        check_profile_name(name)
+    except ValueError as exc:
+        return str(exc)
+    return None if storable_text(name) else "profile names contain no control characters and no '/'"
 
 
 @dataclass
@@ -222,8 +264,10 @@ class _Importer:
                 raise ImportLineInvalid(number, "nothing may follow the end record")
             return
         try:
-            record = json.loads(raw)
-        except (ValueError, RecursionError):
+            record = json_input.loads(raw)
+        except json_input.JsonRefused as exc:
+            raise ImportLineInvalid(number, f"not JSON this API accepts: {exc}") from None
+        except ValueError:
             raise ImportLineInvalid(number, "not a JSON object") from None
         if not isinstance(record, dict):
             raise ImportLineInvalid(number, "not a JSON object")
@@ -311,8 +355,9 @@ class _Importer:
                     async with self.db.begin_nested():
                         await repository.insert_rows(self.db, table, list(batch.columns), [row])
                 except DBAPIError as exc:
-                    reason = str(getattr(exc, "orig", exc)).splitlines()[0][:300]
-                    raise ImportLineInvalid(number, f"refused by the database: {reason}") from None
+                    raise ImportLineInvalid(
+                        number, f"the {table.spec.record} record {_refusal(exc)}"
+                    ) from None
             raise ImportLineInvalid(batch.lines[0], "refused by the database") from None
         record = table.spec.record
         self.counts.inserted[record] = self.counts.inserted.get(record, 0) + inserted

@@ -46,7 +46,8 @@ class ExtractPayload(JobPayload):
 
 
 class ExtractResult(JobResult):
-    pass
+    # Memories the job's extraction made past its bound (MEMORIES_PER_JOB), not stored.
+    memories_over_bound: int = 0
 
 
 # -- purge ------------------------------------------------------------------------------------------

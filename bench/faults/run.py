@@ -40,6 +40,7 @@ from bench import harness
 from bench.common import LeanClient, percentile
 from bench.faults.cluster import Cluster
 from bench.harness import ADMIN_KEY, Server, print_table, service
+from bench.hostile_texts import SHAPES, slowest_per_kb
 
 TIMEOUT = 10.0
 
@@ -322,9 +323,29 @@ async def scenario_pool(cluster: Cluster, args: argparse.Namespace) -> tuple[Run
         server.stop()
 
 
-async def scenario_healthz(cluster: Cluster, args: argparse.Namespace) -> tuple[Run, dict[str, Any]]:
-    """/healthz latency while serve extracts 4 × 300 messages of ~11 KB."""
-    run = Run("healthz")
+async def scenario_hostile(cluster: Cluster, args: argparse.Namespace) -> tuple[Run, dict[str, Any]]:
+    """The slowest hostile message per KB (in this process), then /healthz latency while serve extracts
+    500 hostile messages of 32 KiB (every shape of bench/hostile_texts.py in turn)."""
+    slowest = slowest_per_kb()
+    for ms_per_kb, shape, path in slowest[:3]:
+        print(
+            f"  hostile: slowest {path} of 32 KiB: {shape}, {ms_per_kb:.2f} ms/KB ({ms_per_kb * 32:.0f} ms)"
+        )
+    shapes = list(SHAPES.values())
+    # Numbered: ingest stores a message once, however often it is sent.
+    contents = [f"{i} " + shapes[i % len(shapes)](32 * 1024 - 16) for i in range(500)]
+    run, result = await scenario_healthz(cluster, args, name="hostile", batches=[contents])
+    run.notes.insert(
+        0, f"slowest 32 KiB message: {slowest[0][1]} ({slowest[0][2]}), {slowest[0][0]:.2f} ms/KB"
+    )
+    return run, result
+
+
+async def scenario_healthz(
+    cluster: Cluster, args: argparse.Namespace, name: str = "healthz", batches: list[list[str]] | None = None
+) -> tuple[Run, dict[str, Any]]:
+    """/healthz latency while serve extracts 4 × 300 messages of ~11 KB (or the `batches` given)."""
+    run = Run(name)
     db = cluster.database_url("agent_memory")
     server = service(db)
     server.spawn()
@@ -334,17 +355,16 @@ async def scenario_healthz(cluster: Cluster, args: argparse.Namespace) -> tuple[
         "spring, the new job at the clinic, and the garden we want to plant with tomatoes and basil. "
     )
     content = (sentence * (11_000 // len(sentence) + 1))[:11_000]
+    if batches is None:
+        batches = [[f"{i}: {content}" for i in range(300)] for _ in range(4)]
     try:
-        await namespace(server.base_url, "healthz")
+        await namespace(server.base_url, name)
         headers = {"Authorization": f"Bearer {ADMIN_KEY}"}
         async with httpx.AsyncClient(base_url=server.base_url, headers=headers, timeout=60) as client:
             started = time.monotonic()
-            for s in range(4):
-                body = {
-                    "sessionId": f"big{s}",
-                    "messages": [{"role": "user", "content": f"{i}: {content}"} for i in range(300)],
-                }
-                r = await client.post("/v1/namespaces/healthz/profiles/p/ingest", json=body)
+            for s, batch in enumerate(batches):
+                body = {"sessionId": f"big{s}", "messages": [{"role": "user", "content": c} for c in batch]}
+                r = await client.post(f"/v1/namespaces/{name}/profiles/p/ingest", json=body)
                 assert r.status_code == 202, r.text
             run.fault_start = time.monotonic()
             done_at: float | None = None
@@ -382,14 +402,14 @@ async def scenario_healthz(cluster: Cluster, args: argparse.Namespace) -> tuple[
         run.notes.append(
             f"healthz p50 {percentile(run.latencies, 50) * 1000:.1f} ms, p99 "
             f"{percentile(run.latencies, 99) * 1000:.1f} ms, max {max(run.latencies) * 1000:.1f} ms over "
-            f"{len(run.latencies)} probes; of 1,200 × 11 KB, {extraction}"
+            f"{len(run.latencies)} probes; of {sum(map(len, batches))} messages, {extraction}"
         )
         worst = ", ".join(
             f"{lat * 1000:.0f} ms at {at:.0f}s" for lat, at in sorted(slowest, reverse=True)[:5]
         )
         run.notes.append(f"slowest probes: {worst}")
         return run, {
-            "acked": 1200,
+            "acked": sum(map(len, batches)),
             "lost": 0,
             "duplicated": 0,
             "pending": 0 if done_at else -1,
@@ -402,7 +422,7 @@ async def scenario_healthz(cluster: Cluster, args: argparse.Namespace) -> tuple[
 
 def main(argv: list[str] | None = None) -> int:
     parser = harness.parser(__doc__, database=False)
-    parser.add_argument("--only", default="worker-kill,api-kill,pg-fast,pg-immediate,pool,healthz")
+    parser.add_argument("--only", default="worker-kill,api-kill,pg-fast,pg-immediate,pool,healthz,hostile")
     parser.add_argument("--seconds", type=float, default=12.0, help="load duration per scenario")
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--healthz-seconds", type=float, default=300.0)
@@ -438,6 +458,8 @@ async def run(args: argparse.Namespace) -> None:
             results.append(await scenario_pool(cluster, args))
         if "healthz" in chosen:
             results.append(await scenario_healthz(cluster, args))
+        if "hostile" in chosen:
+            results.append(await scenario_hostile(cluster, args))
     finally:
         cluster.stop()
 

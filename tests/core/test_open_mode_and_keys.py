@@ -79,6 +79,18 @@ async def test_open_mode_ends_when_the_cli_creates_an_admin_key(open_db: str) ->
             assert (await http.get("/v1/namespaces")).status_code == 401
             assert cli(open_db, "revoke", "nosuchkey").returncode == 1
 
+    # Restarted without an admin key, a server that has keys stays closed (it ran OPEN before): the scoped
+    # key still works, no key (or any token) lists nothing.
+    again: FastAPI = create_app(make_settings(open_db, admin_key=None), run_worker=False)
+    async with again.router.lifespan_context(again):
+        assert not again.state.open_mode.active
+        transport = httpx.ASGITransport(app=again)
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as http:
+            assert (await http.get("/v1/namespaces")).status_code == 401
+            assert (await http.get("/v1/namespaces", headers=dummy)).status_code == 401
+            mine = await http.get("/v1/namespaces/open", headers={"authorization": f"Bearer {scoped}"})
+            assert mine.status_code == 200
+
 
 def test_keys_create_table_output(open_db: str) -> None:
     created = cli(open_db, "create", "--admin", "--name", "ops")
