@@ -63,7 +63,18 @@ INTERROGATIVE_RE = re.compile(
 )
 # A tag that turns a statement into a question ("always answer in spanish ok?"): the statement is what
 # is said.
-TAG_QUESTION_RE = re.compile(r"[\s,]+(?:ok|okay|right|yeah|yes|alright|k|pls|please)\s*\?+\s*$", _I)
+# Structurally too: a clause of several words, a comma, and a tag of a word or three ("He built the shed out
+# of old pallets, remember?", "She's a vet now, isn't she?").
+TAG_QUESTION_RE = re.compile(
+    r"(?:[\s,]+(?:ok|okay|right|yeah|yes|alright|k|pls|please)|(?<=\w{2})\s*,\s*\w+(?:['’]\w+)?(?:\s+\w+){0,2})"
+    r"\s*\?+\s*$",
+    _I,
+)
+TAG_CLAUSE_WORDS = 4
+_ASKS_RE = re.compile(
+    r"(?:(?:so|and|but|ok|okay|oh|hey|well)[,\s]+)?(?:do|does|did|is|are|was|were|can|could|would|will|should|have|has|had|am|shall|may)\b",
+    _I,
+)
 # "I'm allergic to peanuts, can you tell her?": a statement of one's own before a request.
 STATEMENT_THEN_REQUEST_RE = re.compile(
     r"^(?P<statement>.+?),\s*(?:so\s+|and\s+)?(?:can|could|would|will)\s+(?:you|u)\b[^,]*\?+\s*$", _I
@@ -180,7 +191,11 @@ def tells_in_question(text: str) -> bool:
 def without_tag(text: str) -> str:
     """The statement a tag question wraps ("answer in Spanish, ok?" → "answer in Spanish"), else the text."""
     m = TAG_QUESTION_RE.search(text)
-    return text[: m.start()].rstrip(" ,") if m else text
+    if not m or len(_WORD_RE.findall(text[: m.start()])) < TAG_CLAUSE_WORDS:
+        return text
+    clause = text[: m.start()].rstrip(" ,")
+    # "What do you think, Ben?", "Did you go, or not?": the clause itself asks.
+    return text if reads_as_question(clause) or _ASKS_RE.match(clause.lstrip(" ,.!-")) else clause
 
 
 def announced(text: str) -> str | None:
