@@ -10,13 +10,14 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, Request, sync_playwright
+from playwright.sync_api import Browser, Page, Request, expect, sync_playwright
 
 from bench.harness import Server, create_database, drop_database
 from tests.conftest import SERVER_URL
@@ -38,35 +39,42 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "img"
 @dataclass(frozen=True)
 class LiveServer:
     base: str
-    admin_key: str
+    admin_key: str | None  # None: the server runs open (loopback, no key configured)
     database_url: str
 
     def api(self, key: str | None = None) -> httpx.Client:
-        """A client of the live server sending `key` (the admin key by default)."""
-        return httpx.Client(
-            base_url=self.base, headers={"Authorization": f"Bearer {key or self.admin_key}"}, timeout=30
-        )
+        """A client of the live server sending `key` (the admin key by default; none on an open server)."""
+        token = key or self.admin_key
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        return httpx.Client(base_url=self.base, headers=headers, timeout=30)
+
+
+@contextmanager
+def serve(admin_key: str | None) -> Iterator[LiveServer]:
+    """`serve` (API and its worker process) on its own database, with this admin key or open."""
+    name, database_url = asyncio.run(create_database(SERVER_URL, "am_ui"))
+    env = {
+        "AGENT_MEMORY_DATABASE_URL": database_url,
+        "AGENT_MEMORY_LOG_LEVEL": "WARNING",
+        "AGENT_MEMORY_WORKER_POLL_SECONDS": "0.1",
+    }
+    if admin_key is not None:
+        env["AGENT_MEMORY_ADMIN_KEY"] = admin_key
+    server = Server(env=env, inherit_settings=False)
+    server.spawn()
+    try:
+        server.wait_ready(timeout=180)  # generous: the machine may be loaded far past its cores
+        yield LiveServer(server.base_url, admin_key, database_url)
+    finally:
+        server.stop()
+        asyncio.run(drop_database(SERVER_URL, name))
 
 
 @pytest.fixture(scope="module")
 def live_server() -> Iterator[LiveServer]:
-    """`serve` (API and its worker process) with an admin key, on its own database, for the module."""
-    name, database_url = asyncio.run(create_database(SERVER_URL, "am_ui"))
-    admin_key = "amk_uiadmin_" + secrets.token_hex(16)
-    server = Server(
-        env={
-            "AGENT_MEMORY_DATABASE_URL": database_url,
-            "AGENT_MEMORY_ADMIN_KEY": admin_key,
-            "AGENT_MEMORY_LOG_LEVEL": "WARNING",
-            "AGENT_MEMORY_WORKER_POLL_SECONDS": "0.1",
-        },
-        inherit_settings=False,
-    )
-    try:
-        with server:
-            yield LiveServer(server.base_url, admin_key, database_url)
-    finally:
-        asyncio.run(drop_database(SERVER_URL, name))
+    """A server with an admin key, for the module."""
+    with serve("amk_uiadmin_" + secrets.token_hex(16)) as server:
+        yield server
 
 
 @pytest.fixture(scope="module")
@@ -108,3 +116,17 @@ def screenshot(page: Page, name: str, *, scrolled: bool = False) -> None:
     if not scrolled:
         page.evaluate("() => window.scrollTo(0, 0)")
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
+def sign_in(page: Page, base: str, key: str, *, refused: bool = False) -> None:
+    """Type the key in the focused field and press Enter; then wait for the first page (or the refusal)."""
+    page.goto(f"{base}/ui")
+    key_field = page.get_by_label("API key")
+    expect(key_field).to_be_focused()
+    key_field.fill(key)
+    key_field.press("Enter")
+    if refused:
+        expect(page.get_by_role("alert")).to_have_text("This key was refused.")
+    else:
+        expect(page.get_by_role("button", name="Sign out")).to_be_visible()
+        expect(page.locator("main h1")).to_be_visible()
