@@ -347,7 +347,7 @@ async def scenario_healthz(
     db = cluster.database_url("agent_memory")
     server = Server(env={"AGENT_MEMORY_DATABASE_URL": db})
     server.spawn()
-    await server.wait_ready()
+    await server.wait_ready(timeout=300)
     sentence = (
         "Yesterday I walked along the river with my sister Anna and we talked about moving to Lisbon next "
         "spring, the new job at the clinic, and the garden we want to plant with tomatoes and basil. "
@@ -438,7 +438,7 @@ async def main() -> None:
         db = cluster.database_url("agent_memory")
         server = Server(env={"AGENT_MEMORY_DATABASE_URL": db, "AGENT_MEMORY_JOB_LEASE_SECONDS": "10"})
         server.spawn()
-        await server.wait_ready()
+        await server.wait_ready(timeout=300)
         try:
             scenarios = {
                 "worker-kill": scenario_worker_kill,
