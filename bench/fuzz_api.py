@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -187,7 +188,8 @@ def run_pass(
     )
     sys.stdout.flush()
     # schemathesis keeps a cache in the working directory: keep it out of the repository.
-    return subprocess.call(cmd, cwd=workdir)
+    env = {**os.environ, "SCHEMATHESIS_HOOKS": "bench.schemathesis_hooks", "PYTHONPATH": str(ROOT)}
+    return subprocess.call(cmd, cwd=workdir, env=env)
 
 
 def main(argv: list[str] | None = None) -> int:

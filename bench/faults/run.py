@@ -349,7 +349,7 @@ async def scenario_healthz(
     db = cluster.database_url("agent_memory")
     server = service(db)
     server.spawn()
-    await server.ready()
+    await server.ready(timeout=300)
     sentence = (
         "Yesterday I walked along the river with my sister Anna and we talked about moving to Lisbon next "
         "spring, the new job at the clinic, and the garden we want to plant with tomatoes and basil. "
@@ -440,7 +440,7 @@ async def run(args: argparse.Namespace) -> None:
         _, db = await harness.create_database(cluster.url, "agent_memory", exact=True)
         server = service(db, env={"AGENT_MEMORY_JOB_LEASE_SECONDS": "10"})
         server.spawn()
-        await server.ready()
+        await server.ready(timeout=300)
         try:
             scenarios = {
                 "worker-kill": scenario_worker_kill,

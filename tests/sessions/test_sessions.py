@@ -259,10 +259,11 @@ async def test_text_too_large_to_index_is_422(client: httpx.AsyncClient, profile
     url = f"{profile_url}/sessions/{await new_session(client, profile_url)}"
     words = " ".join(f"a{i}-b{i}" for i in range(40_000))
     big = await client.post(f"{url}/messages", json={"message": text_message("big", "user", words)})
-    assert big.status_code == 422 and big.json()["code"] == "text_too_large", big.text[:300]
+    # A message's text is capped at 32 KiB now, as ingest's is: refused before it is indexed.
+    assert big.status_code == 422 and big.json()["code"] == "validation_failed", big.text[:300]
     await append(client, url, text_message("m", "user", "small"))
     upsert = await client.put(f"{url}/messages/m", json={"message": text_message("m", "user", words)})
-    assert upsert.status_code == 422 and upsert.json()["code"] == "text_too_large"
+    assert upsert.status_code == 422 and upsert.json()["code"] == "validation_failed"
     split = await client.post(f"{url}/split", json={"summary": words[:199_000]})
     # 199,000 characters of these words still index: the split succeeds (no 500, and no needless 422).
     assert split.status_code == 201, split.text[:300]
