@@ -188,7 +188,7 @@ def run_pass(
     )
     sys.stdout.flush()
     # schemathesis keeps a cache in the working directory: keep it out of the repository.
-    env = {**os.environ, "SCHEMATHESIS_HOOKS": "bench.schemathesis_hooks", "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "SCHEMATHESIS_HOOKS": "bench.schemathesis_hooks", "PYTHONPATH": str(harness.ROOT)}
     return subprocess.call(cmd, cwd=workdir, env=env)
 
 
