@@ -45,7 +45,9 @@ async def _ingest(client: httpx.AsyncClient, ns: str, profile: str, count: int) 
     messages = [
         {
             "role": "user" if n % 2 == 0 else "assistant",
-            "content": f"I went to the museum number {n} in Lisbon with my sister Ana last week.",
+            # Named: an unnamed assistant's own story is not a memory about anyone.
+            "content": f"{'Ana' if n % 2 == 0 else 'Ben'}: I went to the museum number {n} in Lisbon with my "
+            "sister last week.",
         }
         for n in range(count)
     ]
