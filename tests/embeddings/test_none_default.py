@@ -22,9 +22,22 @@ async def test_default_queues_no_embedding_and_recall_stays_lexical(
         await client.post(f"{profile_url}/remember", json={"content": "My kitten is Pixel."})
     ).status_code == 201
     await worker.drain()
+    # This test's profile only: the session's database is shared with tests that run the default settings.
+    mine = {"ns": profile_url.split("/")[3]}
+    profile = "(SELECT p.id FROM profiles p JOIN namespaces n ON n.id = p.namespace_id WHERE n.name = :ns)"
     async with app.state.sessionmaker() as db:
-        kinds = {k for (k,) in await db.execute(text("SELECT DISTINCT kind FROM jobs"))}
-        vectors = (await db.execute(text("SELECT count(*) FROM memory_embeddings"))).scalar_one()
+        kinds = {
+            k
+            for (k,) in await db.execute(
+                text(f"SELECT DISTINCT kind FROM jobs WHERE profile_id IN {profile}"), mine
+            )
+        }
+        vectors = (
+            await db.execute(
+                text(f"SELECT count(*) FROM memory_embeddings WHERE profile_id IN {profile}"), mine
+            )
+        ).scalar_one()
+    assert kinds == {"extract"}
     assert "embed" not in kinds and vectors == 0
     # Lexical only: a question sharing no word with the memory finds nothing.
     response = await client.post(f"{profile_url}/recall", json={"query": "Any zorblings?"})
