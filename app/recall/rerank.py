@@ -201,6 +201,12 @@ class Features:
     by_agent: bool
     by_partner: bool = False  # said by someone other than the one person the question names
 
+    def factors(self) -> tuple[str, ...]:
+        """The weights of `FACTORS` that scale this candidate's score down (the score and the trace's one
+        reading of the flags above)."""
+        applies = {"off_speaker": self.off_speaker, "by_agent": self.by_agent, "partner": self.by_partner}
+        return tuple(name for name in FACTORS if applies[name])
+
 
 def features(
     fused: dict[str, float],
@@ -281,12 +287,8 @@ def score(found: dict[str, Features], weights: Weights = DEFAULT_WEIGHTS) -> dic
     out: dict[str, float] = {}
     for memory_id, f in found.items():
         value = sum(a * b for a, b in zip(w, f.values, strict=True))
-        if f.off_speaker:
-            value *= weights.off_speaker
-        if f.by_agent:
-            value *= weights.by_agent
-        if f.by_partner:
-            value *= weights.partner
+        for factor in f.factors():
+            value *= getattr(weights, factor)
         out[memory_id] = value
     return out
 
