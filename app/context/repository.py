@@ -6,12 +6,26 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from sqlalchemy import delete, func, select, text, update
-from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.dialects.postgresql import Insert, insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.db import indexed_text_fits
 from app.models import ContextBlock, ContextEntry, ContextSessionBlock, ContextSessionEntry
 from app.sessions.fulltext import ALL_TERMS_QUERY, split_query
+
+
+async def _upsert(
+    db: AsyncSession, model: Any, base: Insert, keys: list[str], replaced: list[str]
+) -> tuple[Any, bool]:
+    """Run `base` as an upsert on `keys` that replaces the `replaced` columns; (row, created). `xmax = 0`
+    holds for a row this statement inserted, not for one it updated."""
+    stmt = base.on_conflict_do_update(
+        index_elements=keys,
+        set_={**{column: base.excluded[column] for column in replaced}, "updated_at": func.now()},
+    ).returning(model, text("(xmax = 0) AS inserted"))
+    with indexed_text_fits(["body", "content"]):
+        row = (await db.execute(stmt.execution_options(populate_existing=True))).one()
+    return row[0], bool(row[1])
 
 
 async def list_blocks(db: AsyncSession, profile_id: int) -> list[ContextBlock]:
@@ -44,20 +58,8 @@ async def upsert_block(
         content=content,
         scope=scope,
     )
-    stmt = base.on_conflict_do_update(
-        index_elements=["profile_id", "label"],
-        set_={
-            "kind": base.excluded.kind,
-            "description": base.excluded.description,
-            "max_tokens": base.excluded.max_tokens,
-            "content": base.excluded.content,
-            "scope": base.excluded.scope,
-            "updated_at": func.now(),
-        },
-    ).returning(ContextBlock, text("(xmax = 0) AS inserted"))
-    with indexed_text_fits(["body", "content"]):
-        row = (await db.execute(stmt.execution_options(populate_existing=True))).one()
-    return row[0], bool(row[1])
+    replaced = ["kind", "description", "max_tokens", "content", "scope"]
+    return await _upsert(db, ContextBlock, base, ["profile_id", "label"], replaced)
 
 
 async def set_content(db: AsyncSession, profile_id: int, label: str, content: str) -> ContextBlock:
@@ -208,17 +210,7 @@ async def upsert_entry(
         values["session_id"] = session_id
         keys = ["profile_id", "session_id", "label", "key"]
     base = insert(model).values(**values)
-    stmt = base.on_conflict_do_update(
-        index_elements=keys,
-        set_={
-            "content": base.excluded.content,
-            "description": base.excluded.description,
-            "updated_at": func.now(),
-        },
-    ).returning(model, text("(xmax = 0) AS inserted"))
-    with indexed_text_fits(["body", "content"]):
-        row = (await db.execute(stmt.execution_options(populate_existing=True))).one()
-    return row[0], bool(row[1])
+    return await _upsert(db, model, base, keys, ["content", "description"])
 
 
 async def delete_entry(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import Path, Request, Response, status
 
@@ -26,7 +26,7 @@ from app.context.schemas import (
     ToolResult,
 )
 from app.core.db import DbSession
-from app.core.errors import error_responses
+from app.core.errors import CREATED, error_responses
 from app.core.names import SessionPath
 from app.profiles.access import ExistingProfile, ProfileForWrite, profile_router
 from app.recall.service import RecallApp
@@ -35,7 +35,6 @@ from app.sessions import system_prompt
 
 router = profile_router("context")
 
-CREATED: dict[int | str, dict[str, Any]] = {201: {"description": "Created"}}
 ToolName = Annotated[str, Path(min_length=1, max_length=64, description="Tool name, e.g. set_context.")]
 
 

@@ -226,6 +226,10 @@ def install_error_handlers(app: FastAPI) -> None:
         return problem_response(500, "internal_error", "An internal error occurred.")
 
 
+# The 201 of a PUT or POST that answers 200 when the thing was already there, shared by the routers.
+CREATED: dict[int | str, dict[str, Any]] = {201: {"description": "Created"}}
+
+
 # OpenAPI declarations for error responses, shared by every router.
 def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     out: dict[int | str, dict[str, Any]] = {}

@@ -148,12 +148,17 @@ class Settings(BaseSettings):
         description="Comma-separated origins allowed to call the API from a browser (CORS). Empty: CORS off.",
     )
 
+    @field_validator("database_url", "admin_key", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, value: object) -> object:
+        # An empty variable (`AGENT_MEMORY_ADMIN_KEY=` in a .env file) means the setting is not set.
+        return None if value == "" else value
+
     @field_validator("database_url")
     @classmethod
     def _check_url(cls, value: str | None) -> str | None:
-        if value in (None, ""):
+        if value is None:
             return None
-        assert value is not None
         if not value.startswith(("postgresql://", "postgres://", "postgresql+asyncpg://")):
             raise ValueError("must be a postgresql:// URL")
         return value
@@ -182,9 +187,8 @@ class Settings(BaseSettings):
     @field_validator("admin_key")
     @classmethod
     def _check_admin_key(cls, value: str | None) -> str | None:
-        if value in (None, ""):
+        if value is None:
             return None
-        assert value is not None
         if not value.startswith("amk_") or value.count("_") < 2:
             raise ValueError(
                 "must look like amk_<keyId>_<secret> (create one with `agent-memory keys create`)"

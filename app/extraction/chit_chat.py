@@ -11,6 +11,7 @@ a word they do not know is never a reason to drop a statement in another languag
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 _I = re.IGNORECASE
 
@@ -137,21 +138,25 @@ def is_bare_remark(text: str) -> bool:
     return len(words) <= BARE_REMARK_WORDS and not any(w.lower().endswith("ed") for w in words)
 
 
+def _occurs(pattern: re.Pattern[str]) -> Callable[[str], bool]:
+    """The test whether `pattern` occurs anywhere in a text."""
+
+    def occurs(text: str) -> bool:
+        return pattern.search(text) is not None
+
+    return occurs
+
+
+is_polite_rule = _occurs(POLITE_RULE_RE)
+# A URL or an e-mail address: something specific, in any case.
+has_link = _occurs(_LINK_RE)
+asks_for_something = _occurs(REQUEST_RE)
+is_verdict = _occurs(VERDICT_RE)
+is_anchored = _occurs(ANCHOR_RE)
+
+
 def is_obligation(text: str) -> bool:
     return OBLIGATION_START_RE.match(text) is not None
-
-
-def is_polite_rule(text: str) -> bool:
-    return POLITE_RULE_RE.search(text) is not None
-
-
-def has_link(text: str) -> bool:
-    """A URL or an e-mail address: something specific, in any case."""
-    return _LINK_RE.search(text) is not None
-
-
-def asks_for_something(text: str) -> bool:
-    return REQUEST_RE.search(text) is not None
 
 
 def is_well_wish(text: str) -> bool:
@@ -167,14 +172,6 @@ def _tells_of_oneself(text: str) -> bool:
     """First person other than the guesser's "I bet" / "I understand"."""
     rest = re.sub(r"^\s*i\s+(?:bet|understand|can\s+imagine)\b", "", text, flags=_I)
     return FIRST_PERSON_RE.search(rest) is not None
-
-
-def is_verdict(text: str) -> bool:
-    return VERDICT_RE.search(text) is not None
-
-
-def is_anchored(text: str) -> bool:
-    return ANCHOR_RE.search(text) is not None
 
 
 def reads_as_question(text: str) -> bool:

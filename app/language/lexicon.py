@@ -239,11 +239,10 @@ RELATIONSHIP_RE = re.compile(
     r"widowed|separated)\b(?!\s+to\b)",
     _I,
 )
+_PETS = r"dog|cat|puppy|kitten|hamster|rabbit|bunny|parrot|horse|turtle|tortoise|snake|guinea\s+pig|ferret|lizard|goldfish"
 PET_RE = re.compile(
-    r"\bmy\s+(?:\w+\s+)?(?P<animal>dog|cat|puppy|kitten|hamster|rabbit|bunny|parrot|horse|turtle|tortoise|"
-    r"snake|guinea\s+pig|ferret|lizard|goldfish)(?:'s\s+name)?\s+is\s+(?:called\s+|named\s+)?[A-Z]|"
-    r"\bI\s+(?:have|adopted|got|rescued|bought)\s+an?\s+(?:\w+\s+)?(?P<animal2>dog|cat|puppy|kitten|hamster|rabbit|bunny|parrot|horse|"
-    r"turtle|tortoise|snake|guinea\s+pig|ferret|lizard|goldfish)\s+(?:named|called)\s+[A-Z]",
+    rf"\bmy\s+(?:\w+\s+)?(?P<animal>{_PETS})(?:'s\s+name)?\s+is\s+(?:called\s+|named\s+)?[A-Z]|"
+    rf"\bI\s+(?:have|adopted|got|rescued|bought)\s+an?\s+(?:\w+\s+)?(?P<animal2>{_PETS})\s+(?:named|called)\s+[A-Z]",
     _I,
 )
 DIET_RE = re.compile(

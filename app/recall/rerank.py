@@ -291,14 +291,3 @@ def score(found: dict[str, Features], weights: Weights = DEFAULT_WEIGHTS) -> dic
             value *= getattr(weights, factor)
         out[memory_id] = value
     return out
-
-
-def rerank(
-    fused: dict[str, float],
-    rows: dict[str, Candidate],
-    hits: dict[str, int],
-    query: Query,
-    channel_count: int,
-) -> dict[str, float]:
-    """New scores for the candidates in `fused` (see `features`)."""
-    return score(features(fused, rows, hits, query, channel_count))

@@ -37,8 +37,9 @@ from app.recall.expansions import related_words
 from app.recall.related_words import nearest_words
 from app.recall.relations import relations_of
 from app.recall.repository import Candidate
-from app.recall.rerank import Query, name_terms, rerank
+from app.recall.rerank import Query, name_terms
 from app.recall.rerank import features as rerank_features
+from app.recall.rerank import score as rerank_score
 from app.recall.schemas import RecallCandidate, RecallRequest, RecallResult
 from app.recall.trace import Tracer
 
@@ -337,7 +338,7 @@ async def recall(
     query_terms = {t: w for t, w in terms.lexemes}
     if level.rerank:
         query = Query(query_terms, found.df, analysis.memories.rows, request.query)
-        fused = rerank(fused, fused_rows, hits, query, len(channels))
+        fused = rerank_score(rerank_features(fused, fused_rows, hits, query, len(channels)))
         if tracer:
             tracer.lap("rerank")
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import Query, Request, Response, status
 
 from app.core.db import DbSession, ReleaseDb
-from app.core.errors import ValidationFailed, error_responses
+from app.core.errors import CREATED, ValidationFailed, error_responses
 from app.core.names import MessagePath, SessionPath
 from app.core.pagination import Cursor, Limit
 from app.llm.client import ConfiguredLlm
@@ -46,7 +46,6 @@ SearchQuery = Annotated[
     ),
 ]
 SearchLimit = Annotated[int, Query(ge=1, le=100, description="Most results to return (1–100).")]
-CREATED: dict[int | str, dict[str, Any]] = {201: {"description": "Created"}}
 
 
 @router.post("/sessions", status_code=201, responses=error_responses(409, 413))

@@ -41,6 +41,16 @@ function field(labelText, control, wide) {
   return h("div", { class: wide ? "field wide" : "field" }, h("label", { htmlFor: id, text: labelText }), control);
 }
 
+// A bar of filters or options: submitting it (Enter, or its button) hands the form's data to `submit`
+// instead of loading a page.
+function filterForm(label, submit, ...children) {
+  const onsubmit = (e) => {
+    e.preventDefault();
+    submit(new FormData(e.currentTarget));
+  };
+  return h("form", { class: "card filters", "aria-label": label, onsubmit }, ...children);
+}
+
 function select(name, options, current) {
   return h(
     "select",
@@ -447,19 +457,13 @@ async function profileFrame(ctx, tab, page) {
 
 async function memoriesPage(ctx) {
   const q = ctx.query;
-  const form = h(
-    "form",
-    {
-      class: "card filters",
-      "aria-label": "Filter memories",
-      onsubmit: (e) => {
-        e.preventDefault();
-        const data = new FormData(form);
-        const query = new URLSearchParams();
-        for (const [k, v] of data) if (v) query.set(k, v);
-        if (q.get("asOf")) query.set("asOf", q.get("asOf"));
-        location.hash = link(["ns", ctx.ns, "p", ctx.profile, "memories"], query);
-      },
+  const form = filterForm(
+    "Filter memories",
+    (data) => {
+      const query = new URLSearchParams();
+      for (const [k, v] of data) if (v) query.set(k, v);
+      if (q.get("asOf")) query.set("asOf", q.get("asOf"));
+      location.hash = link(["ns", ctx.ns, "p", ctx.profile, "memories"], query);
     },
     field("Text contains", h("input", { type: "search", name: "q", value: q.get("q") || "" }), true),
     field("Type", select("type", [["", "any"], ...TYPES.map((t) => [t, t])], q.get("type"))),
@@ -930,9 +934,9 @@ async function summaryPage(ctx) {
   return h(
     "section",
     { "aria-label": "Summary" },
-    h(
-      "form",
-      { class: "card filters", "aria-label": "Summary options", onsubmit: (e) => { e.preventDefault(); run(); } },
+    filterForm(
+      "Summary options",
+      () => run(),
       field("Last session section from", session),
       h("button", { type: "submit", text: "Summarise" }),
     ),
@@ -942,19 +946,14 @@ async function summaryPage(ctx) {
 
 async function jobsPage(ctx) {
   const status = ctx.query.get("status") || "";
-  const form = h(
-    "form",
-    {
-      class: "card filters",
-      "aria-label": "Filter jobs",
-      onsubmit: (e) => {
-        e.preventDefault();
-        const query = new URLSearchParams(ctx.query);
-        const value = new FormData(form).get("status");
-        if (value) query.set("status", value);
-        else query.delete("status");
-        location.hash = link(["ns", ctx.ns, "p", ctx.profile, "jobs"], query);
-      },
+  const form = filterForm(
+    "Filter jobs",
+    (data) => {
+      const query = new URLSearchParams(ctx.query);
+      const value = data.get("status");
+      if (value) query.set("status", value);
+      else query.delete("status");
+      location.hash = link(["ns", ctx.ns, "p", ctx.profile, "jobs"], query);
     },
     field("Status", select("status", [["", "any"], ["queued", "queued"], ["running", "running"], ["failed", "failed"], ["done", "done"]], status)),
     h("button", { type: "submit", text: "Show" }),
