@@ -201,6 +201,11 @@ class Features:
     by_agent: bool
     by_partner: bool = False  # said by someone other than the one person the question names
 
+    def factors(self) -> tuple[str, ...]:
+        """The names in `FACTORS` that multiply this candidate's score (the trace shows the same ones)."""
+        applied = {"off_speaker": self.off_speaker, "by_agent": self.by_agent, "partner": self.by_partner}
+        return tuple(name for name in FACTORS if applied[name])
+
 
 def features(
     fused: dict[str, float],
@@ -281,12 +286,8 @@ def score(found: dict[str, Features], weights: Weights = DEFAULT_WEIGHTS) -> dic
     out: dict[str, float] = {}
     for memory_id, f in found.items():
         value = sum(a * b for a, b in zip(w, f.values, strict=True))
-        if f.off_speaker:
-            value *= weights.off_speaker
-        if f.by_agent:
-            value *= weights.by_agent
-        if f.by_partner:
-            value *= weights.partner
+        for name in f.factors():
+            value *= getattr(weights, name)
         out[memory_id] = value
     return out
 

@@ -111,7 +111,7 @@ class FeatureContribution(ApiModel):
 class AppliedFactor(ApiModel):
     name: str = Field(
         description="off_speaker: about someone else than the person asked about; by_agent: "
-        "the assistant's own words."
+        "the assistant's own words; partner: said by someone other than the one person the question names."
     )
     weight: float
 

@@ -19,7 +19,7 @@ from typing import Protocol
 
 from app.language.detect import detect
 from app.recall.query import STEMMER, words_of
-from app.recall.rerank import DEFAULT_WEIGHTS, FACTORS, FEATURES, Features
+from app.recall.rerank import DEFAULT_WEIGHTS, FEATURES, Features
 from app.recall.schemas import (
     AppliedFactor,
     ChannelContribution,
@@ -147,8 +147,7 @@ class Tracer:
                 seen = features[memory_id]
                 values = seen.values
                 named = [(name, getattr(weights, name)) for name in FEATURES]
-                applied = {"off_speaker": seen.off_speaker, "by_agent": seen.by_agent}
-                factors = [AppliedFactor(name=n, weight=getattr(weights, n)) for n in FACTORS if applied[n]]
+                factors = [AppliedFactor(name=n, weight=getattr(weights, n)) for n in seen.factors()]
                 feature_scale = scale
                 for factor in factors:
                     feature_scale *= factor.weight
