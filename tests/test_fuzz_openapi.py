@@ -56,7 +56,7 @@ async def test_schemathesis_finds_no_server_error() -> None:
                         pass
                     await asyncio.sleep(0.2)
             fuzz = await asyncio.create_subprocess_exec(
-                sys.executable, "bench/fuzz_api.py", "--url", base, "--key", ADMIN_KEY,
+                sys.executable, "-m", "bench", "fuzz-api", "--url", base, "--key", ADMIN_KEY,
                 "--examples", str(EXAMPLES), "--max-time", str(SECONDS_PER_PASS),
                 "--passes", "free,seeded", "--checks", "not_a_server_error", "--workers", "1",
                 cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
