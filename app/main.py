@@ -21,10 +21,11 @@ from app.core.blas import one_blas_thread
 from app.core.db import create_sessionmaker
 from app.core.docs import install_docs
 from app.core.embedded import Database
-from app.core.errors import install_error_handlers
+from app.core.errors import error_responses, install_error_handlers
 from app.core.heap import freeze_startup_objects
 from app.core.metrics import process_exited
 from app.core.middleware import (
+    STATE_CHANGING,
     BodyGuardMiddleware,
     BrowserGuardMiddleware,
     RequestContextMiddleware,
@@ -291,9 +292,15 @@ def build_openapi(app: FastAPI) -> dict[str, object]:
         separate_input_output_schemas=False,
     )
     for path, item in schema.get("paths", {}).items():
-        for operation in item.values():
+        for method, operation in item.items():
             if path in ("/healthz", "/readyz", "/metrics"):
                 operation["security"] = []
+            # The guards in front of every route (app.core.middleware): headers past their limit, and an
+            # open server's rules for what a web page may send.
+            guards = [403, 421, 431, *([415] if method.upper() in STATE_CHANGING else [])]
+            responses = operation.setdefault("responses", {})
+            for status, response in error_responses(*guards).items():
+                responses.setdefault(str(status), {k: v for k, v in response.items() if k != "model"})
     shape_for_sdks(
         schema,
         named_literals(

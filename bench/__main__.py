@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 BENCHMARKS = {
     "ab": "bench.bench_ab",
     "embeddings": "bench.bench_embeddings",
+    "eval-extraction": "bench.eval_extraction",
     "eval-retrieval": "bench.eval_retrieval",
     "extraction-service": "bench.bench_extraction_service",
     "extraction-sizes": "bench.bench_extraction_sizes",

@@ -7,26 +7,20 @@ context message first (as the worker extracts it); it counts as kept when any me
 the first one. Printed: precision and recall of *keep*, type accuracy over the statements both kept and
 labelled keep, overall and per language; ``--misses`` lists the disagreements.
 
-    python bench/eval_extraction.py [--data FILE] [--misses]
+    python -m bench eval-extraction [--data FILE] [--misses]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections import defaultdict
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-try:
-    from app.extraction.default import extract_memories
-    from app.extraction.types import InputMessage
-except ModuleNotFoundError:  # run as a script from another directory
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from app.extraction.default import extract_memories
-    from app.extraction.types import InputMessage
+from app.extraction.default import extract_memories
+from app.extraction.types import InputMessage
 
 DEFAULT_DATA = Path(__file__).resolve().parent / "data" / "statements_labelled.json"
 SAID_AT = datetime(2026, 5, 13, 18, 0, tzinfo=UTC)  # a Wednesday: relative dates resolve to something
@@ -90,7 +84,3 @@ def main(argv: list[str] | None = None) -> int:
     if misses:
         print("\n".join(["", *misses]))
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

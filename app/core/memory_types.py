@@ -85,8 +85,9 @@ POLICIES: tuple[TypePolicy, ...] = (
         ranks_lower_after_its_session=False,
         dated=False,
         summary_section="Instructions",
-        # First: the summary sits at the top of an agent's system prompt, and these are rules for it.
-        summary_position=5,
+        # Last, in the order the spec gives the sections (Key Facts, Recent Events, Active Tasks, Last Session,
+        # Instructions): the section closest to the conversation that follows the prompt.
+        summary_position=50,
         summary_share=0.20,
         summary_lines=SummaryLines.NEWEST,
         summary_chronological=True,

@@ -796,11 +796,11 @@ def _groups_for_message(
             and len([t for t in _tokens(pending_question) if t not in lx.FILLER and t not in names])
             >= ANSWERED_QUESTION_CONTENT_WORDS
         )
+        # An answer is kept for its question; an assistant's, only when the question was about it ("Did
+        # you bake anything?"), not a request for general knowledge.
+        exempt = answers and (not agent or lx.YOU_RE.search(pending_question or "") is not None)
         says_nothing = (
-            not chit
-            and not explicit
-            and (agent or not answers)
-            and _says_nothing(text, names, speech.timestamp, agent)
+            not chit and not explicit and not exempt and _says_nothing(text, names, speech.timestamp, agent)
         )
         if (
             last_kept is not None

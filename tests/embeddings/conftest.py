@@ -19,6 +19,9 @@ def provider_overrides(fake_embeddings_server: FakeEmbeddings) -> dict[str, obje
         "embeddings_base_url": fake_embeddings_server.url,
         "embeddings_api_key": "sk-embed",
         "embeddings_model": "fake-embed",
+        # The fake vectors follow the concepts a text names: the tests are written for a memory embedded
+        # from its own turn (with the default `context`, the turn before it lends its concepts too).
+        "embeddings_input": "source",
         "embeddings_batch_size": 4,
         "embeddings_timeout_seconds": 5.0,
         "embeddings_query_timeout_seconds": 1.0,

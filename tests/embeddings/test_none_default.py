@@ -14,7 +14,6 @@ async def test_default_queues_no_embedding_and_recall_stays_lexical(
     app: FastAPI, client: httpx.AsyncClient, ns: str, profile_url: str, worker: Worker
 ) -> None:
     assert app.state.semantic is None
-    # The user's: an unnamed assistant's own story is no memory (issue 39).
     messages = [{"role": "user", "content": "Mostly quennets, they took me all afternoon."}]
     assert (
         await client.post(f"{profile_url}/ingest", json={"sessionId": "s", "messages": messages})

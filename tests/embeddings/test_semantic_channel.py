@@ -15,13 +15,10 @@ from tests.embeddings.fake_embeddings import FakeEmbeddings, Reply, error
 from tests.fake_server import Request
 from tests.mcp.test_mcp import admin, data, mcp_client
 
-# The quennets are the user's answer: an unnamed assistant's own story is no memory (issue 39). The opera
-# comes first, so no memory but the quennets' one holds their turn in what is embedded (its turns and the
-# message they answer).
 PARTY = [
-    ("user", "I booked seats for the opera in Vienna next month.", "2024-06-02T18:00:00Z"),
-    ("assistant", "Did you bake anything for Sam's birthday party on Saturday?", "2024-06-02T18:00:20Z"),
-    ("user", "Mostly quennets, they took me all afternoon.", "2024-06-02T18:01:00Z"),
+    ("user", "Did you bake anything for Sam's birthday party on Saturday?", "2024-06-02T18:00:00Z"),
+    ("assistant", "Mostly quennets, they took me all afternoon.", "2024-06-02T18:00:20Z"),
+    ("user", "I booked seats for the opera in Vienna next month.", "2024-06-02T18:01:00Z"),
 ]
 # Shares no word (nor stem, nor category) with the quennets' turn: only the vectors connect the two.
 QUESTION = "Any zorblings?"

@@ -11,7 +11,7 @@ from app.core.tokens import estimate_tokens
 from app.summary.service import BUDGET_SCALE, SUMMARY_TOKENS
 from app.worker.runner import Worker
 
-ORDER = ["## Instructions", "## Key Facts", "## Recent Events", "## Active Tasks", "## Last Session"]
+ORDER = ["## Key Facts", "## Recent Events", "## Active Tasks", "## Last Session", "## Instructions"]
 
 CONVERSATION = [
     {"role": "user", "content": "Hi there!", "timestamp": "2024-05-10T09:00:00Z"},

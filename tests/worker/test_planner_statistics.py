@@ -42,12 +42,12 @@ async def _eventually(check: Callable[[], Awaitable[bool]], seconds: float = 30)
 
 
 async def _ingest(client: httpx.AsyncClient, ns: str, profile: str, count: int) -> None:
-    # All the user's: each message is one memory (an unnamed assistant's own story is no memory), so the
-    # counts below are the rows each table gains.
     messages = [
         {
-            "role": "user",
-            "content": f"I went to the museum number {n} in Lisbon with my sister Ana last week.",
+            "role": "user" if n % 2 == 0 else "assistant",
+            # Named: an unnamed assistant's own story is not a memory about anyone.
+            "content": f"{'Ana' if n % 2 == 0 else 'Ben'}: I went to the museum number {n} in Lisbon with my "
+            "sister last week.",
         }
         for n in range(count)
     ]
