@@ -72,6 +72,9 @@ TAG_QUESTION_RE = re.compile(
     _I,
 )
 TAG_CLAUSE_WORDS = 4
+# A tag is a few words at the very end: only the text's last characters are searched, so a long run of
+# spaces or commas costs a bounded number of tries (searched whole, `[\s,]+` made the search quadratic).
+TAG_WINDOW = 100
 _ASKS_RE = re.compile(
     r"(?:(?:so|and|but|ok|okay|oh|hey|well)[,\s]+)?(?:do|does|did|is|are|was|were|can|could|would|will|should|have|has|had|am|shall|may)\b",
     _I,
@@ -187,7 +190,7 @@ def tells_in_question(text: str) -> bool:
 
 def without_tag(text: str) -> str:
     """The statement a tag question wraps ("answer in Spanish, ok?" → "answer in Spanish"), else the text."""
-    m = TAG_QUESTION_RE.search(text)
+    m = TAG_QUESTION_RE.search(text, max(0, len(text.rstrip()) - TAG_WINDOW))
     if not m or len(_WORD_RE.findall(text[: m.start()])) < TAG_CLAUSE_WORDS:
         return text
     clause = text[: m.start()].rstrip(" ,")
