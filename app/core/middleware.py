@@ -251,8 +251,9 @@ class BodyGuardMiddleware(_HttpMiddleware):
 # (DNS rebinding) nor post to it from another site.
 LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "[::1]"})
 # What a state-changing request's body must declare: a web page can send a form or text/plain body to any
-# site without asking first (no CORS preflight), but never one of these.
-JSON_TYPES = ("application/json", "application/x-ndjson", "application/jsonl")
+# site without asking first (no CORS preflight), but never one of these. application/octet-stream is the
+# import body as the OpenAPI document declares it (a generated client sends it); it needs a preflight too.
+JSON_TYPES = ("application/json", "application/x-ndjson", "application/jsonl", "application/octet-stream")
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
@@ -316,7 +317,7 @@ class BrowserGuardMiddleware(_HttpMiddleware):
                     415,
                     "unsupported_media_type",
                     "a request body must be JSON (content-type: application/json; "
-                    "application/x-ndjson for an import)",
+                    "application/x-ndjson or application/octet-stream for an import)",
                     "Unsupported media type",
                 )
         return None
