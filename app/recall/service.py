@@ -232,6 +232,8 @@ async def recall(
     # "What's on my to-do list?" asks for the tasks themselves, not for memories holding "to-do".
     types, text = q.types_asked(text)
     visible = repository.Visible(as_of=request.as_of, metadata=request.metadata)
+    # The question is read in its own language, as the memories of that language were stored.
+    language = detect(request.query)
     # "the user's husband" is who the profile calls "my husband Sam": his name is searched as a question
     # word (`analyse` reads it), and the relation's other words ("mother" → mum) lightly.
     relations = relations_of(text)
@@ -252,8 +254,7 @@ async def recall(
         related,
         exact_rows,
         timeout,
-        # The question is read in its own language, as the memories of that language were stored.
-        language=detect(request.query),
+        language=language,
         relations=relations,
         visible=visible,
     )
@@ -278,6 +279,7 @@ async def recall(
         tracer.lap("analysis")
         tracer.analysed(
             request,
+            language=language.code,
             question=text,
             own_terms=parsed.lexemes,
             terms=[lexeme for lexeme, _ in terms.lexemes],

@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol
 
-from app.language.detect import detect
 from app.recall.query import STEMMER, words_of
 from app.recall.rerank import DEFAULT_WEIGHTS, FEATURES, Features
 from app.recall.schemas import (
@@ -71,6 +70,7 @@ class Tracer:
         self,
         request: RecallRequest,
         *,
+        language: str,
         question: str,
         own_terms: list[str],
         terms: list[str],
@@ -86,7 +86,7 @@ class Tracer:
         stems = {STEMMER.stemWord(word) for word in words_of(question)}
         relation_names = [t for t in own_terms if t.isalpha() and t not in stems] if relation_words else []
         self.analysis = TraceAnalysis(
-            language=detect(request.query).code,
+            language=language,
             terms=terms,
             phrases=phrases,
             time_window=TimeWindow(start=window[0], end=window[1]) if window else None,
