@@ -341,7 +341,7 @@ async def _reclaim(db: AsyncSession, profile: Profile, session: Session, label: 
             for p in message.parts
         ]
         await sessions_repository.update_message(
-            db, profile.id, session.id, message.id, message.role, parts, message.text_content
+            db, profile.id, session.id, message.id, message.role, message.name, parts, message.text_content
         )
         return
 

@@ -49,6 +49,24 @@ SessionId = Annotated[str, StringConstraints(min_length=1, max_length=64), After
 # Ids of a session's messages go into paths too.
 MessageId = Annotated[str, StringConstraints(min_length=1, max_length=128), AfterValidator(_no_slash)]
 
+
+def _speaker_name(value: str) -> str | None:
+    # Surrounding spaces are not part of a name; a name of only spaces is no name (the role speaks).
+    return value.strip() or None
+
+
+# A message's speaker (OpenAI's chat `name`), for ingest and the Session API alike.
+SpeakerName = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=64),
+    AfterValidator(_speaker_name),
+    Field(
+        description="Who said it (OpenAI's chat `name`, at most 64 characters): used instead of User / "
+        "Assistant in memories, summaries, recall and rendered history. A `Name: text` prefix in the "
+        "content means the same."
+    ),
+]
+
 NamespacePath = Annotated[
     str,
     Path(min_length=1, max_length=32, pattern=NAMESPACE_PATTERN, description=f"Namespace: {NAMESPACE_RULE}."),

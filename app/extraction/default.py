@@ -717,7 +717,7 @@ def _build(
 def _speech_for(speaker: str | None, role: str) -> tuple[str, bool]:
     if speaker:
         return speaker, True
-    return lx.GENERIC_SPEAKERS.get(role, role.capitalize() or "User"), False
+    return lx.speaker_label(role), False
 
 
 def _default_addressee(role: str, named: bool) -> str | None:

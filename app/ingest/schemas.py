@@ -7,25 +7,18 @@ from typing import Literal
 from pydantic import Field
 
 from app.core.metadata import Metadata
-from app.core.names import SessionId
+from app.core.names import SessionId, SpeakerName
 from app.core.schemas import ApiModel, RequestModel
 from app.core.text import MessageContent
 from app.core.timestamps import AwareTimestamp
 
 MAX_MESSAGES = 500
-MAX_NAME_CHARS = 64
 
 
 class IngestMessage(RequestModel):
     role: Literal["system", "user", "assistant"]
     content: MessageContent
-    name: str | None = Field(
-        default=None,
-        min_length=1,
-        max_length=MAX_NAME_CHARS,
-        description="Who said it (OpenAI's chat `name`): used instead of User / Assistant in memories, "
-        "summaries and recall. A `Name: text` prefix in the content means the same.",
-    )
+    name: SpeakerName | None = None
     timestamp: AwareTimestamp | None = Field(
         default=None, description="When it was said (RFC 3339 with offset); absent → the time of ingest."
     )

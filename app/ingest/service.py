@@ -49,7 +49,7 @@ async def ingest(db: AsyncSession, profile: Profile, request: IngestRequest) -> 
         session_id,
         ids,
         [m.role for m in keep],
-        [(m.name or "").strip() or None for m in keep],
+        [m.name for m in keep],
         [m.content for m in keep],
         [m.timestamp or now for m in keep],
         [json.dumps(m.metadata) if m.metadata else None for m in keep],

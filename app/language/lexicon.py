@@ -377,6 +377,14 @@ DEPENDENT_START = words(
 )
 YOU_RE = re.compile(r"\b(?:you|your|you're|you've|u)\b", _I)
 GENERIC_SPEAKERS = {"user": "User", "assistant": "Assistant", "system": "System"}
+
+
+def speaker_label(role: str, name: str | None = None) -> str:
+    """Who spoke, as memories, summaries and rendered history name them: the speaker's name when one was
+    given, else User / Assistant / System by the role."""
+    return name or GENERIC_SPEAKERS.get(role, role.capitalize() or "User")
+
+
 FIRST_PERSON_RE = re.compile(r"\b(?:I|I'm|I've|I'd|we|we're|we've|my|our|us)\b", _I)
 CONTRACTIONS_I = {"i'm": "{} is", "i've": "{} has", "i'll": "{} will", "i'd": "{} would"}
 CONTRACTIONS_YOU = {"you're": "{} is", "you've": "{} has", "you'll": "{} will", "you'd": "{} would"}

@@ -16,6 +16,7 @@ from datetime import datetime
 
 from app.core.dates import format_date
 from app.core.tokens import estimate_tokens
+from app.language import lexicon as lx
 from app.llm.answers import ANSWER_TOKENS
 from app.recall.repository import Candidate
 from app.recall.rerank import speaker_of
@@ -25,7 +26,7 @@ from app.recall.rerank import speaker_of
 ANSWER_CLOSE = 0.6
 ANSWER_MAX = {"short": 2, "medium": 3, "long": 8}
 # The speakers every profile has, whatever the names in its memories.
-GENERIC_SPEAKERS = ("user", "assistant")
+_GENERIC_NAMES = frozenset(label.lower() for label in lx.GENERIC_SPEAKERS.values())
 # "Which cities…", "What books…", "List…", "all the…": the question wants every item, not the best one.
 _LIST_QUESTION_RE = re.compile(
     r"^\s*(?:which|what)\s+(?:\w+\s+)?\w+s\b(?<!\bis)(?<!\bwas)(?<!\bdoes)(?<!\bhas)|\b(?:list|all|every|ever)\b"
@@ -39,7 +40,7 @@ _WORD_RE = re.compile(r"\w+")
 def _speakers(rows: Sequence[Candidate]) -> set[str]:
     """The lower-case names (each part) of the people speaking in these memories, and the generic ones."""
     names = {part for row in rows if (s := speaker_of(row.content)) for part in s.lower().split()}
-    return names | set(GENERIC_SPEAKERS)
+    return names | _GENERIC_NAMES
 
 
 def asks_for_a_list(question: str) -> bool:

@@ -147,6 +147,7 @@ async def insert_message(
     message_id: str,
     parent_id: str | None,
     role: str,
+    name: str | None,
     parts: list[dict[str, Any]],
     text_content: str,
     created_at: datetime | None,
@@ -158,6 +159,7 @@ async def insert_message(
         "session_id": session_id,
         "parent_id": parent_id,
         "role": role,
+        "name": name,
         "parts": parts,
         "text_content": text_content,
         "language": search_config(text_content),
@@ -201,15 +203,19 @@ async def update_message(
     session_id: str,
     message_id: str,
     role: str,
+    name: str | None,
     parts: list[dict[str, Any]],
     text_content: str,
 ) -> Message:
     stmt = (
         update(Message)
         .where(Message.profile_id == profile_id, Message.session_id == session_id, Message.id == message_id)
-        .values(role=role, parts=parts, text_content=text_content, language=search_config(text_content))
+        .values(
+            role=role, name=name, parts=parts, text_content=text_content, language=search_config(text_content)
+        )
         .returning(Message)
-        .execution_options(synchronize_session=False)
+        # The message was read in this session: its loaded copy takes the returned row's values.
+        .execution_options(synchronize_session=False, populate_existing=True)
     )
     with indexed_text_fits(["body", "message", "parts"]):
         return (await db.execute(stmt)).scalar_one()

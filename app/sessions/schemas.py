@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AliasChoices, Field, StringConstraints, field_validator
 
 from app.core.metadata import Metadata
-from app.core.names import MessageId, SessionId
+from app.core.names import MessageId, SessionId, SpeakerName
 from app.core.schemas import ApiModel, PageModel, RequestModel
 from app.core.text import MESSAGE_CONTENT_BYTES
 from app.core.timestamps import Timestamp
@@ -45,6 +45,7 @@ class SessionMessage(ApiModel):
 
     id: MessageId
     role: Role
+    name: SpeakerName | None = None
     parts: list[Annotated[dict[str, Any], TypedPart()]] = Field(
         description="UIMessage parts (`{type: 'text', text}`, `{type: 'tool-<name>', toolCallId, state, …}`, …); "
         "any other part type is kept as sent.",

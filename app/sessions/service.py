@@ -59,7 +59,7 @@ def to_info(row: Session) -> SessionInfo:
 
 
 def to_message(row: Message) -> SessionMessage:
-    return SessionMessage(id=row.id, role=row.role, parts=row.parts, created_at=row.created_at)
+    return SessionMessage(id=row.id, role=row.role, name=row.name, parts=row.parts, created_at=row.created_at)
 
 
 def to_compaction(row: Compaction) -> CompactionOut:
@@ -178,6 +178,7 @@ async def _insert(
             message.id,
             parent_id,
             message.role,
+            message.name,
             message.parts,
             text_of(message.parts),
             message.created_at,
@@ -263,7 +264,14 @@ async def upsert_message(
     if existing is None:
         return await append_message(db, profile, session_id, message, parent_given, parent_id)
     row = await repository.update_message(
-        db, profile.id, session_id, message_id, message.role, message.parts, text_of(message.parts)
+        db,
+        profile.id,
+        session_id,
+        message_id,
+        message.role,
+        message.name,
+        message.parts,
+        text_of(message.parts),
     )
     await repository.touch(db, profile.id, session_id)
     if session.extract_memories and row.text_content != existing.text_content:
@@ -483,6 +491,7 @@ async def fork(
             copy_id,
             parent,
             message.role,
+            message.name,
             message.parts,
             message.text_content,
             message.created_at,
@@ -515,6 +524,6 @@ async def split(
     assert created is not None
     parts: list[dict[str, Any]] = [{"type": "text", "text": SPLIT_PREFIX + summary}]
     await repository.insert_message(
-        db, profile.id, new_id, str(uuid.uuid4()), None, "assistant", parts, text_of(parts), None
+        db, profile.id, new_id, str(uuid.uuid4()), None, "assistant", None, parts, text_of(parts), None
     )
     return to_info(await repository.update_session(db, profile.id, new_id))

@@ -18,6 +18,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from app.language.lexicon import speaker_label
 from app.sessions.schemas import SessionMessage
 from app.sessions.tokens import estimate_parts_tokens, estimate_string_tokens, is_tool_part
 
@@ -70,10 +71,6 @@ def _tool_names(message: SessionMessage) -> list[str]:
             name = part.get("toolName") or str(part["type"]).removeprefix("tool-")
             names.append(str(name))
     return names
-
-
-def _speaker(role: str) -> str:
-    return {"user": "User", "assistant": "Assistant", "system": "System"}.get(role, role.capitalize())
 
 
 def _informative(sentence: str) -> bool:
@@ -132,7 +129,7 @@ def summarise(messages: Sequence[SessionMessage], previous_summary: str | None =
     new_points: list[str] = []
     open_items: list[str] = []
     for message in messages:
-        speaker = _speaker(message.role)
+        speaker = speaker_label(message.role, message.name)
         for sentence in _sentences(_text(message)):
             if sentence.endswith("?") and message.role == "user":
                 open_items.append(f"{speaker} asked: {sentence}")
@@ -158,7 +155,7 @@ def summarise(messages: Sequence[SessionMessage], previous_summary: str | None =
     last = next((m for m in reversed(messages) if m.role == "assistant" and _text(m).strip()), None)
     last = last or next((m for m in reversed(messages) if _text(m).strip()), None)
     state = (
-        f"{_speaker(last.role)}: {' '.join(_sentences(_text(last))[:2])}"
+        f"{speaker_label(last.role, last.name)}: {' '.join(_sentences(_text(last))[:2])}"
         if last is not None
         else (previous["Current State"][0] if previous["Current State"] else "Nothing recorded.")
     )
@@ -230,7 +227,7 @@ def _clip_part(value: object) -> str:
 
 
 def render_transcript(message: SessionMessage) -> str:
-    """One message as the LLM reads it: `[role] text`, tool calls with their (clipped) input and output."""
+    """One message as the LLM reads it: `[role] text` (`[role: Name]` when its speaker is named), tool calls with their (clipped) input and output."""
     lines: list[str] = []
     for part in message.parts:
         if part.get("type") == "text" and isinstance(part.get("text"), str) and part["text"].strip():
@@ -247,7 +244,8 @@ def render_transcript(message: SessionMessage) -> str:
             lines.append(call + ")")
     if not lines:
         return ""
-    return f"[{message.role}] " + "\n".join(lines)
+    label = f"{message.role}: {message.name}" if message.name else message.role
+    return f"[{label}] " + "\n".join(lines)
 
 
 def _chunks(messages: Sequence[SessionMessage]) -> list[str]:

@@ -26,7 +26,7 @@ from app.core.dates import format_date
 from app.core.memory_types import POLICIES, SummaryLines, TypePolicy
 from app.core.tokens import estimate_tokens
 from app.extraction.text import parse_message
-from app.language.lexicon import GENERIC_SPEAKERS
+from app.language.lexicon import speaker_label
 from app.models import Profile
 from app.summary import repository
 from app.summary.repository import MemoryLine, MessageLine, SessionActivity
@@ -160,7 +160,7 @@ def _digest_line(message: MessageLine) -> str:
     """A message as `- Speaker: text`: its speaker's name (given at ingest or as a `Name:` prefix), else
     User / Assistant."""
     parsed = parse_message(message.text)
-    speaker = message.name or parsed.speaker or GENERIC_SPEAKERS.get(message.role, message.role.capitalize())
+    speaker = speaker_label(message.role, message.name or parsed.speaker)
     flat = " ".join(parsed.body.split()) if parsed.speaker else " ".join(message.text.split())
     if len(flat) > DIGEST_CHARS:
         flat = flat[: DIGEST_CHARS - 1].rstrip() + "…"

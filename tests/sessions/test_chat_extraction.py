@@ -103,3 +103,36 @@ async def test_delete_session_says_what_it_removes(client: httpx.AsyncClient) ->
     ):
         assert removed in description, removed
     assert "Left alone" in description
+
+
+async def test_named_speakers_through_the_session_api(
+    client: httpx.AsyncClient, profile_url: str, worker: Worker
+) -> None:
+    """A message's `name` is stored, returned in history, renamed by PUT, and used for attribution."""
+    sid = await new_session(client, profile_url)
+    url = f"{profile_url}/sessions/{sid}"
+    marta = {**text_message("m1", "user", "I start at Feedzai in March."), "name": "  Marta "}
+    ben = {**text_message("b1", "assistant", "My sister Clara is getting married in Seville."), "name": "Ben"}
+    unnamed = text_message("u1", "user", "I am allergic to peanuts.")
+    for message in (marta, ben, unnamed):
+        await append(client, url, message)
+
+    history = (await client.get(f"{url}/history")).json()["messages"]
+    assert [(m["id"], m["name"]) for m in history] == [("m1", "Marta"), ("b1", "Ben"), ("u1", None)]
+
+    await worker.drain()
+    summaries = {m["summary"] for m in (await client.get(f"{profile_url}/memories")).json()["memories"]}
+    assert any(s.startswith("Marta ") and "Feedzai" in s for s in summaries), summaries
+    assert any("Ben's sister Clara" in s for s in summaries), summaries
+    assert any(s.startswith("User ") and "peanuts" in s for s in summaries), summaries
+
+    # PUT replaces the message whole, its speaker included.
+    renamed = await client.put(f"{url}/messages/b1", json={"message": {**ben, "name": "Benjamin"}})
+    assert renamed.status_code == 200 and renamed.json()["name"] == "Benjamin"
+    cleared = await client.put(f"{url}/messages/u1", json={"message": unnamed})
+    assert cleared.status_code == 200 and cleared.json()["name"] is None
+
+    # The same limits as ingest's `name`.
+    too_long = {**text_message("x1", "user", "Hello."), "name": "n" * 65}
+    refused = await client.post(f"{url}/messages", json={"message": too_long})
+    assert refused.status_code == 422 and "name" in refused.text
