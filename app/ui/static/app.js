@@ -140,6 +140,11 @@ function confirmDialog(text) {
   });
 }
 
+// A message's speaker: its name when it has one (with the role beside it), else its role.
+function speaker(message) {
+  return message.name ? `${message.name} (${message.role})` : message.role;
+}
+
 function messageText(message) {
   return (message.parts || [])
     .map((p) => (p.type === "text" || p.type === "reasoning" ? p.text : `[${p.type}]`))
@@ -715,7 +720,7 @@ async function sessionPage(ctx, sid) {
         h(
           "span",
           { class: `msg${onPath.has(message.id) ? " on-path" : ""}`, title: message.id },
-          h("span", { class: "role", text: message.role }),
+          h("span", { class: "role", text: speaker(message) }),
           messageText(message).slice(0, 280),
         ),
         kids.length > 1 ? h("span", { class: "pill", text: `${kids.length} branches` }) : "",
@@ -735,7 +740,7 @@ async function sessionPage(ctx, sid) {
   const pathList = h(
     "ol",
     { class: "card" },
-    path.messages.map((m) => h("li", {}, h("strong", { text: `${m.role}: ` }), messageText(m))),
+    path.messages.map((m) => h("li", {}, h("strong", { text: `${speaker(m)}: ` }), messageText(m))),
   );
   const prompt = h("div", {});
   const showPrompt = h("button", {
