@@ -513,6 +513,10 @@ def _without_relative_time(text: str, mention: TimeMention | None, anchor: datet
     if lx.DATE_PREPOSITION_RE.search(before) and found.granularity == "day":
         # "at 3pm on Tuesday" → "at 3pm on 9 May 2023": the date takes the relative word's place.
         return text[:start] + found.label + text[end:]
+    if lx.COPULA_END_RE.search(before):
+        # "First day was yesterday." would be left as "First day was.": the date is the complement.
+        on = "on " if found.granularity == "day" else ""
+        return text[:start] + on + found.label + text[end:]
     after = text[end:]
     # "Back to reality tomorrow, sprint planning at nine" keeps its comma: "Back to reality, sprint…".
     joint = ", " if before and after.lstrip().startswith(",") else " "

@@ -395,6 +395,8 @@ INVERTED = {
 SUBJECT_BEFORE = words("and but so because when if that then while though although or as since")
 MONTH_WORD_RE = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b", _I)
 DATE_PREPOSITION_RE = re.compile(r"\b(?:on|by|until|till|before|after|since|from)$", _I)
+# A clause that ends in a copula ("first day was …", "the party is …"): its time phrase is its complement.
+COPULA_END_RE = re.compile(r"\b(?:is|was|were|are|be|been|'s|’s)$", _I)
 PHOTO_OF_RE = re.compile(r"^(?:a|an)\s+(?:photo|picture|image|pic|snapshot|screenshot)\s+of\s+", _I)
 REFERENT_RE = re.compile(r"\b(?:it|its|them|they|this|that|there|these|those|one|he|she|him|her)\b", _I)
 # What a topic key's attribute is asked as ("What does Tom do for a living?" → user.job).

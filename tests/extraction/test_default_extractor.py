@@ -301,6 +301,16 @@ def test_assistant_second_person_becomes_user() -> None:
     assert memory.topic_key == "user.favourite_color"
 
 
+def test_a_time_phrase_that_completes_a_copula_becomes_its_date() -> None:
+    # Taken out, "yesterday" would leave "First day was." (#39: text intact); it becomes the date instead.
+    [memory] = extract_memories(msgs(("user", "first day was yesterday. everyone's SO nice there")))
+    assert memory.summary.startswith("First day was on ")
+    assert "was." not in memory.summary
+    # Elsewhere the relative word still goes and the date is appended.
+    [memory] = extract_memories(msgs(("user", "I ran a marathon yesterday.")))
+    assert memory.summary.startswith("User ran a marathon (")
+
+
 def test_second_person_between_named_friends_is_the_other_speaker() -> None:
     memories = extract_memories(
         msgs(
