@@ -180,6 +180,54 @@ _PORTABLE_VECTORS = """
     """
 
 
+@dataclass(frozen=True)
+class StoredVectors:
+    """A profile's vectors of one model as the portable store keeps them, read and laid out for ranking in
+    process: fetched while the question is still being embedded (recall), ranked once its vector is in."""
+
+    ids: list[str]
+    blobs: list[bytes]
+    # Every vector as one float32 matrix, when they all have one length (vectors of one model always do).
+    matrix: NDArray[np.float32] | None
+
+    @classmethod
+    def of(cls, rows: Sequence[tuple[str, bytes]]) -> StoredVectors:
+        ids = [memory_id for memory_id, _ in rows]
+        blobs = [blob for _, blob in rows]
+        matrix = None
+        if blobs and len({len(blob) for blob in blobs}) == 1:
+            matrix = np.frombuffer(b"".join(blobs), dtype=HALF).reshape(len(blobs), -1).astype(np.float32)
+        return cls(ids, blobs, matrix)
+
+    def nearest(self, vector: Sequence[float], *, limit: int, floor: float) -> list[tuple[str, float]]:
+        """(memory_id, cosine similarity) of the vectors closest to `vector`, best first (ties: the newer
+        memory first), at least `floor`, `limit` at most."""
+        if not self.ids:
+            return []
+        query = np.asarray(vector, dtype=np.float32)
+        similarity: NDArray[np.float32]
+        if self.matrix is not None and self.matrix.shape[1] == len(query):
+            similarity = self.matrix @ query
+        else:
+            similarity = np.array([_dot(blob, query) for blob in self.blobs], dtype=np.float32)
+        kept = np.flatnonzero(similarity >= floor)
+        if len(kept) > limit:
+            # Only what can make the first `limit` is sorted: the vectors at or above the limit-th best
+            # similarity (those tied with it included, for the newer-first tie-break below).
+            cut = np.partition(similarity[kept], len(kept) - limit)[len(kept) - limit]
+            kept = kept[similarity[kept] >= cut]
+        values = similarity.tolist()
+        ids = self.ids
+        order = sorted(kept.tolist(), key=lambda i: (values[i], ids[i]), reverse=True)
+        return [(ids[i], values[i]) for i in order[:limit]]
+
+
+async def stored_vectors(db: Reads, profile_id: int, model: str) -> StoredVectors:
+    """The profile's vectors of `model` in the portable store, of its active memories."""
+    found = await driver_fetch(db, _PORTABLE_VECTORS, {"p": profile_id, "model": model})
+    return StoredVectors.of([(memory_id, blob) for memory_id, blob in found])
+
+
 async def nearest(
     db: Reads,
     profile_id: int,
@@ -192,30 +240,13 @@ async def nearest(
 ) -> list[tuple[str, float]]:
     """(memory_id, cosine similarity) of the profile's memories closest to `vector`, best first (ties: the
     newer memory first)."""
-    params: dict[str, object] = {"p": profile_id, "model": model}
     if store == "pgvector":
-        params.update({"q": _stored(vector, store), "k": limit, "floor": floor})
+        params: dict[str, object] = {
+            "p": profile_id, "model": model, "q": _stored(vector, store), "k": limit, "floor": floor
+        }  # fmt: skip
         rows = await driver_fetch(db, _NEAREST_PGVECTOR, params)
         return [(r["memory_id"], float(r["similarity"])) for r in rows]
-    found = await driver_fetch(db, _PORTABLE_VECTORS, params)
-    if not found:
-        return []
-    ids = [memory_id for memory_id, _ in found]
-    blobs = [blob for _, blob in found]
-    query = np.asarray(vector, dtype=np.float32)
-    similarity: NDArray[np.float32]
-    if all(len(blob) == 2 * len(query) for blob in blobs):
-        # Vectors of the query's length (vectors of one model always are): one matrix, one product.
-        matrix = np.frombuffer(b"".join(blobs), dtype=HALF).reshape(len(blobs), -1)
-        similarity = matrix.astype(np.float32) @ query
-    else:
-        similarity = np.array([_dot(blob, query) for blob in blobs], dtype=np.float32)
-    order = sorted(
-        (i for i in range(len(ids)) if similarity[i] >= floor),
-        key=lambda i: (similarity[i], ids[i]),
-        reverse=True,
-    )
-    return [(ids[i], float(similarity[i])) for i in order[:limit]]
+    return (await stored_vectors(db, profile_id, model)).nearest(vector, limit=limit, floor=floor)
 
 
 def _dot(blob: bytes, query: NDArray[np.float32]) -> float:

@@ -18,7 +18,7 @@ from fastapi import Depends, Request
 from app.core.db import Reads
 from app.core.settings import Settings
 from app.embeddings import repository
-from app.embeddings.repository import PendingMemory, VectorStore
+from app.embeddings.repository import PendingMemory, StoredVectors, VectorStore
 from app.embeddings.types import Embedder, EmbeddingError
 
 logger = logging.getLogger("agent_memory.embeddings")
@@ -96,6 +96,14 @@ class Semantic:
             self.store = store
         return self.store
 
+    async def stored_vectors(self, db: Reads, profile_id: int) -> StoredVectors | None:
+        """The profile's vectors where they are ranked in process (the portable store), read ahead so that
+        recall fetches them while its question is still being embedded; None where the database ranks
+        them itself (pgvector)."""
+        if await self.vector_store(db) != "portable":
+            return None
+        return await repository.stored_vectors(db, profile_id, self.model)
+
     async def embed_question(self, query: str) -> SemanticQuery:
         """The question embedded for the semantic channel. Call it with no database connection held: it
         waits on the embedder. A question that cannot be embedded in time gets no vector (recall then
@@ -116,12 +124,17 @@ class SemanticQuery:
     semantic: Semantic
     vector: list[float] | None
 
-    async def nearest(self, db: Reads, profile_id: int, limit: int) -> list[tuple[str, float]]:
-        """The profile's memories nearest to the question, best first ([] without a vector)."""
+    async def nearest(
+        self, db: Reads, profile_id: int, limit: int, stored: StoredVectors | None = None
+    ) -> list[tuple[str, float]]:
+        """The profile's memories nearest to the question, best first ([] without a vector); among `stored`
+        when they were read ahead (`Semantic.stored_vectors`), without a statement."""
         if self.vector is None:
             return []
-        store = await self.semantic.vector_store(db)
         semantic = self.semantic
+        if stored is not None:
+            return stored.nearest(self.vector, limit=limit, floor=semantic.floor)
+        store = await semantic.vector_store(db)
         return await repository.nearest(
             db, profile_id, semantic.model, self.vector, store, limit=limit, floor=semantic.floor
         )

@@ -1,5 +1,6 @@
 """SQL of recall, in two round trips: `analyse` (the profile, the question's lexemes and the profile's
-statistics) and `channels` (every channel at once, with what the later stages read of every candidate).
+statistics) and `channels` (every lexical channel at once, with what the later stages read of every
+candidate); with the semantic channel, a third, `details`, for the candidates only it found.
 
 Full-text ranking is BM25 over PostgreSQL's own lexemes: each query term weighs
 `ln(1 + (N − df + ½)/(df + ½))` (its rarity in the profile) times a saturating count of its occurrences
@@ -249,19 +250,31 @@ def _ranked(name: str, rows: str, newest: str, tf: str, labels_tf: str, shape: S
         LIMIT :width)"""
 
 
-# What the fusion, the second stage and the answer need of every candidate (each channel's hits and the
-# semantic channel's `:extra_ids`): its text, its source messages, and where they sit in their session
-# (seq) and in time; which query terms the memory's own text (summary, content, context) holds, and which
-# its source messages hold. The memory channel has already matched its hits against the terms: their
-# terms are taken from there, and only the other candidates are tested (the same terms; at 1M memories,
-# replayed, 0.9–1.0 ms less of a 11–12 ms statement. Taking the message terms from the message channel's
-# matches the same way made the planner join them per source message, at twice the statement's time).
-_DETAILS = f"""
+# The query's terms (`Terms.lexemes`: `:lexemes`, `:weights`, `:lexeme_queries`), each as a tsquery, and
+# restricted to each tsvector label.
+_TERMS = """terms AS (
+        SELECT t.lexeme, t.w, CAST(t.q AS tsquery) AS q, CAST(t.q || '\\:A' AS tsquery) AS qa,
+               CAST(t.q || '\\:B' AS tsquery) AS qb, CAST(t.q || '\\:C' AS tsquery) AS qc,
+               CAST(t.q || '\\:D' AS tsquery) AS qd
+        FROM unnest(CAST(:lexemes AS text[]), CAST(:weights AS float8[]), CAST(:lexeme_queries AS text[]))
+             AS t(lexeme, w, q))"""
+
+
+# What the fusion, the second stage and the answer need of every candidate (`wanted`: each channel's hits,
+# or the semantic channel's): its text, its source messages, and where they sit in their session (seq) and
+# in time; which query terms the memory's own text (summary, content, context) holds, and which its source
+# messages hold. The memory channel has already matched its hits against the terms (`mem_matches`, empty
+# in a statement without that channel): their terms are taken from there, and only the other candidates
+# are tested (the same terms, so the same sets; at 1M memories, replayed, 0.9–1.0 ms less of a 11–12 ms
+# statement. Taking the message terms from the message channel's matches the same way made the planner join
+# them per source message, at twice the statement's time).
+def _details(wanted: str) -> str:
+    return f"""
     mem_terms AS (
         SELECT mm.id, array_agg(DISTINCT mm.lexeme) AS lexemes
         FROM mem_matches mm JOIN terms t USING (lexeme)
         GROUP BY mm.id),
-    wanted AS MATERIALIZED (SELECT id FROM found UNION SELECT unnest(CAST(:extra_ids AS text[]))),
+    wanted AS MATERIALIZED ({wanted}),
     details AS MATERIALIZED (
         SELECT m.id AS memory_id, m.type, m.summary, m.content, m.session_id, m.event_time, m.created_at,
                coalesce(src.sources, '{{}}') AS sources, src.seq, src.told_at,
@@ -284,6 +297,8 @@ _DETAILS = f"""
             LEFT JOIN terms t ON g.tsv @@ t.q
             WHERE s.profile_id = :p AND s.memory_id = m.id) src ON true)
 """
+
+
 _NO_DETAILS = ", ".join(["NULL"] * 13)  # as many as the columns of details
 
 
@@ -357,12 +372,7 @@ def _channels_sql(
 ) -> str:
     return f"""
     WITH
-    terms AS (
-        SELECT t.lexeme, t.w, CAST(t.q AS tsquery) AS q, CAST(t.q || '\\:A' AS tsquery) AS qa,
-               CAST(t.q || '\\:B' AS tsquery) AS qb, CAST(t.q || '\\:C' AS tsquery) AS qc,
-               CAST(t.q || '\\:D' AS tsquery) AS qd
-        FROM unnest(CAST(:lexemes AS text[]), CAST(:weights AS float8[]), CAST(:lexeme_queries AS text[]))
-             AS t(lexeme, w, q)),
+    {_TERMS},
     phrases AS (
         SELECT CAST(t.q AS tsquery) AS q, t.q AS lexeme, t.w
         FROM unnest(CAST(:phrases AS text[]), CAST(:phrase_weights AS float8[])) AS t(q, w)),
@@ -421,19 +431,27 @@ def _channels_sql(
            AND regexp_split_to_array(topic_key, '[._]') && CAST(:words AS text[])
          ORDER BY id DESC LIMIT 500)
 {_window_parts(window == "ahead") if window else ""}{_TYPE_PART if types else ""}),
-    {_DETAILS},
+    {_details("SELECT DISTINCT id FROM found")},
     -- A memory several channels found comes with its details once (half of a recall's rows repeat one).
     found_once AS (SELECT f.*, row_number() OVER (PARTITION BY f.id) = 1 AS first FROM found f)
     SELECT f.channel, f.id, f.score, f.topic_key, NULL AS latest_session, d.*
     FROM found_once f LEFT JOIN details d ON f.first AND d.memory_id = f.id
     UNION ALL
-    SELECT 'extra', d.memory_id, 0, NULL, NULL, d.* FROM details d
-    WHERE d.memory_id = ANY(CAST(:extra_ids AS text[])) AND d.memory_id NOT IN (SELECT id FROM found)
-    UNION ALL
     SELECT 'df', lexeme, df, NULL, NULL, {_NO_DETAILS} FROM mem_df
     UNION ALL
     (SELECT 'latest', '', 0, NULL, id, {_NO_DETAILS} FROM sessions WHERE profile_id = :p
      ORDER BY updated_at DESC, id LIMIT 1)
+    """
+
+
+# The details of memories no lexical channel found (the semantic channel's, asked once the question's
+# vector is in), as `channels` reads its own candidates'.
+_SEMANTIC_DETAILS = f"""
+    WITH
+    {_TERMS},
+    mem_matches AS (SELECT CAST(NULL AS text) AS id, CAST(NULL AS text) AS lexeme WHERE false),
+    {_details("SELECT DISTINCT unnest(CAST(:ids AS text[])) AS id")}
+    SELECT d.* FROM details d
     """
 
 
@@ -621,7 +639,7 @@ class Candidate:
 @dataclass
 class Channels:
     """Each channel's memory ids, best first (topic hits with their keys), and every candidate's details
-    (semantic ones included)."""
+    (the semantic channel's added from `details`)."""
 
     memory: list[str] = field(default_factory=list)
     message: list[str] = field(default_factory=list)
@@ -644,7 +662,6 @@ async def channels(
     window: tuple[datetime, datetime] | None,
     width: int,
     visible: Visible = Visible(),
-    extra_ids: list[str] | None = None,
     timeout: float | None = None,
     *,
     ahead: bool = False,
@@ -664,7 +681,6 @@ async def channels(
         "start": window[0] if window else None,
         "end": window[1] if window else None,
         "width": width,
-        "extra_ids": extra_ids or [],
         "types": types or [],
     }
     mem_shape, mem_params = terms.scan("mem", profile_id, analysis.memories)
@@ -708,3 +724,24 @@ async def channels(
     found.typed = [memory_id for _, memory_id, _ in hits["type"]]
     found.topic = [(memory_id, key) for _, memory_id, key in hits["topic"] if key is not None]
     return found
+
+
+async def details(
+    db: Reads,
+    profile_id: int,
+    terms: Terms,
+    ids: list[str],
+    visible: Visible = Visible(),
+    timeout: float | None = None,
+) -> dict[str, Candidate]:
+    """The details of memories `channels` did not find (the semantic channel's `ids`), as it reads its own
+    candidates', in one statement; a memory the visibility rules leave out has none."""
+    params: dict[str, Any] = {
+        "p": profile_id,
+        "lexemes": [x for x, _ in terms.lexemes],
+        "weights": [w for _, w in terms.lexemes],
+        "lexeme_queries": [quote_lexeme(x) for x, _ in terms.lexemes],
+        "ids": ids,
+    }
+    rows = await driver_fetch(db, _with_visible(_SEMANTIC_DETAILS, visible, params), params, timeout)
+    return {row[0]: Candidate(*row) for row in rows}

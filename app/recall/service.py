@@ -8,6 +8,7 @@ printed by `bench/eval_retrieval.py`.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 import re
@@ -22,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.core.db import Reads, read_connection
 from app.core.memory_types import POLICIES, types_where
 from app.core.settings import Settings
+from app.embeddings.repository import StoredVectors
 from app.embeddings.service import Semantic, SemanticQuery, semantic_of
 from app.language.detect import detect
 from app.language.lemmas import base_forms
@@ -204,22 +206,43 @@ class Ranked:
     reference: datetime
 
 
-async def recall(
+@dataclass(frozen=True)
+class LexicalStage:
+    """Recall's work on its first connection: the question read, every lexical channel's hits with their
+    candidates' details, and the profile's vectors where they are ranked in process. The semantic channel
+    joins them once the question's vector is in (`semantic_stage`)."""
+
+    request: RecallRequest
+    reference: datetime
+    level: Level
+    width: int
+    window: tuple[datetime, datetime] | None
+    types: list[str]
+    visible: repository.Visible
+    analysis: repository.Analysis
+    profile_id: int
+    parsed: q.ParsedQuery
+    terms: repository.Terms  # the question's own terms (the second stage weighs these)
+    searched: repository.Terms  # and its nearest words (what the channels looked for)
+    found: repository.Channels
+    stored: StoredVectors | None  # the profile's vectors, read ahead (`Semantic.stored_vectors`)
+
+
+async def lexical_stage(
     db: Reads,
     profile: Profile | Named,
     request: RecallRequest,
     *,
-    semantic: SemanticQuery | None,
+    semantic: Semantic | None,
     exact_rows: int,
     timeout: float,
     tracer: Tracer | None = None,
-) -> Ranked:
-    """Rank the profile's memories for the question and answer extractively (all the database work).
-    `profile`: resolved, or as the request names it (resolved by the first statement, one round trip
-    fewer; 404 as `profiles.for_read`). `semantic` (embeddings configured: the question embedded) adds the
-    semantic channel; profiles up to
+) -> LexicalStage:
+    """Every lexical channel of the question, with its candidates' details, and with `semantic` (embeddings
+    configured) the profile's vectors read ahead. `profile`: resolved, or as the request names it
+    (resolved by the first statement, one round trip fewer; 404 as `profiles.for_read`). Profiles up to
     `exact_rows` rows are ranked exactly (`app.recall.repository`); each statement is cancelled past
-    `timeout` seconds. `tracer` (`trace: true`) watches each stage and explains the ranking."""
+    `timeout` seconds. `tracer` (`trace: true`) watches each stage."""
     reference = _reference(request.reference_date)
     level = LEVELS[request.thinking_level]
     width = max(level.width, request.limit)
@@ -258,16 +281,11 @@ async def recall(
         relations=relations,
         visible=visible,
     )
-    if tracer:
-        tracer.lap("analysis")
     profile_id = (
         profile.resolved(analysis.namespace_id, analysis.profile_id)
         if isinstance(profile, Named)
         else profile.id
     )
-    similar = await semantic.nearest(db, profile_id, width) if semantic else []
-    if tracer:
-        tracer.lap("channels")
     parsed = q.build(analysis.lexemes, analysis.phrases, text, related=analysis.related)
 
     terms = _terms(parsed, analysis.phrases)
@@ -297,13 +315,49 @@ async def recall(
         window,
         width,
         visible,
-        extra_ids=[memory_id for memory_id, _ in similar],
         timeout=timeout,
         ahead=window is not None and window[0] >= _start_of_day(reference),
         types=types,
     )
+    stored = await semantic.stored_vectors(db, profile_id) if semantic is not None else None
     if tracer:
         tracer.lap("channels")
+    return LexicalStage(
+        request, reference, level, width, window, types, visible, analysis, profile_id, parsed, terms,
+        searched, found, stored,
+    )  # fmt: skip
+
+
+async def semantic_stage(
+    db: Reads, lexical: LexicalStage, question: SemanticQuery, timeout: float, tracer: Tracer | None = None
+) -> list[tuple[str, float]]:
+    """The semantic channel, once the question's vector is in: the profile's memories nearest to it, best
+    first, the details of those no lexical channel found added to the candidates (only those the
+    visibility rules, asOf and metadata, let through have details)."""
+    similar = await question.nearest(db, lexical.profile_id, lexical.width, lexical.stored)
+    candidates = lexical.found.candidates
+    unseen = [memory_id for memory_id, _ in similar if memory_id not in candidates]
+    if unseen:
+        candidates.update(
+            await repository.details(
+                db, lexical.profile_id, lexical.searched, unseen, lexical.visible, timeout
+            )
+        )
+    if tracer:
+        tracer.lap("channels")
+    return similar
+
+
+def fuse_and_answer(
+    lexical: LexicalStage,
+    semantic: tuple[SemanticQuery, list[tuple[str, float]]] | None,
+    tracer: Tracer | None = None,
+) -> Ranked:
+    """Rank the candidates and answer extractively: the channels fused (`semantic`: the question with the
+    semantic channel's hits, when embeddings are configured), the priors, the second stage, the answer.
+    No database work."""
+    request, found, parsed, width = lexical.request, lexical.found, lexical.parsed, lexical.width
+    level, window, types = lexical.level, lexical.window, lexical.types
     rows = found.candidates
     # A question that names a time or a type and little else is answered by that channel.
     led = len(parsed.lexemes) <= TIME_LED_TERMS
@@ -318,12 +372,12 @@ async def recall(
     if types:
         channels.append(Channel("type", W_LED if led else W_TYPE, found.typed[:width]))
     if semantic is not None:
-        # Only what the visibility rules (asOf, metadata) let through has details.
+        question, similar = semantic
         ranked_similar = [memory_id for memory_id, _ in similar if memory_id in rows]
-        channels.append(Channel("semantic", semantic.semantic.weight, ranked_similar))
+        channels.append(Channel("semantic", question.semantic.weight, ranked_similar))
     fused, hits = _fuse(channels)
     if not fused:
-        return Ranked(RecallResult(count=0, answer="", candidates=[]), [], reference)
+        return Ranked(RecallResult(count=0, answer="", candidates=[]), [], lexical.reference)
     if level.rerank:
         # Only the fused head goes on: the second stage reranks it, the tail could never reach the top.
         head = sorted(fused, key=lambda m: (fused[m], m), reverse=True)[: max(level.rerank, request.limit)]
@@ -337,9 +391,9 @@ async def recall(
     first_stage = fused
     if tracer:
         tracer.lap("fusion")
-    query_terms = {t: w for t, w in terms.lexemes}
+    query_terms = {t: w for t, w in lexical.terms.lexemes}
     if level.rerank:
-        query = Query(query_terms, found.df, analysis.memories.rows, request.query)
+        query = Query(query_terms, found.df, lexical.analysis.memories.rows, request.query)
         fused = rerank_score(rerank_features(fused, fused_rows, hits, query, len(channels)))
         if tracer:
             tracer.lap("rerank")
@@ -375,7 +429,9 @@ async def recall(
             tracer.speakers(name_terms(query, fused_rows))
         prior = Channel("prior", W_PRIOR, prior_order)
         tracer.explain(candidates, scores, [*channels, prior], RRF_K, first_stage, features, fused)
-    return Ranked(RecallResult(count=len(candidates), answer=answer, candidates=candidates), best, reference)
+    return Ranked(
+        RecallResult(count=len(candidates), answer=answer, candidates=candidates), best, lexical.reference
+    )
 
 
 async def answer_with_llm(llm: LlmClient, request: RecallRequest, ranked: Ranked) -> RecallResult:
@@ -409,30 +465,62 @@ class RecallApp:
 
 
 async def recall_and_answer(app: RecallApp, profile: Profile | Named, request: RecallRequest) -> RecallResult:
-    """Recall, whole: the question embedded, the memories ranked on a read connection of their own under
-    the configured bounds, the connection released, the answer written. The one sequence the REST route,
-    the MCP tool and the session tool share. Call it with no connection held: it waits on the embedder
-    and the LLM."""
+    """Recall, whole: the question embedded while the lexical stages read on a connection of their own under
+    the configured bounds, the semantic channel joined, the connection released, the answer written. The
+    one sequence the REST route, the MCP tool and the session tool share. Call it with no connection held:
+    it waits on the embedder and the LLM."""
     tracer = Tracer() if request.trace else None
-    # Embedded before a connection is checked out: none waits on the embedder.
-    question = await app.semantic.embed_question(request.query) if app.semantic is not None else None
-    if tracer:
-        tracer.lap("embedding")
-    async with read_connection(app.engine) as db:
-        ranked = await recall(
-            db,
-            profile,
-            request,
-            semantic=question,
-            exact_rows=app.settings.recall_exact_rows,
-            timeout=app.settings.recall_timeout_seconds,
-            tracer=tracer,
-        )
-    result = ranked.result
+    # The question is embedded (in a thread: the local model's CPU work; or a request to an endpoint) while
+    # the lexical stages run: a recall then costs about the longer of the two, not their sum.
+    embedding = (
+        asyncio.ensure_future(app.semantic.embed_question(request.query))
+        if app.semantic is not None
+        else None
+    )
+    try:
+        ranking = await _ranking(app, profile, request, embedding, tracer)
+    finally:
+        if embedding is not None:
+            embedding.cancel()  # a recall that failed (404, 503) leaves no task behind
+    result = ranking.result
     if app.llm is not None:
         # The reads are done and the connection back in the pool: none waits on the LLM.
-        result = await answer_with_llm(app.llm, request, ranked)
+        result = await answer_with_llm(app.llm, request, ranking)
     if tracer is None:
         return result
     tracer.lap("answer")
     return result.model_copy(update={"trace": tracer.trace()})
+
+
+async def _ranking(
+    app: RecallApp,
+    profile: Profile | Named,
+    request: RecallRequest,
+    embedding: asyncio.Future[SemanticQuery] | None,
+    tracer: Tracer | None,
+) -> Ranked:
+    timeout = app.settings.recall_timeout_seconds
+    semantic: tuple[SemanticQuery, list[tuple[str, float]]] | None = None
+    async with read_connection(app.engine) as db:
+        lexical = await lexical_stage(
+            db,
+            profile,
+            request,
+            semantic=app.semantic,
+            exact_rows=app.settings.recall_exact_rows,
+            timeout=timeout,
+            tracer=tracer,
+        )
+        if embedding is not None and embedding.done():
+            question = embedding.result()
+            semantic = (question, await semantic_stage(db, lexical, question, timeout, tracer))
+    if embedding is not None and semantic is None:
+        # The embedding is still running: the connection went back to the pool meanwhile (none waits on
+        # the embedder, whose bound may be seconds), and one is taken again for the semantic candidates.
+        question = await embedding
+        if tracer:
+            tracer.lap("embedding")
+        async with read_connection(app.engine) as db:
+            semantic = (question, await semantic_stage(db, lexical, question, timeout, tracer))
+    # The ranking itself reads nothing more: no connection held.
+    return fuse_and_answer(lexical, semantic, tracer)

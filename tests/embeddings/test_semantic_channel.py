@@ -3,6 +3,7 @@ and the worker's real loop, with the fake embeddings server giving controlled ve
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import httpx
@@ -200,7 +201,7 @@ async def test_editing_a_memory_embeds_its_new_content(
     assert found["count"] == 1 and found["candidates"][0]["id"] == memory["id"]
 
 
-async def test_the_question_is_embedded_with_no_connection_checked_out(
+async def test_no_connection_waits_on_the_question_s_embedding(
     provider_app: FastAPI,
     provider_client: httpx.AsyncClient,
     provider_ns: str,
@@ -208,7 +209,9 @@ async def test_the_question_is_embedded_with_no_connection_checked_out(
     fake_embeddings: FakeEmbeddings,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # An embedder may take its whole timeout: recall (REST and MCP) must not keep a pooled connection meanwhile.
+    # An embedder may take its whole timeout: recall (REST and MCP) embeds the question while its lexical
+    # stages read, but must not keep a pooled connection while it waits for the vector. The embedder here
+    # answers only once recall has no connection checked out (or after 0.8 s, within the 1 s bound).
     url = f"/v1/namespaces/{provider_ns}/profiles/alice"
     await _ingest(provider_client, url, PARTY, "party")
     await provider_worker.drain()
@@ -216,11 +219,14 @@ async def test_the_question_is_embedded_with_no_connection_checked_out(
     checked_out: list[int] = []
     make_request = fake_embeddings.make_request
 
-    def recording(path: str, headers: dict[str, str], body: dict[str, Any]) -> Request:
+    def answered_when_released(path: str, headers: dict[str, str], body: dict[str, Any]) -> Request:
+        deadline = time.monotonic() + 0.8
+        while pool.checkedout() and time.monotonic() < deadline:
+            time.sleep(0.002)
         checked_out.append(pool.checkedout())
         return make_request(path, headers, body)
 
-    monkeypatch.setattr(fake_embeddings, "make_request", recording)
+    monkeypatch.setattr(fake_embeddings, "make_request", answered_when_released)
     assert "quennets" in (await _recall(provider_client, url, QUESTION))["candidates"][0]["summary"].lower()
     async with mcp_client(provider_app, **admin()) as mcp:
         found = data(
