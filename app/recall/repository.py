@@ -592,6 +592,14 @@ class Terms:
     lexemes: list[tuple[str, float]]
     phrases: list[tuple[str, float]]
 
+    def params(self) -> dict[str, Any]:
+        """The lexemes as `_TERMS` takes them."""
+        return {
+            "lexemes": [x for x, _ in self.lexemes],
+            "weights": [w for _, w in self.lexemes],
+            "lexeme_queries": [quote_lexeme(x) for x, _ in self.lexemes],
+        }
+
     def any_query(self) -> str:
         """One OR tsquery of every term, to find the rows worth scoring."""
         return _or([quote_lexeme(x) for x, _ in self.lexemes] + [f"({q})" for q, _ in self.phrases])
@@ -671,9 +679,7 @@ async def channels(
     the question's today, so its events come soonest first; `types`: the types the question names."""
     params: dict[str, Any] = {
         "p": profile_id,
-        "lexemes": [x for x, _ in terms.lexemes],
-        "weights": [w for _, w in terms.lexemes],
-        "lexeme_queries": [quote_lexeme(x) for x, _ in terms.lexemes],
+        **terms.params(),
         "phrases": [x for x, _ in terms.phrases],
         "phrase_weights": [w for _, w in terms.phrases],
         "anyq": terms.any_query(),
@@ -736,12 +742,6 @@ async def details(
 ) -> dict[str, Candidate]:
     """The details of memories `channels` did not find (the semantic channel's `ids`), as it reads its own
     candidates', in one statement; a memory the visibility rules leave out has none."""
-    params: dict[str, Any] = {
-        "p": profile_id,
-        "lexemes": [x for x, _ in terms.lexemes],
-        "weights": [w for _, w in terms.lexemes],
-        "lexeme_queries": [quote_lexeme(x) for x, _ in terms.lexemes],
-        "ids": ids,
-    }
+    params: dict[str, Any] = {"p": profile_id, **terms.params(), "ids": ids}
     rows = await driver_fetch(db, _with_visible(_SEMANTIC_DETAILS, visible, params), params, timeout)
     return {row[0]: Candidate(*row) for row in rows}
