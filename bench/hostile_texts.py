@@ -80,6 +80,12 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "hyphens": _filled("I'm a", "-", "x"),
     "digits": _filled("I'm ", "1", ""),
     "apostrophes": _filled("I", "'", "m"),
+    # Another language's chit-chat rules (app.extraction.chit_chat.says_nothing_in): formula after formula,
+    # a "thanks for" clause that never ends, CJK formulas without spaces, an exclamation.
+    "hola_commas": _filled("", "Hola Marta, ", ""),
+    "thanks_for_words": _filled("Muchas gracias por", " la", " receta"),
+    "cjk_thanks": _filled("", "谢谢你", "！"),
+    "exclamation_words": _filled("¡Qué ", "frío ", "!"),
 }
 SIZES = (1024, 4096, 16384)
 # The shapes the test suite counts (callgrind is slow: the rest are for bench runs): one of each kind the
@@ -87,6 +93,7 @@ SIZES = (1024, 4096, 16384)
 TESTED_SHAPES = [
     "can_you_add_spaces", "bangs", "doctor", "image_open", "one_letter", "spaces", "dots_spaced",
     "brackets_nested", "dates", "capitalised", "emoji", "quotes_nested", "my_words", "and_clauses",
+    "hola_commas", "cjk_thanks",
 ]  # fmt: skip
 
 # What is measured for a text: the worker's extraction of it as one message, /remember's classification of

@@ -1,17 +1,24 @@
-"""What is not a memory: the structures and cue classes of chit-chat in English chat.
+"""What is not a memory: the structures and cue classes of chit-chat.
 
 A statement is kept when it tells something about someone; chit-chat tells nothing that outlives the
 conversation. The rules here are structural (who the sentence is anchored to, whether it is asked, how
-many words of substance it has) or cue classes that are closed sets of English formulas (a well-wish
-starts "good luck" / "hope …" / "enjoy …"; a guess about the partner's news is "must be" / "I bet" /
-"sounds …"). They never look at what a particular conversation is about, and they apply to English only:
-a word they do not know is never a reason to drop a statement in another language.
+many words of substance it has) or cue classes that are closed sets of formulas (a well-wish starts
+"good luck" / "hope …" / "enjoy …"; a guess about the partner's news is "must be" / "I bet" /
+"sounds …"). They never look at what a particular conversation is about.
+
+Most of the module reads English. `says_nothing_in` applies the same structures to a statement in another
+language, with that language's formula classes and function words (`app.language.formulas`): a
+statement made only of formulas, one that wishes well, one with no content-bearing word, and a short guess
+about the partner's news. A word it does not know is content: nothing is dropped because a rule cannot
+read it.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+
+from app.language.formulas import Formulas, fold, formulas_of
 
 _I = re.IGNORECASE
 
@@ -218,3 +225,111 @@ def concerns_the_user(text: str) -> bool:
     """Whether an assistant's sentence concerns the user (their plans, bookings, facts, the assistant's
     undertakings to them), rather than telling general knowledge or making conversation."""
     return AGENT_FOR_USER_RE.search(text) is not None and ANNOUNCES_RE.search(text) is None
+
+
+# ---------------------------------------------------------------- any language
+
+# Laughter and reactions whatever the language: a word that repeats one character ("kkkk", "www",
+# "哈哈哈", "ㅋㅋㅋ") or a two-letter syllable ("jajaja", "hahaha", "jejeje", "rsrsrs").
+_LAUGH_RE = re.compile(r"([^\W\d_])\1{2,}|([^\W\d_]{2})\2{2,}")
+LAUGH_CHARS = 24
+# What is neither a word nor a digit: punctuation, emoji, symbols. Skipped between formulas.
+_NON_WORD_RE = re.compile(r"[\W_]*")
+# A name after a greeting or thanks ("Hola Marta,", "Danke, Ben!"), ended by punctuation or the text.
+_VOCATIVE_RE = re.compile(r"(\w{1,30})(?:[,.!?;:…]+\s*|\s*$)")
+_DIGIT_RE = re.compile(r"\d")
+# A guess about the partner's news is short; longer, it tells something ("Parece que va a llover mañana en
+# Sevilla"). The exclamation ("¡Qué frío!", "Wie schön das Haus ist!") shorter still.
+GUESS_WORDS = 6
+CONTENT_WORDS_IN_GUESS = 1
+EXCLAMATION_WORDS = 4
+CONTENT_WORDS_IN_EXCLAMATION = 2
+# A CJK statement's characters of content left around a guess marker ("一定很冷吧" → "冷"): one word.
+CJK_CONTENT_CHARS_IN_GUESS = 2
+
+
+def _laughs(word: str) -> bool:
+    return len(word) <= LAUGH_CHARS and _LAUGH_RE.fullmatch(word) is not None
+
+
+def _past_non_words(text: str, pos: int) -> int:
+    m = _NON_WORD_RE.match(text, pos)
+    return m.end() if m else pos
+
+
+def _after_formulas(text: str, folded: str, formulas: Formulas) -> int:
+    """Where the statement's leading formulas end ("¡Hola Marta! Gracias por todo, …" → after "todo, "):
+    greetings, farewells, thanks and apologies with their "for …" clause and a name after them, agreement
+    tokens, reactions, laughter, emoji and punctuation. Each step consumes text: linear."""
+    pos = _past_non_words(folded, 0)
+    while pos < len(folded):
+        m = formulas.leading.match(folded, pos)
+        if m is not None:
+            pos = m.end()
+            v = _VOCATIVE_RE.match(text, pos)
+            if v is not None and v[1][:1].isupper():
+                pos = v.end()
+        else:
+            word = _WORD_RE.match(folded[pos : pos + LAUGH_CHARS + 1])
+            if word is None or not _laughs(word[0]):
+                return pos
+            pos += word.end()
+        pos = _past_non_words(folded, pos)
+    return pos
+
+
+def says_nothing_in(text: str, code: str, *, dated: bool = False) -> bool:
+    """Whether a statement in language `code` (not English) tells nothing lasting: only formulas (greetings,
+    thanks, apologies, agreement, reactions, laughter, emoji), a well-wish ("Mucha suerte con la
+    entrevista", "祝你面试顺利"), no word but function words and formulas ("Yo también", "我也是"), or a short
+    guess about the partner's news anchored to nobody ("Suena genial", "Ça doit être magnifique",
+    "一定很冷吧"). `dated`: the statement names a day, which is content."""
+    formulas = formulas_of(code)
+    words = _WORD_RE.findall(text)
+    if not words:
+        return True  # punctuation, emoji, symbols: a reaction
+    if all(_laughs(fold(w)) for w in words):
+        return True
+    if formulas is None:
+        return False
+    if formulas.empty is not None:
+        return _cjk_says_nothing(fold(text), formulas, formulas.empty, dated=dated)
+    folded = fold(text)
+    rest = folded[_after_formulas(text, folded, formulas) :]
+    if not _WORD_RE.search(rest):
+        return True
+    if _DIGIT_RE.search(rest):
+        return False  # a number, a time, a date: something specific
+    if formulas.well_wish.match(rest):
+        return True
+    if dated:
+        return False
+    if all(formulas.says_nothing(w) for w in _WORD_RE.findall(rest)):
+        return True
+    rest_words = _WORD_RE.findall(rest)
+    if len(rest_words) > GUESS_WORDS or not formulas.anchors.isdisjoint(rest_words):
+        return False  # "Parece que mi hermana…": it tells of someone
+    exclamation = formulas.exclamation
+    if exclamation is not None and exclamation.match(rest) and len(rest_words) <= EXCLAMATION_WORDS:
+        marker, allowed = exclamation, CONTENT_WORDS_IN_EXCLAMATION
+    elif formulas.guess.search(rest):
+        marker, allowed = formulas.guess, CONTENT_WORDS_IN_GUESS
+    else:
+        return False
+    content = [w for w in _WORD_RE.findall(marker.sub(" ", rest)) if not formulas.says_nothing(w)]
+    return len(content) <= allowed
+
+
+def _cjk_says_nothing(folded: str, formulas: Formulas, empty: re.Pattern[str], *, dated: bool) -> bool:
+    """The CJK reading of `says_nothing_in`: with no spaces between words, a statement's formulas and
+    function words (`empty`) are taken out wherever they stand, and what is left decides."""
+    if _DIGIT_RE.search(folded):
+        return False
+    body = _NON_WORD_RE.sub("", folded)
+    if formulas.well_wish.match(body):
+        return True
+    if not empty.sub("", body):
+        return True
+    if dated or not formulas.guess.search(body) or any(a in body for a in formulas.anchors):
+        return False
+    return len(empty.sub("", formulas.guess.sub("", body))) <= CJK_CONTENT_CHARS_IN_GUESS

@@ -926,6 +926,7 @@ def _verbatim(
             timestamp=message.timestamp,
             message_ids=(message.id,),
             context=partner,
+            agent_speaking=message.role == "assistant" and speaker is None,
         )
         if memory.content not in seen:
             seen.add(memory.content)
@@ -1104,7 +1105,12 @@ def classify_statement(
             return None
         ids = (message_id,) if message_id else ()
         return verbatim.memory(
-            body, language, speaker=name if named else None, timestamp=timestamp, message_ids=ids
+            body,
+            language,
+            speaker=name if named else None,
+            timestamp=timestamp,
+            message_ids=ids,
+            agent_speaking=role == "assistant" and not named,
         )
     statement, is_question, explicit = _split_statement(body)
     remainder = _strip_thanks(statement)

@@ -2,10 +2,13 @@
 
 A message in another language than English (`app.language.detect`) is split into statements
 (`app.language.cues.split_statements`: CJK full stops too), and every one is a memory except bare
-questions and statements made only of greetings or thanks: no pronoun is rewritten, no word dropped; the
+questions and chit-chat in that language (`chit_chat.says_nothing_in`: greetings, thanks, well-wishes,
+reactions, statements with no content-bearing word): no pronoun is rewritten, no word dropped; the
 summary is the statement itself, with its speaker's name before it when the conversation names them
-(`Marta: Me encanta el sushi.`). A statement naming a date or a relative day (`mañana`, `下个月`,
-`8. Mai`) is an event at that day, any other a fact. A statement of a few words joins its neighbour
+(`Marta: Me encanta el sushi.`). A statement asking the agent for a standing rule (`A partir de ahora
+respóndeme en español`) is an instruction, one naming something to be done (`Tengo que renovar el
+pasaporte`, `提醒我交房租`) a task, one naming a date or a relative day (`mañana`, `下个月`, `8. Mai`) an
+event at that day, any other a fact (`app.language.cues`). A statement of a few words joins its neighbour
 ("Es precioso." says nothing alone), and the partner's turn it answers is its searchable context.
 """
 
@@ -15,9 +18,17 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from app.core.memory_types import MemoryType
+from app.extraction.chit_chat import says_nothing_in
 from app.extraction.text import truncate
 from app.extraction.types import CONTENT_MAX_CHARS, CONTEXT_MAX_CHARS, SUMMARY_MAX_CHARS, ExtractedMemory
-from app.language.cues import date_mentioned, is_courtesy, is_question, split_statements
+from app.language.cues import (
+    asks_for_a_rule,
+    date_mentioned,
+    is_question,
+    names_a_day,
+    names_a_task,
+    split_statements,
+)
 from app.language.detect import Language
 
 # A statement shorter than this (in words, or CJK characters over CJK_CHARS_A_WORD) joins the one before it.
@@ -34,12 +45,14 @@ def _size(text: str, language: Language) -> int:
 def statements(body: str, language: Language, *, keep_all: bool = False) -> list[str]:
     """The statements of a message body worth a memory each (`keep_all`: every one, questions and
     greetings too, merged the same way). A short statement joins the one before it, or the one after it
-    when it opens the message ("Muy bien. Mañana vuelvo a Sevilla.")."""
+    when it opens the message ("Ya llegué. Mañana vuelvo a Sevilla.")."""
     joiner = "" if language.cjk else " "
     kept: list[str] = []
     opening = ""
     for sentence in split_statements(body):
-        if not keep_all and (is_question(sentence) or is_courtesy(sentence)):
+        if not keep_all and (
+            is_question(sentence) or says_nothing_in(sentence, language.code, dated=names_a_day(sentence))
+        ):
             continue
         if _size(sentence, language) >= MIN_STATEMENT_WORDS:
             kept.append(opening + sentence)
@@ -53,6 +66,16 @@ def statements(body: str, language: Language, *, keep_all: bool = False) -> list
     return kept
 
 
+def _kind(statement: str, *, dated: bool, agent_speaking: bool) -> MemoryType:
+    """The type rules of the English statements, in their order, read by cues that work across languages:
+    a rule for the agent, something to be done (dated by its deadline), a dated happening, else a fact."""
+    if not agent_speaking and asks_for_a_rule(statement):
+        return MemoryType.INSTRUCTION
+    if names_a_task(statement):
+        return MemoryType.TASK
+    return MemoryType.EVENT if dated else MemoryType.FACT
+
+
 def memory(
     statement: str,
     language: Language,
@@ -61,12 +84,17 @@ def memory(
     timestamp: datetime,
     message_ids: Sequence[str],
     context: str | None = None,
+    agent_speaking: bool = False,
 ) -> ExtractedMemory:
-    """One statement as a memory: verbatim, typed by the date it names, its speaker named as a prefix."""
+    """One statement as a memory: verbatim, typed by the cues it holds, its speaker named as a prefix.
+    `agent_speaking`: the assistant speaking as itself, which gives itself no rules."""
     said = f"{speaker}: {statement}" if speaker else statement
     event_time = date_mentioned(statement, timestamp)
+    kind = _kind(statement, dated=event_time is not None, agent_speaking=agent_speaking)
+    if kind == MemoryType.INSTRUCTION:
+        event_time = None  # a rule holds from when it is said, whatever day it names
     return ExtractedMemory(
-        MemoryType.EVENT if event_time is not None else MemoryType.FACT,
+        kind,
         truncate(said, SUMMARY_MAX_CHARS),
         truncate(said, CONTENT_MAX_CHARS),
         None,

@@ -1,4 +1,5 @@
-"""Cues read from a statement in any language: sentence ends, questions, courtesies, the day a date names."""
+"""Cues read from a statement in any language: sentence ends, questions, the day a date names, rules for the
+agent and things to be done."""
 
 from __future__ import annotations
 
@@ -6,7 +7,14 @@ from datetime import UTC, datetime
 
 import pytest
 
-from app.language.cues import date_mentioned, is_courtesy, is_question, split_statements
+from app.language.cues import (
+    asks_for_a_rule,
+    date_mentioned,
+    is_question,
+    names_a_day,
+    names_a_task,
+    split_statements,
+)
 
 ANCHOR = datetime(2026, 3, 10, 9, 30, tzinfo=UTC)
 
@@ -39,7 +47,7 @@ def test_no_day_where_none_is_named(text: str) -> None:
     assert date_mentioned(text, ANCHOR) is None
 
 
-def test_statements_questions_and_courtesies() -> None:
+def test_statements_and_questions() -> None:
     assert split_statements("我要去东京。你呢？ Hola. ¿Qué tal?\nBien") == [
         "我要去东京。",
         "你呢？",
@@ -49,7 +57,53 @@ def test_statements_questions_and_courtesies() -> None:
     ]
     assert is_question("¿Qué comida le gusta?") and is_question("东京出差住在哪里？")
     assert not is_question("Me encanta el sushi.")
-    for text in ("¡Hola!", "Danke schön!", "谢谢！", "...", "jajaja"):
-        assert is_courtesy(text), text
-    for text in ("🦄", "Hola Marta, me mudé a Lisboa.", "谢谢你的礼物，我很喜欢。"):
-        assert not is_courtesy(text), text
+
+
+def test_a_named_day_is_seen_whatever_the_day_it_is_read_against() -> None:
+    assert names_a_day("Hasta mañana") and names_a_day("Am 8. Mai") and names_a_day("下个月")
+    assert not names_a_day("Tengo 30 años") and not names_a_day("Me encanta el sushi")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A partir de ahora respóndeme en español.",
+        "Bitte antworte immer auf Deutsch.",
+        "Désormais, réponds-moi en français.",
+        "D'ora in poi scrivimi in italiano.",
+        "以后请用中文回答。",
+        "今後は日本語で答えてください。",
+    ],
+)
+def test_a_standing_rule_for_the_agent_in_any_language(text: str) -> None:
+    assert asks_for_a_rule(text), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A partir de ahora voy al gimnasio los lunes.",  # from now on, but nothing about the agent
+        "Mi hermano siempre escribe poemas.",  # always, but no request
+        "Ich habe immer Hunger.",
+        "我以后想去日本。",
+    ],
+)
+def test_no_rule_without_both_cues(text: str) -> None:
+    assert not asks_for_a_rule(text), text
+
+
+@pytest.mark.parametrize(
+    ("text", "task"),
+    [
+        ("Tengo que renovar el pasaporte.", True),
+        ("Erinnere mich an den Zahnarzttermin.", True),
+        ("Je dois appeler le plombier.", True),
+        ("提醒我交房租。", True),
+        ("明日までに報告書を出さなきゃ。", True),
+        ("Todo bien por aquí, vivo en Valencia.", False),  # "todo" is "everything"
+        ("Mein Bruder wohnt in Berlin.", False),
+        ("我记得他叫Tom。", False),
+    ],
+)
+def test_something_to_be_done_in_any_language(text: str, task: bool) -> None:
+    assert names_a_task(text) is task, text

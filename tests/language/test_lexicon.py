@@ -24,11 +24,30 @@ _SOURCES = sorted(
 )
 
 
+def _phrase_fields(node: ast.AST) -> list[tuple[int, str]]:
+    """The `|`-separated phrase lists written as a language's table (`formulas._Table(greetings="…")`) or
+    as a dict of each language's cues (`cues._TASK_CUES = {"es": "…"}`)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "_Table":
+        values = [k.value for k in node.keywords]
+    elif (
+        isinstance(node, ast.Assign)
+        and isinstance(node.targets[0], ast.Name)
+        and node.targets[0].id.endswith("_CUES")
+        and isinstance(node.value, ast.Dict)
+    ):
+        values = list(node.value.values)
+    else:
+        return []
+    return [(v.lineno, v.value) for v in values if isinstance(v, ast.Constant) and isinstance(v.value, str)]
+
+
 def _word_lists() -> list[tuple[str, list[str]]]:
-    """Every `words("…")` call and `"a|b|c".split("|")` phrase list in the extraction and language packages."""
+    """Every `words("…")` call and `"a|b|c".split("|")` phrase list in the extraction and language packages,
+    and every language's phrase lists (`_phrase_fields`)."""
     found: list[tuple[str, list[str]]] = []
     for path in _SOURCES:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            found += [(f"{path.name}:{line}", text.split("|")) for line, text in _phrase_fields(node)]
             if not isinstance(node, ast.Call) or not node.args:
                 continue
             arg = node.args[0]
@@ -48,6 +67,8 @@ def _word_lists() -> list[tuple[str, list[str]]]:
                 inner = func.value if isinstance(func, ast.Attribute) else None
                 while isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute):
                     inner = inner.func.value
+                if isinstance(inner, ast.Name):
+                    continue  # a helper splitting a table's field: the lists are read where they are written
                 assert isinstance(inner, ast.Constant) and isinstance(inner.value, str), where
                 found.append((where, inner.value.replace("\n", "").split("|")))
     return found
