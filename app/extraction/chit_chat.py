@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from app.language.formulas import Formulas, fold, formulas_of
+from app.language.formulas import LANGUAGES, Formulas, fold, formulas_of
 
 _I = re.IGNORECASE
 
@@ -236,7 +236,7 @@ LAUGH_CHARS = 24
 # What is neither a word nor a digit: punctuation, emoji, symbols. Skipped between formulas.
 _NON_WORD_RE = re.compile(r"[\W_]*")
 # A name after a greeting or thanks ("Hola Marta,", "Danke, Ben!"), ended by punctuation or the text.
-_VOCATIVE_RE = re.compile(r"(\w{1,30})(?:[,.!?;:…]+\s*|\s*$)")
+_VOCATIVE_RE = re.compile(r"(\w{1,30})(?:\s*[,.!?;:…]+\s*|\s*$)")
 _DIGIT_RE = re.compile(r"\d")
 # A guess about the partner's news is short; longer, it tells something ("Parece que va a llover mañana en
 # Sevilla"). The exclamation ("¡Qué frío!", "Wie schön das Haus ist!") shorter still.
@@ -318,6 +318,14 @@ def says_nothing_in(text: str, code: str, *, dated: bool = False) -> bool:
         return False
     content = [w for w in _WORD_RE.findall(marker.sub(" ", rest)) if not formulas.says_nothing(w)]
     return len(content) <= allowed
+
+
+def says_nothing_in_some_language(text: str, *, dated: bool = False) -> bool:
+    """`says_nothing_in` for a text of no known language: one the detector read as English for want of
+    confidence though no English word is in it ("¡Hola Marta!", "Merci Paul !"). Chit-chat in one of the
+    languages with formulas; a word of substance is no language's function word or formula, so a
+    statement that tells something is kept whichever language it is."""
+    return any(says_nothing_in(text, code, dated=dated) for code in LANGUAGES)
 
 
 def _cjk_says_nothing(folded: str, formulas: Formulas, empty: re.Pattern[str], *, dated: bool) -> bool:

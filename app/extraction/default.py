@@ -41,6 +41,7 @@ from app.extraction.types import (
 )
 from app.language import lexicon as lx
 from app.language.categories import categories_of
+from app.language.cues import names_a_day
 from app.language.detect import Language, detect
 from app.language.lemmas import base_forms
 from app.language.temporal import TimeMention, detect_tense, find_time, names_a_holiday
@@ -249,8 +250,12 @@ def _says_nothing(text: str, names: frozenset[str], anchor: datetime, agent: boo
     tokens = _tokens(core)
     if cc.is_bare_remark(core):
         return True
-    if not tokens or not _english(tokens):
+    if not tokens:
         return False
+    if not _english(tokens):
+        # Read as English for want of confidence, with no English word in it: another language's formulas
+        # may judge it, never the English rules.
+        return cc.says_nothing_in_some_language(core, dated=names_a_day(core))
     if cc.is_well_wish(core):
         return not any(c.isdigit() for c in core)
     if agent:

@@ -31,6 +31,13 @@ _RELATIVE_DAYS: dict[str, int] = {
     ),
     **dict.fromkeys(("pasado mañana", "übermorgen", "après-demain", "后天", "明後日", "모레"), 2),
     **dict.fromkeys(("ayer", "gestern", "hier", "ontem", "ieri", "gisteren", "igår", "昨天", "昨日", "어제"), -1),
+    # Tonight, this afternoon, last night (where the day word alone does not already say it).
+    **dict.fromkeys(
+        ("esta noche", "esta tarde", "ce soir", "cet après-midi", "esta noite", "stasera", "stanotte",
+         "vanavond", "ikväll", "今晚", "今夜", "今晩"),
+        0,
+    ),
+    **dict.fromkeys(("anoche", "ontem à noite", "昨晚", "昨夜"), -1),
     **dict.fromkeys(("anteayer", "vorgestern", "avant-hier", "anteontem", "前天", "一昨日", "그저께"), -2),
     **dict.fromkeys(
         ("la semana que viene", "la próxima semana", "nächste woche", "nächsten woche",
@@ -54,6 +61,41 @@ _RELATIVE_MONTHS: dict[str, int] = {
         ("el mes pasado", "letzten monat", "le mois dernier", "no mês passado", "il mese scorso",
          "上个月", "上月", "先月", "지난달", "지난 달"),
         -1,
+    ),
+}  # fmt: skip
+# This weekend, last, next: its Saturday (as `temporal` reads "this weekend" in English).
+_RELATIVE_WEEKENDS: dict[str, int] = {
+    **dict.fromkeys(
+        ("este fin de semana", "este finde", "dieses wochenende", "ce week-end", "ce weekend",
+         "este fim de semana", "neste fim de semana", "questo fine settimana", "questo weekend", "dit weekend",
+         "这个周末", "这周末", "今週末", "이번 주말"),
+        0,
+    ),
+    **dict.fromkeys(
+        ("el fin de semana pasado", "el finde pasado", "letztes wochenende", "le week-end dernier",
+         "o fim de semana passado", "no fim de semana passado", "lo scorso fine settimana", "vorig weekend",
+         "上周末", "上个周末", "先週末", "지난 주말"),
+        -1,
+    ),
+    **dict.fromkeys(
+        ("el próximo fin de semana", "el finde que viene", "nächstes wochenende", "le week-end prochain",
+         "o próximo fim de semana", "il prossimo fine settimana", "volgend weekend", "下周末", "下个周末",
+         "来週末", "다음 주말"),
+        1,
+    ),
+}  # fmt: skip
+# Last year, next year: its first day (as `temporal` reads them).
+_RELATIVE_YEARS: dict[str, int] = {
+    **dict.fromkeys(
+        ("el año pasado", "letztes jahr", "letzten jahr", "l'année dernière", "l'an dernier", "o ano passado",
+         "no ano passado", "l'anno scorso", "vorig jaar", "förra året", "去年", "昨年", "작년"),
+        -1,
+    ),
+    **dict.fromkeys(
+        ("el año que viene", "el próximo año", "nächstes jahr", "nächsten jahr", "l'année prochaine",
+         "l'an prochain", "o ano que vem", "no próximo ano", "l'anno prossimo", "volgend jaar", "nästa år",
+         "明年", "来年", "내년"),
+        1,
     ),
 }  # fmt: skip
 _MONTHS: dict[str, int] = {
@@ -174,7 +216,8 @@ def _alternation(words: Iterable[str]) -> str:
     return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
 
 
-_RELATIVE = _RELATIVE_DAYS | _RELATIVE_MONTHS
+_RELATIVE = _RELATIVE_DAYS | _RELATIVE_MONTHS | _RELATIVE_WEEKENDS | _RELATIVE_YEARS
+_SATURDAY = 5
 # Whether a text names a day does not depend on the day it is read against.
 _ANY_DAY = datetime(2000, 1, 1)
 _CJK_START = "\u1100"  # Hangul jamo, then kana, Han, Hangul syllables
@@ -239,6 +282,11 @@ def date_mentioned(text: str, anchor: datetime) -> datetime | None:
         noon = anchor.replace(hour=12, minute=0, second=0, microsecond=0)
         if phrase in _RELATIVE_DAYS:
             return noon + timedelta(days=_RELATIVE_DAYS[phrase])
+        if phrase in _RELATIVE_WEEKENDS:
+            saturday = noon + timedelta(days=_SATURDAY - noon.weekday())
+            return saturday + timedelta(weeks=_RELATIVE_WEEKENDS[phrase])
+        if phrase in _RELATIVE_YEARS:
+            return _day(anchor.year + _RELATIVE_YEARS[phrase], 1, 1, anchor)
         months = anchor.month - 1 + _RELATIVE_MONTHS[phrase]
         year, month = anchor.year + months // 12, months % 12 + 1
         return _day(year, month, min(anchor.day, calendar.monthrange(year, month)[1]), anchor)

@@ -305,6 +305,10 @@ _TABLES: dict[str, _Table] = {
 }  # fmt: skip
 
 
+# The languages with a table, in the order they were written.
+LANGUAGES = tuple(_TABLES)
+
+
 @functools.cache
 def _folded(char: str) -> str:
     return unicodedata.normalize("NFD", char.lower())[:1] or char

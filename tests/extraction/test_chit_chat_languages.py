@@ -129,3 +129,16 @@ def test_the_agent_speaking_as_itself_gives_itself_no_rule() -> None:
         "A partir de ahora siempre te responderé en español, Marta.", "es", role="assistant"
     )
     assert memory.type != MemoryType.INSTRUCTION
+
+
+def test_a_short_text_read_as_english_without_an_english_word_is_judged_by_the_other_languages() -> None:
+    # Too short for the detector to be sure: read as English, but the English rules cannot judge it.
+    for text in ("¡Hola Marta!", "Merci Paul !"):
+        assert detect(text).english
+        messages = [
+            InputMessage("m0", "assistant", "Mi gato se llama Bruno.", AT),
+            InputMessage("m1", "user", text, AT),
+        ]
+        assert extract_memories(messages, new_from=1) == [], text
+    messages = [InputMessage("m1", "user", "¡Hola Marta! Me mudé a Lisboa", AT)]
+    assert [m.content for m in extract_memories(messages)] == ["Me mudé a Lisboa"]

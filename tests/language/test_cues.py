@@ -33,6 +33,13 @@ ANCHOR = datetime(2026, 3, 10, 9, 30, tzinfo=UTC)
         ("내일 서울에 가요", "2026-03-11"),
         ("Nos vemos el 12/04.", "2026-04-12"),
         ("Treffen am 08.05. im Büro", "2026-05-08"),
+        ("Esta noche cenamos en casa de Lucía.", "2026-03-10"),
+        ("昨晚我们去看了电影。", "2026-03-09"),
+        ("Este fin de semana voy a Granada.", "2026-03-14"),  # the anchor is a Tuesday: that Saturday
+        ("上周末我们去了长城。", "2026-03-07"),
+        ("Le week-end prochain on déménage.", "2026-03-21"),
+        ("Ich bin letztes Jahr nach Hamburg gezogen.", "2025-01-01"),  # a year stands for its first day
+        ("明年我要结婚。", "2027-01-01"),
     ],
 )
 def test_a_named_day_is_resolved_against_the_message(text: str, day: str) -> None:
