@@ -320,6 +320,18 @@ def says_nothing_in(text: str, code: str, *, dated: bool = False) -> bool:
     return len(content) <= allowed
 
 
+def is_courtesy_in(text: str, code: str) -> bool:
+    """Whether a statement in language `code` opens with a greeting, farewell, thanks or apology ("¡Un
+    abrazo!", "Danke dir!", "谢谢"), as opposed to a reaction to what was just said ("incroyables")."""
+    formulas = formulas_of(code)
+    if formulas is None:
+        return False
+    folded = fold(text)
+    if formulas.empty is not None:
+        return formulas.courtesy.search(folded) is not None
+    return formulas.courtesy.match(folded, _past_non_words(folded, 0)) is not None
+
+
 def says_nothing_in_some_language(text: str, *, dated: bool = False) -> bool:
     """`says_nothing_in` for a text of no known language: one the detector read as English for want of
     confidence though no English word is in it ("¡Hola Marta!", "Merci Paul !"). Chit-chat in one of the

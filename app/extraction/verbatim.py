@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from app.core.memory_types import MemoryType
-from app.extraction.chit_chat import says_nothing_in
+from app.extraction.chit_chat import is_courtesy_in, says_nothing_in
 from app.extraction.text import truncate
 from app.extraction.types import CONTENT_MAX_CHARS, CONTEXT_MAX_CHARS, SUMMARY_MAX_CHARS, ExtractedMemory
 from app.language.cues import (
@@ -45,14 +45,21 @@ def _size(text: str, language: Language) -> int:
 def statements(body: str, language: Language, *, keep_all: bool = False) -> list[str]:
     """The statements of a message body worth a memory each (`keep_all`: every one, questions and
     greetings too, merged the same way). A short statement joins the one before it, or the one after it
-    when it opens the message ("Ya llegué. Mañana vuelvo a Sevilla.")."""
+    when it opens the message ("Ya llegué. Mañana vuelvo a Sevilla."); chit-chat makes none of its own."""
     joiner = "" if language.cjk else " "
     kept: list[str] = []
     opening = ""
     for sentence in split_statements(body):
-        if not keep_all and (
-            is_question(sentence) or says_nothing_in(sentence, language.code, dated=names_a_day(sentence))
-        ):
+        if not keep_all and is_question(sentence):
+            continue
+        dated = names_a_day(sentence)
+        if not keep_all and says_nothing_in(sentence, language.code, dated=dated):
+            # A short reaction stays with the statement it reacts to ("Tes tacos... incroyables"), as the
+            # English rules keep "So cool." with the sentence before; a greeting, thanks or farewell does
+            # not, nor a day named in passing ("¡Hasta mañana!" would date the statement).
+            short = _size(sentence, language) < MIN_STATEMENT_WORDS
+            if kept and not opening and short and not dated and not is_courtesy_in(sentence, language.code):
+                kept[-1] += joiner + sentence
             continue
         if _size(sentence, language) >= MIN_STATEMENT_WORDS:
             kept.append(opening + sentence)

@@ -153,7 +153,7 @@ _AGENT_CUES = {
 # Something to be done, across languages: a reminder asked for, a first-person obligation, a to-do.
 _TASK_CUES = {
     "es": "recuerdame|recordarme|no olvides|no te olvides|que no se me olvide|tengo que|tenemos que|debo|"
-    "debemos|hay que|me toca|pendiente",
+    "debemos|hay que|pendiente",
     "pt": "me lembra|lembra-me|lembre-me|me lembre|nao esquecer|nao esqueca|tenho que|tenho de|temos que|"
     "preciso|precisamos|devo",
     "fr": "rappelle-moi|rappelle moi|fais-moi penser|n'oublie pas|ne pas oublier|je dois|nous devons|"

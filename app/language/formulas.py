@@ -69,7 +69,7 @@ _TABLES: dict[str, _Table] = {
         "se agradece|no hay de qué|de nada",
         apologies="perdón|perdona|perdone|disculpa|disculpe|lo siento|lo siento mucho|cuánto lo siento|"
         "siento mucho|qué pena|qué lástima",
-        agreement="sí|si|vale|claro|claro que sí|por supuesto|exacto|exactamente|cierto|es verdad|verdad|"
+        agreement="sí|si|no|vale|claro|claro que sí|por supuesto|exacto|exactamente|cierto|es verdad|verdad|"
         "de acuerdo|ok|okey|okay|entendido|venga|dale|sale|bueno|vale vale|ya|ya ya|tal cual|obvio|"
         "jaja|jajaja|jeje|jejeje|ja|je|ajá|aja|eh|ah|oh|uy|ay|vaya|anda|guau|wow|hala|madre mía|ostras|"
         "buah|uf|uff|mmm|hmm",
@@ -104,7 +104,7 @@ _TABLES: dict[str, _Table] = {
         "abraços|abraço|fica bem|se cuida|cuida-te",
         thanks="obrigado|obrigada|muito obrigado|muito obrigada|brigado|brigada|valeu|agradeço|de nada",
         apologies="desculpa|desculpe|perdão|foi mal|sinto muito|que pena",
-        agreement="sim|claro|claro que sim|com certeza|exato|exatamente|certo|tá|tá bom|tá bem|está bem|"
+        agreement="sim|não|claro|claro que sim|com certeza|exato|exatamente|certo|tá|tá bom|tá bem|está bem|"
         "beleza|combinado|ok|okay|pode ser|pois é|pois|verdade|isso|isso mesmo|entendi|kkk|kkkk|rsrs|"
         "haha|hahaha|ah|oh|nossa|uau|eita|opa|hum|hmm",
         reactions="que bom|que legal|que lindo|que linda|que massa|que incrível|que sorte|que inveja|"
@@ -131,7 +131,7 @@ _TABLES: dict[str, _Table] = {
         "je t'en prie|avec plaisir",
         apologies="désolé|désolée|pardon|excuse-moi|excusez-moi|toutes mes excuses|je suis désolé|"
         "je suis désolée|quel dommage|dommage",
-        agreement="oui|ouais|ouaip|ok|okay|d'accord|dac|bien sûr|exactement|exact|carrément|grave|c'est ça|"
+        agreement="oui|ouais|ouaip|non|nan|ok|okay|d'accord|dac|bien sûr|exactement|exact|carrément|grave|c'est ça|"
         "entendu|ça marche|ça roule|parfait|tout à fait|voilà|vrai|c'est vrai|évidemment|mdr|ptdr|lol|"
         "haha|hahaha|ah|oh|oh là là|bah|ben|bof|euh|hum|waouh|wow|oups",
         reactions="trop bien|génial|super|top|trop cool|c'est génial|c'est super|c'est top|"
@@ -161,7 +161,7 @@ _TABLES: dict[str, _Table] = {
         "un abbraccio|abbracci|buona giornata|buona serata",
         thanks="grazie|grazie mille|grazie tante|ti ringrazio|prego|di niente",
         apologies="scusa|scusami|scusate|mi dispiace|mi dispiace tanto|perdono|che peccato|peccato",
-        agreement="sì|si|certo|certamente|esatto|esattamente|va bene|d'accordo|ok|okay|perfetto|giusto|vero|"
+        agreement="sì|si|no|certo|certamente|esatto|esattamente|va bene|d'accordo|ok|okay|perfetto|giusto|vero|"
         "è vero|capito|ovvio|infatti|haha|ahah|ahahah|ah|oh|eh|boh|mah|uffa|wow",
         reactions="che bello|che bella|che figo|che carino|che carina|che fortuna|che invidia|che brutto|"
         "fantastico|bellissimo|bellissima|stupendo|meraviglioso|sono contento per te|"
@@ -188,7 +188,7 @@ _TABLES: dict[str, _Table] = {
         "tausend dank|besten dank|bitte|bitte schön|gern geschehen|gerne",
         apologies="sorry|entschuldigung|entschuldige|tut mir leid|tut mir echt leid|das tut mir leid|"
         "verzeihung|schade|wie schade",
-        agreement="ja|jap|jep|jo|klar|na klar|genau|stimmt|richtig|okay|ok|einverstanden|passt|gut|"
+        agreement="ja|jap|jep|jo|nein|nee|nö|klar|na klar|genau|stimmt|richtig|okay|ok|einverstanden|passt|gut|"
         "natürlich|sicher|freilich|alles klar|verstanden|logo|haha|hahaha|ah|oh|aha|achso|ach so|na ja|"
         "naja|hm|hmm|oha|wow|krass|boah",
         reactions="wie schön|wie toll|wie cool|wie süß|wie geil|wie blöd|super|toll|cool|geil|klasse|spitze|"
@@ -217,7 +217,7 @@ _TABLES: dict[str, _Table] = {
         "slaap lekker",
         thanks="dank je|dank je wel|dankjewel|dank u|dank u wel|bedankt|heel erg bedankt|graag gedaan",
         apologies="sorry|excuus|excuses|het spijt me|pardon|jammer",
-        agreement="ja|jazeker|jep|oké|ok|prima|klopt|precies|zeker|inderdaad|goed|natuurlijk|akkoord|"
+        agreement="ja|nee|jazeker|jep|oké|ok|prima|klopt|precies|zeker|inderdaad|goed|natuurlijk|akkoord|"
         "helemaal|haha|hahaha|ah|oh|hm|wauw|wow",
         reactions="wat leuk|wat mooi|wat fijn|wat goed|wat jammer|wat vervelend|gaaf|geweldig|super|top|"
         "leuk|mooi|fijn|gefeliciteerd",
@@ -237,7 +237,7 @@ _TABLES: dict[str, _Table] = {
         farewells="hej då|hejdå|vi ses|ha det bra|ha det|god natt|kram|kramar",
         thanks="tack|tack så mycket|tusen tack|stort tack",
         apologies="förlåt|ursäkta|ledsen|tyvärr",
-        agreement="ja|japp|jo|okej|ok|visst|absolut|precis|exakt|klart|haha|ah|oj|wow",
+        agreement="ja|nej|japp|jo|okej|ok|visst|absolut|precis|exakt|klart|haha|ah|oj|wow",
         reactions="vad kul|vad roligt|vad fint|vad synd|härligt|grymt|toppen|underbart|grattis",
         well_wishes="lycka till|ha så kul|trevlig helg|trevlig resa|grattis|krya på dig|njut",
         guesses="låter|verkar|ser ut",
@@ -252,7 +252,7 @@ _TABLES: dict[str, _Table] = {
         farewells="再见|拜拜|回头见|明天见|下次见|改天见|晚安|回聊|先这样|就这样",
         thanks="谢谢|谢谢你|谢谢您|多谢|感谢|非常感谢|太感谢了|谢啦|谢了|辛苦了|不客气|不用谢",
         apologies="对不起|抱歉|不好意思|没关系|没事|没事儿|可惜|太可惜了|真可惜",
-        agreement="好|好的|好吧|好啊|好嘞|行|行吧|可以|没问题|对|对的|对啊|对呀|是的|是啊|是呀|嗯|嗯嗯|恩|当然|"
+        agreement="好|好的|好吧|好啊|不|不是|不用|好嘞|行|行吧|可以|没问题|对|对的|对啊|对呀|是的|是啊|是呀|嗯|嗯嗯|恩|当然|"
         "明白|明白了|知道了|收到|了解|同意|确实|也是|就是|真的|哈|哈哈|哈哈哈|呵呵|嘻嘻|嘿嘿|哇|哇塞|天哪|天啊|"
         "我的天|哎呀|唉|哦|噢|哟",
         reactions="太好了|太棒了|真棒|好棒|棒|厉害|好厉害|真厉害|牛|太牛了|真好|不错|挺好|很好|好可爱|可爱|好美|真美|"
@@ -274,7 +274,7 @@ _TABLES: dict[str, _Table] = {
         thanks="ありがとう|ありがとうございます|ありがとうございました|どうもありがとう|サンキュー|感謝|"
         "助かる|助かった|助かります|どういたしまして",
         apologies="ごめん|ごめんね|ごめんなさい|すみません|すいません|申し訳ない|申し訳ありません|大丈夫|残念",
-        agreement="はい|うん|ええ|そう|そうだね|そうですね|そうそう|そうなんだ|そうなんですね|なるほど|了解|"
+        agreement="はい|うん|ええ|いいえ|いや|ううん|そう|そうだね|そうですね|そうそう|そうなんだ|そうなんですね|なるほど|了解|"
         "りょうかい|わかった|分かった|わかりました|分かりました|確かに|たしかに|もちろん|いいよ|オッケー|"
         "本当|ほんと|笑|www|ははは|あはは|ふふ|へえ|へー|わあ|わー|えー|えっ|まじ|マジ|あ|お|おお",
         reactions="すごい|すごーい|凄い|いいね|いいな|いいなあ|よかった|良かった|素敵|すてき|最高|"
@@ -293,7 +293,7 @@ _TABLES: dict[str, _Table] = {
         farewells="잘가|잘 가|안녕히 가세요|잘자|잘 자|잘 자요|또 봐|다음에 봐|내일 봐",
         thanks="감사합니다|고마워|고마워요|고맙습니다|땡큐|천만에요",
         apologies="미안|미안해|미안해요|죄송합니다|죄송해요|괜찮아|괜찮아요",
-        agreement="네|응|예|그래|그래요|알겠어|알겠어요|알겠습니다|맞아|맞아요|진짜|정말|물론|오케이|ㅋㅋ|ㅋㅋㅋ|ㅎㅎ|"
+        agreement="네|응|예|아니|아니요|아뇨|그래|그래요|알겠어|알겠어요|알겠습니다|맞아|맞아요|진짜|정말|물론|오케이|ㅋㅋ|ㅋㅋㅋ|ㅎㅎ|"
         "ㅎㅎㅎ|헐|와|오",
         reactions="좋아|좋아요|좋다|대박|멋지다|멋져요|최고|귀여워|부럽다|부러워|재밌겠다|축하해|축하해요|축하합니다",
         well_wishes="화이팅|파이팅|힘내|힘내요|축하해|축하해요|축하합니다|조심히|잘 다녀와|즐거운|좋은 하루|푹 쉬어|"
@@ -361,6 +361,8 @@ class Formulas:
     # At the start of a statement: one greeting, farewell, thanks (with its "for …" clause), apology,
     # agreement token or reaction, and the separator after it.
     leading: re.Pattern[str]
+    # A greeting, farewell, thanks or apology: at the start of a statement (anywhere in CJK).
+    courtesy: re.Pattern[str]
     # A wish at the start of a statement (`wish_opens`), or making the whole of it.
     well_wish: re.Pattern[str]
     guess: re.Pattern[str]
@@ -420,8 +422,10 @@ def formulas_of(code: str) -> Formulas | None:
         table.agreement,
         table.reactions,
     ]
+    courtesies = [p for f in saying[:4] for p in _phrases(f)]
     empty = None
     if cjk:
+        courtesy = re.compile(_alternation(courtesies, cjk=True))
         # Found anywhere, with the function words: `leading` is the same pattern.
         empty = re.compile(_alternation([p for f in [*saying, table.words] for p in _phrases(f)], cjk=True))
         leading = empty
@@ -432,6 +436,7 @@ def formulas_of(code: str) -> Formulas | None:
         exclamation = None
     else:
         said = _alternation([p for f in saying for p in _phrases(f)], cjk=False)
+        courtesy = re.compile(rf"(?:{_alternation(courtesies, cjk=False)})(?!\w)", _I)
         cause = rf"(?:\s+(?:{table.cause})(?:\s+\w++){{0,{CAUSE_WORDS}}})?" if table.cause else ""
         leading = re.compile(rf"(?:{said})(?!\w){cause}(?:{_SEPARATOR}+|$)", _I)
         well_wish = re.compile(rf"(?:{_alternation(_phrases(table.well_wishes), cjk=False)})(?!\w)", _I)
@@ -444,6 +449,7 @@ def formulas_of(code: str) -> Formulas | None:
     return Formulas(
         code=code,
         leading=leading,
+        courtesy=courtesy,
         well_wish=well_wish,
         guess=guess,
         exclamation=exclamation,

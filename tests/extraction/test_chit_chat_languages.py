@@ -86,7 +86,10 @@ def test_chit_chat_is_dropped_and_the_same_shape_that_tells_is_kept(
     assert memory.content in telling and len(memory.content) > len(telling) / 2
 
 
-@pytest.mark.parametrize("text", ["jajajajaja 😂", "kkkkkkkk", "😂😂😂", "!!!", "哈哈哈哈哈", "ㅋㅋㅋㅋ"])
+@pytest.mark.parametrize(
+    "text",
+    ["jajajajaja 😂", "kkkkkkkk", "😂😂😂", "!!!", "哈哈哈哈哈", "ㅋㅋㅋㅋ", "Nein, nein!", "Non, merci."],
+)
 def test_laughter_emoji_and_punctuation_alone_are_reactions(text: str) -> None:
     messages = [
         InputMessage("m0", "assistant", "Mi gato se llama Bruno.", AT),
@@ -99,6 +102,14 @@ def test_a_chit_chat_sentence_leaves_the_statement_beside_it() -> None:
     (memory,) = extracted("¡Hola! Mañana vuelvo a Sevilla para la boda de mi prima. ¡Un abrazo!", "es")
     assert memory.content == "Mañana vuelvo a Sevilla para la boda de mi prima."
     assert memory.type == MemoryType.EVENT
+
+
+def test_a_short_reaction_stays_with_the_statement_it_reacts_to() -> None:
+    # As the English rules keep "So cool." with the sentence before: the text stays whole.
+    (memory,) = extracted("Hemos adoptado un perro de la protectora. ¡Precioso!", "es")
+    assert memory.content == "Hemos adoptado un perro de la protectora. ¡Precioso!"
+    (memory,) = extracted("Wir haben die Wohnung in Altona bekommen!! 😄", "de")
+    assert memory.content.endswith("😄")
 
 
 def test_a_number_keeps_a_statement_that_would_be_a_wish() -> None:
