@@ -9,7 +9,8 @@ summary is the statement itself, with its speaker's name before it when the conv
 respóndeme en español`) is an instruction, one naming something to be done (`Tengo que renovar el
 pasaporte`, `提醒我交房租`) a task, one naming a date or a relative day (`mañana`, `下个月`, `8. Mai`) an
 event at that day, any other a fact (`app.language.cues`). A statement of a few words joins its neighbour
-("Es precioso." says nothing alone), and the partner's turn it answers is its searchable context.
+("Ya llegué." says little alone), a short reaction the statement it follows ("Fui a Granada. ¡Precioso!"),
+and the partner's turn it answers is its searchable context.
 """
 
 from __future__ import annotations
