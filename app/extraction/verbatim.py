@@ -9,7 +9,7 @@ summary is the statement itself, with its speaker's name before it when the conv
 respóndeme en español`) is an instruction, one naming something to be done (`Tengo que renovar el
 pasaporte`, `提醒我交房租`) a task, one naming a date or a relative day (`mañana`, `下个月`, `8. Mai`) an
 event at that day, any other a fact (`app.language.cues`). A statement of a few words joins its neighbour
-("Ya llegué." says little alone), a short reaction the statement it follows ("Fui a Granada. ¡Precioso!"),
+("Ya llegué." says little alone), a short reaction the statement it follows ("Estuve en Granada. ¡Precioso!"),
 and the partner's turn it answers is its searchable context.
 """
 
@@ -59,7 +59,11 @@ def statements(body: str, language: Language, *, keep_all: bool = False) -> list
             # English rules keep "So cool." with the sentence before; a greeting, thanks or farewell does
             # not, nor a day named in passing ("¡Hasta mañana!" would date the statement).
             short = _size(sentence, language) < MIN_STATEMENT_WORDS
-            if kept and not opening and short and not dated and not is_courtesy_in(sentence, language.code):
+            if not short or dated or is_courtesy_in(sentence, language.code):
+                continue
+            if opening:
+                opening += sentence + joiner
+            elif kept:
                 kept[-1] += joiner + sentence
             continue
         if _size(sentence, language) >= MIN_STATEMENT_WORDS:

@@ -10,7 +10,9 @@ never from a statement an evaluation missed. `app.extraction.chit_chat` decides 
 without a table here (or a word not in it) is never a reason to drop a statement.
 
 Latin-script entries are matched whole-word, case- and accent-insensitively ("adios" is "adiós");
-single words of `words` also by their snowball stem ("tollen" is "toll"). CJK entries are substrings.
+a formula's word also inflected with one of its language's endings ("tollen" is "toll", "bonitas"
+"bonito"; a snowball stem would also make "Granada" the "gran" of "gran día"). CJK entries are
+substrings.
 """
 
 from __future__ import annotations
@@ -18,12 +20,9 @@ from __future__ import annotations
 import functools
 import importlib.util
 import re
-import threading
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
-
-import Stemmer
 
 _I = re.IGNORECASE
 
@@ -52,6 +51,8 @@ class _Table:
     cause: str = ""
     # Pronouns of the first and third person: a guess that holds one tells something of someone.
     anchors: str = ""
+    # The inflectional endings of its adjectives and nouns (gender, number, case), longest first.
+    endings: str = ""
     # Whether a wish opens its sentence ("祝你…", "Viel Glück…"). Where the verb comes last (Japanese,
     # Korean) the wish's words also open a statement that tells ("頑張って合格した": I worked hard and
     # passed) and close one that tells something before them: only a statement that is the wish alone
@@ -94,6 +95,7 @@ _TABLES: dict[str, _Table] = {
         "tan|súper|super|re|bastante|demasiado|realmente|totalmente|igual|también|tampoco|así|aquí|allí|"
         "ahí|ahora|siempre|nunca|todavía|aún|verdad|cosa|cosas|buen|gran|mejor|peor|jo|tío|tía|"
         "hombre|mujer|tipo|eh|oye|mira|pues|entonces",
+        endings="es|as|os|s|a|o",
         cause="por",
         anchors="yo|mi|mis|me|mío|mía|nosotros|nosotras|nuestro|nuestra|nuestros|nuestras|él|ella|ellos|"
         "ellas|su|sus|le|les",
@@ -120,6 +122,7 @@ _TABLES: dict[str, _Table] = {
         "divertido|interessante|horrível|triste|pena|sorte|inveja|tão|super|bastante|muito|realmente|"
         "também|assim|aqui|ali|aí|agora|sempre|nunca|ainda|verdade|coisa|coisas|melhor|pior|"
         "cara|gente|mano|então",
+        endings="es|as|os|s|a|o",
         cause="por|pela|pelo",
         anchors="eu|meu|minha|meus|minhas|me|nós|nosso|nossa|nossos|nossas|ele|ela|eles|elas|seu|sua",
     ),
@@ -152,6 +155,7 @@ _TABLES: dict[str, _Table] = {
         "terrible|triste|dommage|chance|trop|très|vraiment|tellement|tout|aussi|ici|là|"
         "maintenant|toujours|jamais|encore|vrai|chose|choses|truc|trucs|mieux|pire|ça|cela|c'est|"
         "alors|donc|bah|ben|quoi|hein",
+        endings="es|e|s|x",
         cause="pour",
         anchors="je|j|moi|mon|ma|mes|nous|notre|nos|il|elle|ils|elles|son|sa|ses|leur|leurs",
     ),
@@ -176,6 +180,7 @@ _TABLES: dict[str, _Table] = {
         "interessante|divertente|orribile|triste|peccato|fortuna|invidia|così|molto|tanto|troppo|davvero|"
         "proprio|anche|qui|lì|adesso|ora|sempre|mai|ancora|vero|cosa|cose|meglio|peggio|dai|"
         "allora|quindi",
+        endings="i|e|a|o",
         cause="per",
         anchors="io|mio|mia|miei|mie|mi|noi|nostro|nostra|nostri|nostre|lui|lei|loro|suo|sua",
     ),
@@ -207,6 +212,7 @@ _TABLES: dict[str, _Table] = {
         "lustig|interessant|schrecklich|furchtbar|traurig|schade|blöd|süß|echt|wirklich|total|ziemlich|"
         "voll|richtig|ganz|sehr|so|auch|hier|da|dort|jetzt|immer|nie|noch|wahr|sache|sachen|"
         "besser|schlimmer|mal|halt|eben|eigentlich|naja|gerne|gern",
+        endings="en|em|er|es|e",
         cause="für",
         anchors="ich|mein|meine|meinen|meinem|meiner|mir|mich|wir|unser|unsere|unseren|uns|er|sie|"
         "seine|ihre",
@@ -229,6 +235,7 @@ _TABLES: dict[str, _Table] = {
         words="goed|slecht|leuk|mooi|fijn|gaaf|geweldig|super|top|tof|lekker|grappig|interessant|"
         "vreselijk|verdrietig|jammer|echt|heel|erg|zo|best|ook|hier|daar|nu|altijd|nooit|nog|"
         "waar|ding|dingen|beter|erger|even|gewoon|wel",
+        endings="en|e",
         cause="voor",
         anchors="ik|mijn|mij|me|wij|we|ons|onze|hij|zij|ze|zijn|haar|hun",
     ),
@@ -244,6 +251,7 @@ _TABLES: dict[str, _Table] = {
         exclaims="vad|så",
         words="bra|dålig|kul|roligt|fint|härligt|grymt|toppen|underbart|synd|verkligen|jätte|så|också|"
         "här|där|nu|alltid|aldrig|sant",
+        endings="a|t",
         cause="för",
         anchors="jag|min|mitt|mina|mig|vi|vår|vårt|våra|oss|han|hon|de|hans|hennes",
     ),
@@ -336,6 +344,9 @@ def _alternation(phrases: list[str], *, cjk: bool) -> str:
 
 # A formula ends at a separator or the end of the statement: "Hola, …", "Danke!", "Gracias por todo."
 _SEPARATOR = r"[\s,.!?¡¿;:…~\-–—()]"
+# A formula's word this long or longer is also found inflected ("buen" + "a" is listed, not derived).
+INFLECTED_CHARS = 4
+_VOWELS = frozenset("aeiou")
 # The words of the clause a "thanks for" / "sorry for" opens ("Gracias por la receta de ayer"); what
 # follows a longer one is read as a statement of its own.
 CAUSE_WORDS = 5
@@ -345,7 +356,7 @@ _CJK_TAIL = "(?:ください|下さい)?[ねよなわかぞさー〜～吧啊呀
 # CJK text has no spaces: its formulas are found anywhere, and what is left decides.
 _CJK_CODES = frozenset(("zh", "ja", "ko"))
 # py3langid's code → snowball's stop list (`tsearch_data/<name>.stop`, shipped by PostgreSQL and the
-# embedded server's wheel); PyStemmer's algorithm names are the same.
+# embedded server's wheel).
 _SNOWBALL = {
     "es": "spanish", "pt": "portuguese", "fr": "french", "it": "italian", "de": "german", "nl": "dutch",
     "sv": "swedish", "da": "danish", "no": "norwegian", "fi": "finnish", "ru": "russian",
@@ -367,33 +378,15 @@ class Formulas:
     well_wish: re.Pattern[str]
     guess: re.Pattern[str]
     exclamation: re.Pattern[str] | None
-    # Everything that says nothing alone: the stop list, the classes' words, `words` (and their stems).
+    # Everything that says nothing alone: the stop list, the classes' words and `words`, inflected.
     empty_words: frozenset[str]
-    empty_stems: frozenset[str]
     anchors: frozenset[str]
-    # The snowball algorithm stemming the language's words (None: no stemmer, words compared whole).
-    algorithm: str | None
     # CJK only: every formula and function word, found anywhere (no spaces to find words by).
     empty: re.Pattern[str] | None = None
 
     def says_nothing(self, word: str) -> bool:
         """Whether a `fold`ed word is a function word or a formula's."""
-        if word in self.empty_words:
-            return True
-        return self.algorithm is not None and _stemmer(self.algorithm).stemWord(word) in self.empty_stems
-
-
-# A stemmer is for one thread at a time (PyStemmer's rule), and extraction runs in worker threads.
-_THREAD_STEMMERS = threading.local()
-
-
-def _stemmer(algorithm: str) -> Stemmer.Stemmer:
-    stemmers: dict[str, Stemmer.Stemmer] | None = getattr(_THREAD_STEMMERS, "by_algorithm", None)
-    if stemmers is None:
-        stemmers = _THREAD_STEMMERS.by_algorithm = {}
-    if algorithm not in stemmers:
-        stemmers[algorithm] = Stemmer.Stemmer(algorithm)
-    return stemmers[algorithm]
+        return word in self.empty_words
 
 
 def _stop_words(code: str) -> frozenset[str]:
@@ -405,6 +398,19 @@ def _stop_words(code: str) -> frozenset[str]:
         return frozenset()
     lists = sorted(Path(spec.origin).parent.glob(f"pginstall*/share/postgresql/tsearch_data/{name}.stop"))
     return frozenset(fold(w) for w in lists[0].read_text(encoding="utf-8").split()) if lists else frozenset()
+
+
+def _inflected(words: set[str], endings: list[str]) -> frozenset[str]:
+    """The words and their inflected forms: an ending added ("toll" → "tollen"), or in place of a final
+    vowel ("bonito" → "bonitas", "bello" → "belli")."""
+    forms = set(words)
+    for word in words:
+        if len(word) < INFLECTED_CHARS:
+            continue
+        forms.update(word + e for e in endings)
+        if word[-1] in _VOWELS:
+            forms.update(word[:-1] + e for e in endings)
+    return frozenset(forms)
 
 
 @functools.cache
@@ -444,8 +450,6 @@ def formulas_of(code: str) -> Formulas | None:
         exclaims = _phrases(table.exclaims)
         exclamation = re.compile(rf"(?:{_alternation(exclaims, cjk=False)})(?!\w)", _I) if exclaims else None
     formula_words = {fold(w) for f in [*saying, table.words] for p in _phrases(f) for w in p.split()}
-    algorithm = None if cjk else _SNOWBALL.get(code)
-    stems = frozenset(_stemmer(algorithm).stemWords(sorted(formula_words))) if algorithm else frozenset()
     return Formulas(
         code=code,
         leading=leading,
@@ -453,9 +457,7 @@ def formulas_of(code: str) -> Formulas | None:
         well_wish=well_wish,
         guess=guess,
         exclamation=exclamation,
-        empty_words=frozenset(formula_words) | _stop_words(code),
-        empty_stems=stems,
+        empty_words=_inflected(formula_words, _phrases(table.endings)) | _stop_words(code),
         anchors=frozenset(fold(w) for w in _phrases(table.anchors)),
-        algorithm=algorithm,
         empty=empty,
     )

@@ -108,6 +108,8 @@ def test_a_short_reaction_stays_with_the_statement_it_reacts_to() -> None:
     # As the English rules keep "So cool." with the sentence before: the text stays whole.
     (memory,) = extracted("Hemos adoptado un perro de la protectora. ¡Precioso!", "es")
     assert memory.content == "Hemos adoptado un perro de la protectora. ¡Precioso!"
+    (memory,) = extracted("Estuve en Granada. ¡Precioso!", "es")  # a short statement, then its reaction
+    assert memory.content == "Estuve en Granada. ¡Precioso!"
     (memory,) = extracted("Wir haben die Wohnung in Altona bekommen!! 😄", "de")
     assert memory.content.endswith("😄")
 
