@@ -45,7 +45,8 @@ class _Table:
     guesses: str
     # What opens an exclamation ("¡Qué frío!", "Wie schön!", "Quelle journée !"): a verdict, not news.
     exclaims: str = ""
-    # Single words that carry nothing alone, beyond the stop list: evaluatives, intensifiers, fillers.
+    # Single words that carry nothing alone, beyond the stop list: evaluatives, intensifiers, fillers
+    # (not comparatives: "Sí, está peor" tells how someone is).
     words: str = ""
     # The preposition of "thanks for…" / "sorry for…": the clause it opens belongs to the formula.
     cause: str = ""
@@ -93,7 +94,7 @@ _TABLES: dict[str, _Table] = {
         "increíble|maravilloso|maravillosa|perfecto|perfecta|fantástico|estupendo|divertido|divertida|"
         "interesante|horrible|terrible|fatal|triste|pena|lástima|envidia|ilusión|suerte|rico|rica|"
         "tan|súper|super|re|bastante|demasiado|realmente|totalmente|igual|también|tampoco|así|aquí|allí|"
-        "ahí|ahora|siempre|nunca|todavía|aún|verdad|cosa|cosas|buen|gran|mejor|peor|jo|tío|tía|"
+        "ahí|ahora|siempre|nunca|todavía|aún|verdad|cosa|cosas|buen|gran|jo|tío|tía|"
         "hombre|mujer|tipo|eh|oye|mira|pues|entonces",
         endings="es|as|os|s|a|o",
         cause="por",
@@ -120,7 +121,7 @@ _TABLES: dict[str, _Table] = {
         exclaims="que|quê|nossa|quanto|quanta",
         words="bem|mal|bom|boa|legal|lindo|linda|bonito|bonita|ótimo|ótima|incrível|perfeito|massa|demais|"
         "divertido|interessante|horrível|triste|pena|sorte|inveja|tão|super|bastante|muito|realmente|"
-        "também|assim|aqui|ali|aí|agora|sempre|nunca|ainda|verdade|coisa|coisas|melhor|pior|"
+        "também|assim|aqui|ali|aí|agora|sempre|nunca|ainda|verdade|coisa|coisas|"
         "cara|gente|mano|então",
         endings="es|as|os|s|a|o",
         cause="por|pela|pelo",
@@ -153,7 +154,7 @@ _TABLES: dict[str, _Table] = {
         words="bien|mal|bon|bonne|super|génial|géniale|cool|top|chouette|sympa|beau|belle|joli|jolie|"
         "magnifique|incroyable|parfait|parfaite|excellent|mignon|mignonne|drôle|intéressant|horrible|"
         "terrible|triste|dommage|chance|trop|très|vraiment|tellement|tout|aussi|ici|là|"
-        "maintenant|toujours|jamais|encore|vrai|chose|choses|truc|trucs|mieux|pire|ça|cela|c'est|"
+        "maintenant|toujours|jamais|encore|vrai|chose|choses|truc|trucs|ça|cela|c'est|"
         "alors|donc|bah|ben|quoi|hein",
         endings="es|e|s|x",
         cause="pour",
@@ -178,7 +179,7 @@ _TABLES: dict[str, _Table] = {
         exclaims="che|quanto|quanta",
         words="bene|male|bello|bella|buono|buona|figo|carino|carina|fantastico|perfetto|stupendo|"
         "interessante|divertente|orribile|triste|peccato|fortuna|invidia|così|molto|tanto|troppo|davvero|"
-        "proprio|anche|qui|lì|adesso|ora|sempre|mai|ancora|vero|cosa|cose|meglio|peggio|dai|"
+        "proprio|anche|qui|lì|adesso|ora|sempre|mai|ancora|vero|cosa|cose|dai|"
         "allora|quindi",
         endings="i|e|a|o",
         cause="per",
@@ -211,7 +212,7 @@ _TABLES: dict[str, _Table] = {
         words="gut|schlecht|schön|toll|super|cool|geil|klasse|prima|spitze|wunderbar|großartig|krass|mega|"
         "lustig|interessant|schrecklich|furchtbar|traurig|schade|blöd|süß|echt|wirklich|total|ziemlich|"
         "voll|richtig|ganz|sehr|so|auch|hier|da|dort|jetzt|immer|nie|noch|wahr|sache|sachen|"
-        "besser|schlimmer|mal|halt|eben|eigentlich|naja|gerne|gern",
+        "mal|halt|eben|eigentlich|naja|gerne|gern",
         endings="en|em|er|es|e",
         cause="für",
         anchors="ich|mein|meine|meinen|meinem|meiner|mir|mich|wir|unser|unsere|unseren|uns|er|sie|"
@@ -234,7 +235,7 @@ _TABLES: dict[str, _Table] = {
         exclaims="wat|zo'n|hoe",
         words="goed|slecht|leuk|mooi|fijn|gaaf|geweldig|super|top|tof|lekker|grappig|interessant|"
         "vreselijk|verdrietig|jammer|echt|heel|erg|zo|best|ook|hier|daar|nu|altijd|nooit|nog|"
-        "waar|ding|dingen|beter|erger|even|gewoon|wel",
+        "waar|ding|dingen|even|gewoon|wel",
         endings="en|e",
         cause="voor",
         anchors="ik|mijn|mij|me|wij|we|ons|onze|hij|zij|ze|zijn|haar|hun",
