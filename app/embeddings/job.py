@@ -4,6 +4,13 @@ Queued (one per profile: queued jobs coalesce) by the extraction job when it cre
 remember, in the transaction that wrote them; never run on a request path. It works in rounds — read a batch
 of memories still without a vector, embed them with no database connection held, store the vectors — until
 none is left, so it also backfills after the model changes. Idempotent: a re-run stores nothing new.
+
+Extraction comes first: it is what makes a memory recallable (the lexical channel finds it once stored), and
+the vectors improve recall when they follow. The kind is claimed behind the others (`claim_delay_seconds`),
+and a running job gives way between two rounds when jobs of another kind are queued and due: it queues the
+rest of the profile's work as a new job and ends. That job is claimed once the others are, or once it has
+waited the claim delay, whichever comes first: a queue that never empties still gets its vectors, a round
+at least per delay.
 """
 
 from __future__ import annotations
@@ -18,9 +25,6 @@ from app.worker.kinds import EmbedPayload, EmbedResult
 from app.worker.registry import registry
 
 EMBED = EmbedPayload.kind
-# Memories read per round: a few provider batches, so a round's work stays small and its vectors are
-# committed before the next round reads.
-ROUND_BATCHES = 4
 
 
 async def enqueue_embedding(db: AsyncSession, profile_id: int) -> str:
@@ -51,14 +55,18 @@ async def run_embedding(ctx: JobContext, job: JobInfo, _payload: EmbedPayload) -
     semantic = semantic_for(ctx)
     if semantic is None:
         return EmbedResult()  # embeddings were turned off after the job was queued
-    per_round = ctx.settings.embeddings_batch_size * ROUND_BATCHES
+    # A round is one provider batch: the local model costs the same per token in batches of 32 or 128 (it
+    # packs a batch's texts, no padding), and a round is how long other jobs wait for this one to give way.
+    per_round = ctx.settings.embeddings_batch_size
     stored = 0
+    after = ""  # the last memory read: the next round reads past it
     while True:
         async with ctx.transaction() as db:
             store = await semantic.vector_store(db)
-            pending = await repository.missing(db, profile_id, semantic.model, per_round)
+            pending = await repository.missing(db, profile_id, semantic.model, per_round, after)
         if not pending:
             return EmbedResult(vectors_stored=stored)
+        after = pending[-1].id
         texts = [text_of(m, semantic.input_mode) for m in pending]
         # Memories split from one turn share their source text: each distinct text is embedded once.
         unique = list(dict.fromkeys(texts))
@@ -66,7 +74,7 @@ async def run_embedding(ctx: JobContext, job: JobInfo, _payload: EmbedPayload) -
         by_text = dict(zip(unique, await semantic.embedder.embed(unique), strict=True))
         vectors = {m.id: by_text[t] for m, t in zip(pending, texts, strict=True)}
         async with ctx.transaction() as db:
-            written = await repository.store_vectors(db, profile_id, semantic.model, vectors, store)
-        stored += written
-        if written == 0:
-            return EmbedResult(vectors_stored=stored)  # all went meanwhile: the next read finds the same
+            stored += await repository.store_vectors(db, profile_id, semantic.model, vectors, store)
+            if await queue.undelayed_jobs_due(db):
+                await enqueue_embedding(db, profile_id)  # the rest, behind the jobs waiting
+                return EmbedResult(vectors_stored=stored)
