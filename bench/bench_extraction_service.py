@@ -64,7 +64,11 @@ async def ingest(base_url: str, count: int, size: int | None, wave: int) -> floa
                 "sessionId": f"w{wave}-s{start // SESSION}",
                 "messages": [
                     # Numbered: the turns repeat, and a session stores a repeated message once.
-                    {"role": m.role, "content": f"({wave}.{i}) {m.content}", "timestamp": m.timestamp.isoformat()}
+                    {
+                        "role": m.role,
+                        "content": f"({wave}.{i}) {m.content}",
+                        "timestamp": m.timestamp.isoformat(),
+                    }
                     for i, m in enumerate(batch[start : start + PER_REQUEST], start)
                 ],
             }
@@ -189,6 +193,7 @@ async def measure(args: argparse.Namespace, tree: Path | None) -> None:
                     embeddings = "none" if lexical else "default"
                     load = f"{before} → {harness.load_average()}"
                     rows.append([label, side, embeddings, count, *figures, load])
+                    print(*rows[-1], sep=" | ", flush=True)  # kept should a later run fail
     print_table(
         "The worker: extraction, and the vectors after it (one worker process, default extractor)",
         [

@@ -54,16 +54,15 @@ async def _profile(app: FastAPI, client: httpx.AsyncClient, ns: str, name: str, 
         response = await client.post(f"{url}/remember", json={"content": f"My locker number {i} is {i * 7}."})
         assert response.status_code == 201, response.text
     async with app.state.sessionmaker() as db:
-        profile_id: int = (
-            await db.execute(
-                text(
-                    "SELECT p.id FROM profiles p JOIN namespaces n ON n.id = p.namespace_id "
-                    "WHERE n.name = :ns AND p.name = :p"
-                ),
-                {"ns": ns, "p": name},
-            )
-        ).scalar_one()
+        statement = text("SELECT profile_id FROM memories WHERE id = :id")
+        profile_id: int = (await db.execute(statement, {"id": response.json()["id"]})).scalar_one()
     return profile_id
+
+
+async def _drain(app: FastAPI, settings: Settings, name: str) -> None:
+    worker = Worker(settings, app.state.sessionmaker, to_async_url(settings.database_url or ""), name=name)
+    await worker.drain(timeout=60)
+    await worker.stop(grace_seconds=5)
 
 
 async def _age(app: FastAPI, profile_id: int, seconds: float) -> None:
@@ -103,14 +102,7 @@ async def test_claim_order_puts_embedding_behind_unless_it_waited_the_delay(
         claimed = await jobs.claim(db, "w1", 30, 1, delays)
         assert [j.kind for j in claimed] == [EmbedPayload.kind]
         await db.rollback()
-    worker = Worker(
-        provider_settings,
-        provider_app.state.sessionmaker,
-        to_async_url(provider_settings.database_url or ""),
-        name="claim-order",
-    )
-    await worker.drain(timeout=60)
-    await worker.stop(grace_seconds=5)
+    await _drain(provider_app, provider_settings, "claim-order")
 
 
 async def test_a_running_embed_job_gives_way_and_its_rest_runs_after(
@@ -121,14 +113,7 @@ async def test_a_running_embed_job_gives_way_and_its_rest_runs_after(
     await _age(provider_app, profile_id, EmbedPayload.claim_delay_seconds + 5)
     await _queue_waiting(provider_app, profile_id, "during")
     one_at_a_time = provider_settings.model_copy(update={"worker_concurrency": 1})
-    worker = Worker(
-        one_at_a_time,
-        provider_app.state.sessionmaker,
-        to_async_url(provider_settings.database_url or ""),
-        name="gives-way",
-    )
-    await worker.drain(timeout=60)
-    await worker.stop(grace_seconds=5)
+    await _drain(provider_app, one_at_a_time, "gives-way")
 
     async with provider_app.state.sessionmaker() as db:
         rows = (
