@@ -2,7 +2,7 @@
 the memories it made, and extraction again while those vectors are being made.
 
 Run: .venv/bin/python -m bench extraction-service [--short 1200] [--large 0] [--rounds 1] [--base REV]
-         [--lexical] [--timeout 1800]
+         [--lexical] [--one-core] [--timeout 1800]
 
 For each size and round: a fresh database on the local PostgreSQL; `agent-memory serve --no-worker` takes the
 messages through `POST /ingest` (100 per request, as agents batch them, sessions of 300); then one
@@ -19,7 +19,8 @@ messages through `POST /ingest` (100 per request, as agents batch them, sessions
 The model floor: the embedder alone, in this process on one thread, on the texts the `embed` job embeds for
 the first memories of the run (the configured `AGENT_MEMORY_EMBEDDINGS_INPUT`): tokens per text, CPU ms per
 memory and the memories/s one core can embed at most. `--lexical` adds a row with
-`AGENT_MEMORY_EMBEDDINGS=none` (extraction alone); `--base REV` runs the worker of that git revision too (a
+`AGENT_MEMORY_EMBEDDINGS=none` (extraction alone); `--one-core` pins the worker process (its extraction and
+embedding threads) to one core; `--base REV` runs the worker of that git revision too (a
 temporary worktree on PYTHONPATH, as `bench ab` does), interleaved with this checkout's, the first side
 alternating from round to round. `python -m bench extraction-sizes` is the extractor alone.
 """
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -143,6 +145,10 @@ async def one_run(
             conn = await asyncpg.connect(url)
             worker = worker_process(url, tree, lexical)
             worker.spawn()
+            if args.one_core:
+                assert worker.process is not None
+                # Before it starts a thread: its threads (extraction, the embedder) inherit the one core.
+                os.sched_setaffinity(worker.process.pid, {min(os.sched_getaffinity(0))})
             watch = Watch(conn, worker, time.perf_counter() + args.timeout)
             try:
                 first_claim = await watch.until("claimed", done=False)
@@ -234,4 +240,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--base", default=None, help="a git revision whose worker runs too, interleaved")
     parser.add_argument("--lexical", action="store_true", help="also a row with AGENT_MEMORY_EMBEDDINGS=none")
     parser.add_argument("--timeout", type=float, default=1800.0)
+    parser.add_argument(
+        "--one-core",
+        action="store_true",
+        help="pin the worker process to one core (the API and PostgreSQL not)",
+    )
     return harness.run_benchmark(parser, run, argv)
