@@ -4,9 +4,18 @@ Queued (one per profile: queued jobs coalesce) by the extraction job when it cre
 remember, in the transaction that wrote them; never run on a request path. It works in rounds — read a batch
 of memories still without a vector, embed them with no database connection held, store the vectors — until
 none is left, so it also backfills after the model changes. Idempotent: a re-run stores nothing new.
+
+Extraction comes first: it is what makes a memory recallable (the lexical channel finds it once stored), and
+the vectors improve recall when they follow. The kind is claimed behind the others (`claim_delay_seconds`),
+and a running job gives way between two rounds (of about `ROUND_SECONDS`) when jobs of another kind are
+queued and due: it queues the rest of the profile's work as a new job and ends. That job is claimed once the others are, or once it has
+waited the claim delay, whichever comes first: a queue that never empties still gets its vectors, a round
+at least per delay.
 """
 
 from __future__ import annotations
+
+import time
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -18,9 +27,13 @@ from app.worker.kinds import EmbedPayload, EmbedResult
 from app.worker.registry import registry
 
 EMBED = EmbedPayload.kind
-# Memories read per round: a few provider batches, so a round's work stays small and its vectors are
-# committed before the next round reads.
-ROUND_BATCHES = 4
+# How long a round may last, about: how long a due job of another kind waits for this one to give way. The
+# local model takes ~0.1 s of CPU a memory (embedded with the turn before it), and costs the same per token
+# one text at a time or 96 (it packs a batch's texts, no padding): its rounds hold a few memories. A remote
+# endpoint answers a batch in about the time of one text: its rounds stay whole batches.
+ROUND_SECONDS = 0.5
+# Memories in a job's first round, which measures the pace.
+FIRST_ROUND = 4
 
 
 async def enqueue_embedding(db: AsyncSession, profile_id: int) -> str:
@@ -51,22 +64,28 @@ async def run_embedding(ctx: JobContext, job: JobInfo, _payload: EmbedPayload) -
     semantic = semantic_for(ctx)
     if semantic is None:
         return EmbedResult()  # embeddings were turned off after the job was queued
-    per_round = ctx.settings.embeddings_batch_size * ROUND_BATCHES
+    batch = ctx.settings.embeddings_batch_size
+    per_round = min(batch, FIRST_ROUND)  # then sized to last about ROUND_SECONDS, at the last round's pace
     stored = 0
+    after = ""  # the last memory read: the next round reads past it
     while True:
         async with ctx.transaction() as db:
             store = await semantic.vector_store(db)
-            pending = await repository.missing(db, profile_id, semantic.model, per_round)
+            pending = await repository.missing(db, profile_id, semantic.model, per_round, after)
         if not pending:
             return EmbedResult(vectors_stored=stored)
+        after = pending[-1].id
         texts = [text_of(m, semantic.input_mode) for m in pending]
         # Memories split from one turn share their source text: each distinct text is embedded once.
         unique = list(dict.fromkeys(texts))
         # No database connection is held while the texts are embedded (an HTTP call or CPU work).
+        started = time.perf_counter()
         by_text = dict(zip(unique, await semantic.embedder.embed(unique), strict=True))
+        pace = (time.perf_counter() - started) / len(unique)
+        per_round = max(1, min(batch, int(ROUND_SECONDS / pace) if pace > 0 else batch))
         vectors = {m.id: by_text[t] for m, t in zip(pending, texts, strict=True)}
         async with ctx.transaction() as db:
-            written = await repository.store_vectors(db, profile_id, semantic.model, vectors, store)
-        stored += written
-        if written == 0:
-            return EmbedResult(vectors_stored=stored)  # all went meanwhile: the next read finds the same
+            stored += await repository.store_vectors(db, profile_id, semantic.model, vectors, store)
+            if await queue.undelayed_jobs_due(db):
+                await enqueue_embedding(db, profile_id)  # the rest, behind the jobs waiting
+                return EmbedResult(vectors_stored=stored)

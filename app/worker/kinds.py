@@ -27,6 +27,11 @@ class JobPayload(_CamelModel):
     """What a job needs beyond its profile and session (which are columns of `jobs`)."""
 
     kind: ClassVar[str]
+    # Where a job of this kind stands in the claim order: as if it had been queued this much later. A kind
+    # whose work can follow (vectors improve recall; extraction is what makes memories recallable at all)
+    # waits behind the others, yet only for so long: a job queued more than this before another is claimed
+    # first all the same, so a queue that never empties still runs it.
+    claim_delay_seconds: ClassVar[float] = 0.0
 
 
 class JobResult(_CamelModel):
@@ -85,6 +90,7 @@ class EmbedPayload(JobPayload):
     queued ones coalesce, and each run embeds whatever is missing then)."""
 
     kind: ClassVar[str] = "embed"
+    claim_delay_seconds: ClassVar[float] = 60.0
 
 
 class EmbedResult(JobResult):

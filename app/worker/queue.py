@@ -11,6 +11,7 @@ from ulid import ULID
 
 from app.worker import repository
 from app.worker.kinds import CompactPayload, ExtractPayload, JobPayload, PurgePayload
+from app.worker.registry import registry
 
 NOTIFY_CHANNEL = repository.NOTIFY_CHANNEL
 JobStatus = repository.JobStatus
@@ -33,6 +34,13 @@ async def profile_jobs(
 async def retry_failed(db: AsyncSession, profile_id: int, job_id: str) -> JobStatus | None:
     """Queue a failed job of the profile again (attempts from zero); None when it has no such failed job."""
     return await repository.requeue_failed(db, profile_id, job_id)
+
+
+async def undelayed_jobs_due(db: AsyncSession) -> bool:
+    """Whether jobs of the kinds claimed without delay are queued and due. A job of a delayed kind that works
+    in rounds (embedding) stops between two rounds for them and queues the rest of its work, so a backlog of
+    it never holds up theirs (`JobPayload.claim_delay_seconds`)."""
+    return await repository.undelayed_due(db, list(registry.claim_delays()))
 
 
 async def enqueue(

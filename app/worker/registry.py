@@ -72,6 +72,15 @@ class Registry:
         self.load()
         return sorted(self._jobs)
 
+    def claim_delays(self) -> dict[str, float]:
+        """The kinds claimed behind the others, and by how much (`JobPayload.claim_delay_seconds`)."""
+        self.load()
+        return {
+            k: j.payload_type.claim_delay_seconds
+            for k, j in self._jobs.items()
+            if j.payload_type.claim_delay_seconds
+        }
+
     def load(self) -> None:
         """Import the handler modules once (they register themselves as they are imported)."""
         if self._loaded:

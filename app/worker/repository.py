@@ -54,7 +54,8 @@ _ENQUEUE_AND_NOTIFY = text(
 )
 
 # Claim takes queued jobs whose time has come and reclaims running jobs whose lease expired (their
-# worker died or stalled), in one statement.
+# worker died or stalled), in one statement; oldest first, a kind with a claim delay (`:delays`, seconds by
+# kind) as if queued that much later.
 _CLAIM = text(
     """
     UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = :me,
@@ -75,11 +76,17 @@ _CLAIM = text(
               SELECT 1 FROM jobs e
               WHERE j.session_id IS NULL AND e.profile_id = j.profile_id AND e.session_id IS NULL
                 AND e.kind = j.kind AND e.id < j.id AND e.status IN ('queued', 'running'))
-        ORDER BY j.run_after, j.id
+        ORDER BY j.run_after + make_interval(secs => coalesce(CAST(CAST(:delays AS jsonb) ->> j.kind AS float8), 0)),
+                 j.id
         FOR UPDATE SKIP LOCKED
         LIMIT :n)
     RETURNING id, kind, profile_id, session_id, payload, attempts, max_attempts
     """
+)
+# Queued jobs whose time has come, of the kinds claimed without delay.
+_UNDELAYED_DUE = text(
+    "SELECT EXISTS (SELECT 1 FROM jobs WHERE status = 'queued' AND run_after <= now() "
+    "AND kind <> ALL(CAST(:delayed AS text[])))"
 )
 _RENEW = text(
     "UPDATE jobs SET locked_until = now() + make_interval(secs => :lease) "
@@ -204,9 +211,19 @@ async def requeue_failed(db: AsyncSession, profile_id: int, job_id: str) -> JobS
     return JobStatus(**{k: v for k, v in row.items() if k != "pg_notify"})
 
 
-async def claim(db: AsyncSession, me: str, lease_seconds: float, n: int) -> list[ClaimedJob]:
-    rows = (await db.execute(_CLAIM, {"me": me, "lease": lease_seconds, "n": n})).mappings().all()
+async def claim(
+    db: AsyncSession, me: str, lease_seconds: float, n: int, delays: dict[str, float] | None = None
+) -> list[ClaimedJob]:
+    """Up to `n` jobs for this worker; `delays`: the kinds claimed behind the others, in seconds."""
+    params = {"me": me, "lease": lease_seconds, "n": n, "delays": json.dumps(delays or {})}
+    rows = (await db.execute(_CLAIM, params)).mappings().all()
     return [ClaimedJob(**dict(row)) for row in rows]
+
+
+async def undelayed_due(db: AsyncSession, delayed: list[str]) -> bool:
+    """Whether a queued job whose time has come is of a kind other than `delayed`."""
+    found: bool = (await db.execute(_UNDELAYED_DUE, {"delayed": delayed})).scalar_one()
+    return found
 
 
 async def renew(db: AsyncSession, job_id: str, me: str, lease_seconds: float) -> bool:

@@ -166,7 +166,9 @@ class Worker:
         if free <= 0 or self._stopping.is_set():
             return 0
         async with self.sessionmaker() as db:
-            jobs = await repository.claim(db, self.id, self.settings.job_lease_seconds, free)
+            jobs = await repository.claim(
+                db, self.id, self.settings.job_lease_seconds, free, self.registry.claim_delays()
+            )
             await db.commit()
         for job in jobs:
             task = asyncio.create_task(self._process(job), name=f"job {job.id}")
