@@ -880,7 +880,7 @@ def extract_memories(
         name, named = _speech_for(speakers[index], message.role)
         addressee = _addressee(speakers, index, name) if named else _default_addressee(message.role, named)
         speech = _Speech(name, named, message.role, addressee, message.timestamp, message.id)
-        language = detect(p.body)
+        language = message.language or detect(p.body)
         if not language.english:
             memories += _verbatim(conversation, index, name if named else None, language, seen)
             continue

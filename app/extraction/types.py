@@ -14,6 +14,7 @@ from typing import Protocol
 
 from app.core.memory_types import MemoryType
 from app.extraction.text import normalise_for_hash
+from app.language.detect import Language
 
 __all__ = [
     "CONTENT_MAX_CHARS",
@@ -38,6 +39,9 @@ class InputMessage:
     content: str
     timestamp: datetime  # tz-aware UTC
     speaker: str | None = None  # display name; a "Name: text" prefix in content is detected otherwise
+    # The language of what was said, when the caller detected it already (the extraction job, which indexes
+    # the message in it); None: the extractor detects it.
+    language: Language | None = None
 
 
 @dataclass(frozen=True)
