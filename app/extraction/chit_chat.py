@@ -284,17 +284,22 @@ def says_nothing_in(text: str, code: str, *, dated: bool = False) -> bool:
     entrevista", "祝你面试顺利"), no word but function words and formulas ("Yo también", "我也是"), or a short
     guess about the partner's news anchored to nobody ("Suena genial", "Ça doit être magnifique",
     "一定很冷吧"). `dated`: the statement names a day, which is content."""
-    formulas = formulas_of(code)
-    words = _WORD_RE.findall(text)
-    if not words:
-        return True  # punctuation, emoji, symbols: a reaction
-    if all(_laughs(fold(w)) for w in words):
+    if _is_reaction(text):
         return True
-    if formulas is None:
-        return False
+    formulas = formulas_of(code)
+    return formulas is not None and _says_nothing(text, fold(text), formulas, dated)
+
+
+def _is_reaction(text: str) -> bool:
+    """Punctuation, emoji, symbols or laughter alone: a reaction, in any language."""
+    return all(_laughs(fold(w)) for w in _WORD_RE.findall(text))
+
+
+def _says_nothing(text: str, folded: str, formulas: Formulas, dated: bool) -> bool:
+    """`says_nothing_in` by one language's formulas, for a statement that is more than a reaction;
+    `folded` is `fold(text)`."""
     if formulas.empty is not None:
-        return _cjk_says_nothing(fold(text), formulas, formulas.empty, dated=dated)
-    folded = fold(text)
+        return _cjk_says_nothing(folded, formulas, formulas.empty, dated=dated)
     rest = folded[_after_formulas(text, folded, formulas) :]
     if not _WORD_RE.search(rest):
         return True
@@ -337,7 +342,11 @@ def says_nothing_in_some_language(text: str, *, dated: bool = False) -> bool:
     confidence though no English word is in it ("¡Hola Marta!", "Merci Paul !"). Chit-chat in one of the
     languages with formulas; a word of substance is no language's function word or formula, so a
     statement that tells something is kept whichever language it is."""
-    return any(says_nothing_in(text, code, dated=dated) for code in LANGUAGES)
+    if _is_reaction(text):
+        return True
+    folded = fold(text)  # once, for every language's reading
+    tables = (formulas_of(code) for code in LANGUAGES)
+    return any(_says_nothing(text, folded, formulas, dated) for formulas in tables if formulas is not None)
 
 
 def _cjk_says_nothing(folded: str, formulas: Formulas, empty: re.Pattern[str], *, dated: bool) -> bool:

@@ -324,11 +324,9 @@ def _folded(char: str) -> str:
     return unicodedata.normalize("NFD", char.lower())[:1] or char
 
 
-@functools.lru_cache(maxsize=256)
 def fold(text: str) -> str:
     """Lower case without accents ("Adiós" → "adios"), as chat often writes them; one character for one,
-    so a position in the folded text is the same position in `text`. Cached: the chit-chat rules fold one
-    statement several times (each check, each join of a short reaction)."""
+    so a position in the folded text is the same position in `text`."""
     if text.isascii():
         return text.lower()  # the same, character for character, without a call per character
     return "".join(map(_folded, text))
