@@ -95,6 +95,7 @@ def seeded(live_server: LiveServer) -> Iterator[Seeded]:
                     {
                         "id": "m1",
                         "role": "user",
+                        "name": "Alice",
                         "parts": [{"type": "text", "text": "Plan a weekend in Porto."}],
                     },
                     {"id": "m2", "role": "assistant", "parts": [{"type": "text", "text": "Train or car?"}]},
@@ -246,6 +247,8 @@ def test_inspect_recall_and_delete(live_server: LiveServer, browser: Browser, se
     expect(tree).to_contain_text("Car.")
     expect(tree).to_contain_text("2 branches")
     expect(tree.locator(".msg.on-path")).to_have_count(4)
+    # A named message shows its speaker beside its role, in the tree and on the path.
+    expect(tree.locator(".role").first).to_have_text("Alice (user)")
     expect(page.get_by_role("table", name="Compactions")).to_contain_text("weekend in Porto")
     expect(page.get_by_role("table", name="Context blocks")).to_contain_text("travel assistant")
     page.get_by_role("heading", name=re.compile("Messages as a tree")).scroll_into_view_if_needed()
