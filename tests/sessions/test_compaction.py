@@ -219,3 +219,24 @@ async def test_failed_auto_compaction_never_fails_the_append(
             )
         ).one()
     assert job.status == "failed" and "summariser exploded" in job.last_error
+
+
+async def test_compaction_names_the_speakers(client: httpx.AsyncClient, profile_url: str) -> None:
+    """The extractive compaction summary says who spoke by their `name`, User / Assistant otherwise."""
+    sid = await new_session(client, profile_url)
+    url = f"{profile_url}/sessions/{sid}"
+    said = [
+        ("user", "Marta", "I booked the flat in Porto for three nights."),
+        ("assistant", "Ben", "I found a tram pass that covers the whole stay."),
+        ("user", None, "The budget for food is two hundred euros."),
+        ("assistant", None, "Dinner at the riverside place is booked for Friday."),
+        ("user", "Marta", "Thanks."),
+    ]
+    for i, (role, name, words) in enumerate(said):
+        message = text_message(f"s{i}", role, words)
+        await append(client, url, {**message, "name": name} if name else message)
+    compaction = (await client.post(f"{url}/compact", json={"protectHead": 0, "tailTokenBudget": 0})).json()
+    summary = compaction["summary"]
+    assert "Marta: I booked the flat in Porto" in summary, summary
+    assert "Ben: I found a tram pass" in summary, summary
+    assert "User: The budget for food" in summary, summary
