@@ -188,6 +188,7 @@ class Walkthrough:
         self.workdir = workdir
         self.answers: dict[int, Answer] = {}
         self.assignments: list[str] = []  # the README's variables so far, as literal values
+        self.last: tuple[str, Answer] | None = None  # the line run last and its answer, for failures
 
     def assign(self, assignment: str) -> None:
         """A README variable: a command substitution (`M=$(curl …)`) runs once, where the README has it."""
@@ -200,10 +201,29 @@ class Walkthrough:
         result = subprocess.run(
             ["bash", "-c", script], capture_output=True, text=True, timeout=60, cwd=self.workdir
         )
-        assert result.returncode == 0, f"{assignment}\n{result.stderr}"
+        assert result.returncode == 0, f"{assignment}\n{result.stderr}\nafter: {self._last_answer()}"
         self.assignments.append(f"{name}={shlex.quote(result.stdout)}")
 
+    def _last_answer(self) -> str:
+        if self.last is None:
+            return "no line run yet"
+        command, answer = self.last
+        return f"{command}\n→ {answer.status} {answer.body!r}"
+
     def run(self, line: Line) -> Answer:
+        answer = self._run(line)
+        if answer.status == 503:
+            # The API's 503 means "retry shortly" (it says when in Retry-After): a loaded machine's first
+            # requests can meet it, and a reader would run the line again.
+            time.sleep(1)
+            answer = self._run(line)
+        self.last = (line.command, answer)
+        if isinstance(answer.body, dict) and isinstance(answer.body.get("jobId"), str):
+            self._wait_for_job(line, answer.body["jobId"])
+        self.answers[line.index] = answer
+        return answer
+
+    def _run(self, line: Line) -> Answer:
         # The body goes where the README sends it (stdout, or a file it redirects to); the status to stderr.
         script = "\n".join(
             [
@@ -225,11 +245,7 @@ class Walkthrough:
             body: Any = json.loads(text) if text.strip() else None
         except ValueError:
             body = text
-        answer = Answer(status, body, check(line, status, body))
-        if isinstance(body, dict) and isinstance(body.get("jobId"), str):
-            self._wait_for_job(line, body["jobId"])
-        self.answers[line.index] = answer
-        return answer
+        return Answer(status, body, check(line, status, body))
 
     def _wait_for_job(self, line: Line, job_id: str) -> None:
         """The README's reader waits for extraction before recalling; so does the test."""
