@@ -53,7 +53,7 @@ def statements(body: str, language: Language, *, keep_all: bool = False) -> list
     for sentence in split_statements(body):
         if not keep_all and is_question(sentence):
             continue
-        dated = names_a_day(sentence)
+        dated = names_a_day(sentence, language.code)
         if not keep_all and says_nothing_in(sentence, language.code, dated=dated):
             # A short reaction stays with the statement it reacts to ("Tes tacos... incroyables"), as the
             # English rules keep "So cool." with the sentence before; a greeting, thanks or farewell does
@@ -101,7 +101,7 @@ def memory(
     """One statement as a memory: verbatim, typed by the cues it holds, its speaker named as a prefix.
     `agent_speaking`: the assistant speaking as itself, which gives itself no rules."""
     said = f"{speaker}: {statement}" if speaker else statement
-    event_time = date_mentioned(statement, timestamp)
+    event_time = date_mentioned(statement, timestamp, language.code)
     kind = _kind(statement, dated=event_time is not None, agent_speaking=agent_speaking)
     if kind == MemoryType.INSTRUCTION:
         event_time = None  # a rule holds from when it is said, whatever day it names

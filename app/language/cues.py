@@ -24,78 +24,99 @@ from app.language.formulas import fold
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?…])\s+|(?<=[。！？])\s*|\n\s*")
 _QUESTION_RE = re.compile(r"[?？؟]\s*[\"'”’»)\]]*\s*$")
 
-_RELATIVE_DAYS: dict[str, int] = {
-    **dict.fromkeys(("hoy", "heute", "aujourd'hui", "hoje", "oggi", "vandaag", "idag", "今天", "今日", "오늘"), 0),
-    **dict.fromkeys(
-        ("mañana", "morgen", "demain", "amanhã", "domani", "imorgon", "明天", "明日", "내일"), 1
+# A relative time word names a day (`D`: that many days from the message's), a weekend (`W`: its Saturday,
+# that many weeks on), a month (`M`: the same day that many months on) or a year (`Y`: its first day); `None`
+# marks a phrase that holds a day word without naming a day (Spanish "por la mañana", German "am Morgen":
+# in the morning). The words are each language's own: German "hier" is "here", French "hier" yesterday.
+_Relative = tuple[str, int] | None
+_D, _W, _M, _Y = "day", "weekend", "month", "year"
+
+
+def _words(*groups: tuple[str, _Relative]) -> dict[str, _Relative]:
+    return {word: meaning for words, meaning in groups for word in words.split("|")}
+
+
+_RELATIVE_WORDS: dict[str, dict[str, _Relative]] = {
+    "es": _words(
+        ("hoy|esta noche|esta tarde|esta mañana", (_D, 0)), ("mañana", (_D, 1)), ("pasado mañana", (_D, 2)),
+        ("ayer|anoche", (_D, -1)), ("anteayer|antier", (_D, -2)),
+        ("la semana que viene|la próxima semana", (_D, 7)), ("la semana pasada", (_D, -7)),
+        ("el mes que viene|el próximo mes", (_M, 1)), ("el mes pasado", (_M, -1)),
+        ("este fin de semana|este finde", (_W, 0)), ("el fin de semana pasado|el finde pasado", (_W, -1)),
+        ("el próximo fin de semana|el finde que viene", (_W, 1)),
+        ("el año pasado", (_Y, -1)), ("el año que viene|el próximo año", (_Y, 1)),
+        ("por la mañana|de la mañana|la mañana|las mañanas|cada mañana|toda la mañana", None),
     ),
-    **dict.fromkeys(("pasado mañana", "übermorgen", "après-demain", "后天", "明後日", "모레"), 2),
-    **dict.fromkeys(("ayer", "gestern", "hier", "ontem", "ieri", "gisteren", "igår", "昨天", "昨日", "어제"), -1),
-    # Tonight, this afternoon, last night (where the day word alone does not already say it).
-    **dict.fromkeys(
-        ("esta noche", "esta tarde", "ce soir", "cet après-midi", "esta noite", "stasera", "stanotte",
-         "vanavond", "ikväll", "今晚", "今夜", "今晩"),
-        0,
+    "pt": _words(
+        ("hoje|esta noite|esta tarde|hoje à noite", (_D, 0)), ("amanhã", (_D, 1)),
+        ("ontem|ontem à noite", (_D, -1)), ("anteontem", (_D, -2)),
+        ("na próxima semana|semana que vem", (_D, 7)), ("na semana passada|semana passada", (_D, -7)),
+        ("no próximo mês|mês que vem", (_M, 1)), ("no mês passado|mês passado", (_M, -1)),
+        ("este fim de semana|neste fim de semana", (_W, 0)),
+        ("o fim de semana passado|no fim de semana passado", (_W, -1)),
+        ("o próximo fim de semana|no próximo fim de semana", (_W, 1)),
+        ("o ano passado|no ano passado|ano passado", (_Y, -1)), ("o ano que vem|no próximo ano|ano que vem", (_Y, 1)),
     ),
-    **dict.fromkeys(("anoche", "ontem à noite", "昨晚", "昨夜"), -1),
-    **dict.fromkeys(("anteayer", "vorgestern", "avant-hier", "anteontem", "前天", "一昨日", "그저께"), -2),
-    **dict.fromkeys(
-        ("la semana que viene", "la próxima semana", "nächste woche", "nächsten woche",
-         "la semaine prochaine", "na próxima semana", "la prossima settimana", "下周", "下个星期",
-         "下星期", "来週", "다음 주"),
-        7,
+    "fr": _words(
+        ("aujourd'hui|ce soir|cet après-midi|ce matin", (_D, 0)), ("demain", (_D, 1)),
+        ("après-demain", (_D, 2)), ("hier|hier soir", (_D, -1)), ("avant-hier", (_D, -2)),
+        ("la semaine prochaine", (_D, 7)), ("la semaine dernière", (_D, -7)),
+        ("le mois prochain", (_M, 1)), ("le mois dernier", (_M, -1)),
+        ("ce week-end|ce weekend", (_W, 0)), ("le week-end dernier|le weekend dernier", (_W, -1)),
+        ("le week-end prochain|le weekend prochain", (_W, 1)),
+        ("l'année dernière|l'an dernier", (_Y, -1)), ("l'année prochaine|l'an prochain", (_Y, 1)),
     ),
-    **dict.fromkeys(
-        ("la semana pasada", "letzte woche", "letzten woche", "la semaine dernière", "na semana passada",
-         "la settimana scorsa", "上周", "上个星期", "上星期", "先週", "지난주", "지난 주"),
-        -7,
+    "it": _words(
+        ("oggi|stasera|stanotte|stamattina|oggi pomeriggio", (_D, 0)), ("domani", (_D, 1)),
+        ("dopodomani", (_D, 2)), ("ieri|ieri sera", (_D, -1)), ("l'altro ieri|l'altroieri", (_D, -2)),
+        ("la prossima settimana|la settimana prossima", (_D, 7)), ("la settimana scorsa", (_D, -7)),
+        ("il mese prossimo|il prossimo mese", (_M, 1)), ("il mese scorso", (_M, -1)),
+        ("questo fine settimana|questo weekend", (_W, 0)), ("lo scorso fine settimana|lo scorso weekend", (_W, -1)),
+        ("il prossimo fine settimana|il prossimo weekend", (_W, 1)),
+        ("l'anno scorso", (_Y, -1)), ("l'anno prossimo|il prossimo anno", (_Y, 1)),
     ),
-}  # fmt: skip
-_RELATIVE_MONTHS: dict[str, int] = {
-    **dict.fromkeys(
-        ("el mes que viene", "el próximo mes", "nächsten monat", "nächster monat", "le mois prochain",
-         "no próximo mês", "il mese prossimo", "下个月", "下月", "来月", "다음 달"),
-        1,
+    "de": _words(
+        ("heute|heute abend|heute morgen|heute nachmittag", (_D, 0)), ("morgen", (_D, 1)),
+        ("übermorgen", (_D, 2)), ("gestern|gestern abend", (_D, -1)), ("vorgestern", (_D, -2)),
+        ("nächste woche|nächsten woche", (_D, 7)), ("letzte woche|letzten woche|vorige woche", (_D, -7)),
+        ("nächsten monat|nächster monat", (_M, 1)), ("letzten monat|letzter monat|vorigen monat", (_M, -1)),
+        ("dieses wochenende|am wochenende", (_W, 0)), ("letztes wochenende|letzten wochenende", (_W, -1)),
+        ("nächstes wochenende|nächsten wochenende", (_W, 1)),
+        ("letztes jahr|letzten jahr|voriges jahr", (_Y, -1)), ("nächstes jahr|nächsten jahr", (_Y, 1)),
+        ("am morgen|guten morgen|jeden morgen|den ganzen morgen|morgens", None),
     ),
-    **dict.fromkeys(
-        ("el mes pasado", "letzten monat", "le mois dernier", "no mês passado", "il mese scorso",
-         "上个月", "上月", "先月", "지난달", "지난 달"),
-        -1,
+    "nl": _words(
+        ("vandaag|vanavond|vanmiddag|vanochtend|vanmorgen", (_D, 0)), ("morgen", (_D, 1)),
+        ("overmorgen", (_D, 2)), ("gisteren|gisteravond", (_D, -1)), ("eergisteren", (_D, -2)),
+        ("volgende week", (_D, 7)), ("vorige week", (_D, -7)),
+        ("volgende maand", (_M, 1)), ("vorige maand", (_M, -1)),
+        ("dit weekend", (_W, 0)), ("vorig weekend", (_W, -1)), ("volgend weekend", (_W, 1)),
+        ("vorig jaar", (_Y, -1)), ("volgend jaar", (_Y, 1)),
+        ("goedemorgen|goede morgen|'s morgens", None),
     ),
-}  # fmt: skip
-# This weekend, last, next: its Saturday (as `temporal` reads "this weekend" in English).
-_RELATIVE_WEEKENDS: dict[str, int] = {
-    **dict.fromkeys(
-        ("este fin de semana", "este finde", "dieses wochenende", "ce week-end", "ce weekend",
-         "este fim de semana", "neste fim de semana", "questo fine settimana", "questo weekend", "dit weekend",
-         "这个周末", "这周末", "今週末", "이번 주말"),
-        0,
+    "sv": _words(
+        ("idag|i dag|ikväll|i kväll", (_D, 0)), ("imorgon|i morgon", (_D, 1)), ("igår|i går", (_D, -1)),
+        ("nästa vecka", (_D, 7)), ("förra veckan", (_D, -7)),
+        ("nästa månad", (_M, 1)), ("förra månaden", (_M, -1)),
+        ("förra året|i fjol", (_Y, -1)), ("nästa år", (_Y, 1)),
     ),
-    **dict.fromkeys(
-        ("el fin de semana pasado", "el finde pasado", "letztes wochenende", "le week-end dernier",
-         "o fim de semana passado", "no fim de semana passado", "lo scorso fine settimana", "vorig weekend",
-         "上周末", "上个周末", "先週末", "지난 주말"),
-        -1,
+    "zh": _words(
+        ("今天|今晚|今天晚上|今早|今日", (_D, 0)), ("明天|明日", (_D, 1)), ("后天", (_D, 2)),
+        ("昨天|昨晚|昨日", (_D, -1)),
+        ("前天", (_D, -2)), ("下周|下个星期|下星期|下礼拜", (_D, 7)), ("上周|上个星期|上星期|上礼拜", (_D, -7)),
+        ("下个月|下月", (_M, 1)), ("上个月|上月", (_M, -1)),
+        ("这个周末|这周末", (_W, 0)), ("上周末|上个周末", (_W, -1)), ("下周末|下个周末", (_W, 1)),
+        ("去年", (_Y, -1)), ("明年", (_Y, 1)),
     ),
-    **dict.fromkeys(
-        ("el próximo fin de semana", "el finde que viene", "nächstes wochenende", "le week-end prochain",
-         "o próximo fim de semana", "il prossimo fine settimana", "volgend weekend", "下周末", "下个周末",
-         "来週末", "다음 주말"),
-        1,
+    "ja": _words(
+        ("今日|今夜|今晩|今朝", (_D, 0)), ("明日", (_D, 1)), ("明後日", (_D, 2)), ("昨日|昨夜", (_D, -1)),
+        ("一昨日", (_D, -2)), ("来週", (_D, 7)), ("先週", (_D, -7)), ("来月", (_M, 1)), ("先月", (_M, -1)),
+        ("今週末", (_W, 0)), ("先週末", (_W, -1)), ("来週末", (_W, 1)), ("昨年|去年", (_Y, -1)), ("来年", (_Y, 1)),
     ),
-}  # fmt: skip
-# Last year, next year: its first day (as `temporal` reads them).
-_RELATIVE_YEARS: dict[str, int] = {
-    **dict.fromkeys(
-        ("el año pasado", "letztes jahr", "letzten jahr", "l'année dernière", "l'an dernier", "o ano passado",
-         "no ano passado", "l'anno scorso", "vorig jaar", "förra året", "去年", "昨年", "작년"),
-        -1,
-    ),
-    **dict.fromkeys(
-        ("el año que viene", "el próximo año", "nächstes jahr", "nächsten jahr", "l'année prochaine",
-         "l'an prochain", "o ano que vem", "no próximo ano", "l'anno prossimo", "volgend jaar", "nästa år",
-         "明年", "来年", "내년"),
-        1,
+    "ko": _words(
+        ("오늘|오늘 밤", (_D, 0)), ("내일", (_D, 1)), ("모레", (_D, 2)), ("어제", (_D, -1)), ("그저께|그제", (_D, -2)),
+        ("다음 주|다음주", (_D, 7)), ("지난주|지난 주", (_D, -7)), ("다음 달|다음달", (_M, 1)), ("지난달|지난 달", (_M, -1)),
+        ("이번 주말", (_W, 0)), ("지난 주말", (_W, -1)), ("다음 주말", (_W, 1)), ("작년", (_Y, -1)), ("내년", (_Y, 1)),
     ),
 }  # fmt: skip
 _MONTHS: dict[str, int] = {
@@ -216,17 +237,38 @@ def _alternation(words: Iterable[str]) -> str:
     return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
 
 
-_RELATIVE = _RELATIVE_DAYS | _RELATIVE_MONTHS | _RELATIVE_WEEKENDS | _RELATIVE_YEARS
 _SATURDAY = 5
 # Whether a text names a day does not depend on the day it is read against.
 _ANY_DAY = datetime(2000, 1, 1)
 _CJK_START = "\u1100"  # Hangul jamo, then kana, Han, Hangul syllables
-# Latin-script words need word boundaries; CJK ones stand inside a run of characters.
-_RELATIVE_RE = re.compile(
-    rf"(?<!\w)(?:{_alternation(w for w in _RELATIVE if w[0] < _CJK_START)})(?!\w)"
-    rf"|{_alternation(w for w in _RELATIVE if w[0] >= _CJK_START)}",
-    re.IGNORECASE,
-)
+
+
+def _relative_pattern(words: Iterable[str]) -> re.Pattern[str]:
+    """Latin-script words need word boundaries; CJK ones stand inside a run of characters. Longest first,
+    so that "esta mañana" is read before "mañana"."""
+    latin = [w for w in words if w[0] < _CJK_START]
+    cjk = [w for w in words if w[0] >= _CJK_START]
+    alternatives = [_alternation(cjk)] if cjk else []
+    if latin:
+        words_re = _alternation(latin).replace(r"\ ", r"\s+").replace("'", "['’]")
+        alternatives.append(rf"(?<!\w)(?:{words_re})(?!\w)")
+    return re.compile("|".join(alternatives), re.IGNORECASE)
+
+
+# A text in a language without its own words (or of no detected language) is read with every language's,
+# the first language to name a phrase giving its meaning.
+_ANY_LANGUAGE = "*"
+_RELATIVE_WORDS[_ANY_LANGUAGE] = {
+    word: meaning for table in reversed(list(_RELATIVE_WORDS.values())) for word, meaning in table.items()
+}
+_RELATIVE_RES = {code: _relative_pattern(table) for code, table in _RELATIVE_WORDS.items()}
+
+
+def _relative_words(language: str | None) -> tuple[dict[str, _Relative], re.Pattern[str]]:
+    code = language if language in _RELATIVE_WORDS else _ANY_LANGUAGE
+    return _RELATIVE_WORDS[code], _RELATIVE_RES[code]
+
+
 _ISO_RE = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
 # Day before month, as everywhere but the United States: 8/5/2025, 8/5, 8.5.2025, 08.05. (not 3.5)
 _NUMERIC_RE = re.compile(r"\b(\d{1,2})(?:/(\d{1,2})(?:/(\d{4}|\d{2}))?\b|\.(\d{1,2})\.(\d{4}|\d{2})?)")
@@ -246,11 +288,12 @@ def is_question(text: str) -> bool:
     return _QUESTION_RE.search(text) is not None
 
 
-def names_a_day(text: str) -> bool:
-    """Whether `text` names a day, as `date_mentioned` reads one (a date, or a relative day word)."""
-    return _RELATIVE_RE.search(text) is not None or (
-        any(c.isdigit() for c in text) and date_mentioned(text, _ANY_DAY) is not None
-    )
+def names_a_day(text: str, language: str | None = None) -> bool:
+    """Whether `text` names a day, as `date_mentioned` reads one (a date, or a relative day word of
+    `language`, an ISO 639-1 code; None: of any language)."""
+    if any(c.isdigit() for c in text):
+        return date_mentioned(text, _ANY_DAY, language) is not None
+    return _relative(text, language) is not None
 
 
 def _day(year: int, month: int, day: int, like: datetime) -> datetime | None:
@@ -266,9 +309,10 @@ def _year(raw: str | None, anchor: datetime) -> int:
     return value + 2000 if value < 100 else value
 
 
-def date_mentioned(text: str, anchor: datetime) -> datetime | None:
-    """Noon of the day a date or a relative day word in `text` names, resolved against `anchor` (the
-    message's time); None when it names none. A month without a day stands for its first day."""
+def date_mentioned(text: str, anchor: datetime, language: str | None = None) -> datetime | None:
+    """Noon of the day a date or a relative day word of `language` (None: any) in `text` names, resolved
+    against `anchor` (the message's time); None when it names none. A month without a day stands for its
+    first day."""
     if m := _ISO_RE.search(text):
         return _day(int(m[1]), int(m[2]), int(m[3]), anchor)
     if m := _CJK_DATE_RE.search(text):
@@ -277,17 +321,26 @@ def date_mentioned(text: str, anchor: datetime) -> datetime | None:
         return _day(_year(m[3], anchor), _MONTHS[m[2].lower()], int(m[1]), anchor)
     if m := _NUMERIC_RE.search(text):
         return _day(_year(m[3] or m[5], anchor), int(m[2] or m[4]), int(m[1]), anchor)
-    if m := _RELATIVE_RE.search(text):
-        phrase = m[0].lower()
-        noon = anchor.replace(hour=12, minute=0, second=0, microsecond=0)
-        if phrase in _RELATIVE_DAYS:
-            return noon + timedelta(days=_RELATIVE_DAYS[phrase])
-        if phrase in _RELATIVE_WEEKENDS:
-            saturday = noon + timedelta(days=_SATURDAY - noon.weekday())
-            return saturday + timedelta(weeks=_RELATIVE_WEEKENDS[phrase])
-        if phrase in _RELATIVE_YEARS:
-            return _day(anchor.year + _RELATIVE_YEARS[phrase], 1, 1, anchor)
-        months = anchor.month - 1 + _RELATIVE_MONTHS[phrase]
-        year, month = anchor.year + months // 12, months % 12 + 1
-        return _day(year, month, min(anchor.day, calendar.monthrange(year, month)[1]), anchor)
+    if (relative := _relative(text, language)) is None:
+        return None
+    unit, amount = relative
+    noon = anchor.replace(hour=12, minute=0, second=0, microsecond=0)
+    if unit == _D:
+        return noon + timedelta(days=amount)
+    if unit == _W:
+        saturday = noon + timedelta(days=_SATURDAY - noon.weekday())
+        return saturday + timedelta(weeks=amount)
+    if unit == _Y:
+        return _day(anchor.year + amount, 1, 1, anchor)
+    months = anchor.month - 1 + amount
+    year, month = anchor.year + months // 12, months % 12 + 1
+    return _day(year, month, min(anchor.day, calendar.monthrange(year, month)[1]), anchor)
+
+
+def _relative(text: str, language: str | None) -> tuple[str, int] | None:
+    """The first relative time word of `text` that names a day, as (unit, amount)."""
+    table, pattern = _relative_words(language)
+    for m in pattern.finditer(text):
+        if (meaning := table[" ".join(m[0].lower().replace("’", "'").split())]) is not None:
+            return meaning
     return None
