@@ -15,6 +15,7 @@ from app.language.cues import (
     names_a_task,
     split_statements,
 )
+from app.language.formulas import fold
 
 ANCHOR = datetime(2026, 3, 10, 9, 30, tzinfo=UTC)
 
@@ -52,6 +53,35 @@ def test_a_named_day_is_resolved_against_the_message(text: str, day: str) -> Non
 )
 def test_no_day_where_none_is_named(text: str) -> None:
     assert date_mentioned(text, ANCHOR) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "day"),
+    [
+        ("Hier on a fêté l'anniversaire de Léa.", "fr", "2026-03-09"),
+        ("Ich wohne hier seit drei Jahren.", "de", None),  # German "hier" is "here"
+        ("Por la mañana trabajo en la panadería.", "es", None),  # in the morning, not tomorrow
+        ("Esta mañana fui al dentista.", "es", "2026-03-10"),
+        ("Mañana por la mañana vuelo a Roma.", "es", "2026-03-11"),
+        ("Am Morgen gehe ich joggen.", "de", None),
+        ("Heute Morgen war ich beim Arzt.", "de", "2026-03-10"),
+        ("Morgen fliege ich nach Wien.", "de", "2026-03-11"),
+        ("어제 부산에 갔어요", "ko", "2026-03-09"),
+    ],
+)
+def test_relative_days_are_read_in_their_own_language(text: str, language: str, day: str | None) -> None:
+    found = date_mentioned(text, ANCHOR, language)
+    assert (found.date().isoformat() if found else None) == day
+    assert names_a_day(text, language) is (day is not None)
+
+
+def test_korean_and_japanese_are_folded_as_written() -> None:
+    """Folding strips accents ("Adiós" → "adios"); Hangul syllables and voiced kana are letters of their
+    own, not a base letter with a mark: a Korean cue is found in Korean text, and only there."""
+    assert fold("앞으로 반말로") == "앞으로 반말로" and fold("がんばって") == "がんばって"
+    assert fold("ÉCOLE Adiós") == "ecole adios"
+    assert asks_for_a_rule("앞으로는 반말로 편하게 대답해줘")
+    assert not asks_for_a_rule("아버지는 항상 반지를 끼고 계세요")  # always, and no request of the agent
 
 
 def test_statements_and_questions() -> None:
