@@ -9,8 +9,9 @@ many words of substance it has) or cue classes that are closed sets of formulas 
 Most of the module reads English. `says_nothing_in` applies the same structures to a statement in another
 language, with that language's formula classes and function words (`app.language.formulas`): a
 statement made only of formulas, one that wishes well, one with no content-bearing word, and a short guess
-about the partner's news. A word it does not know is content: nothing is dropped because a rule cannot
-read it.
+about the partner's news; `tells_in_question_in` and `concerns_the_user_in` read a question and an
+assistant's statement as their English counterparts do. A word it does not know is content: nothing is
+dropped because a rule cannot read it.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from app.language.cues import names_a_rule
 from app.language.formulas import LANGUAGES, Formulas, fold, formulas_of
 
 _I = re.IGNORECASE
@@ -235,6 +237,7 @@ _LAUGH_RE = re.compile(r"([^\W\d_])\1{2,}|([^\W\d_]{2})\2{2,}")
 LAUGH_CHARS = 24
 # What is neither a word nor a digit: punctuation, emoji, symbols. Skipped between formulas.
 _NON_WORD_RE = re.compile(r"[\W_]*")
+_NON_WORDS_RE = re.compile(r"[\W_]+")
 # A name after a greeting or thanks ("Hola Marta,", "Danke, Ben!"), ended by punctuation or the text.
 _VOCATIVE_RE = re.compile(r"(\w{1,30})(?:\s*[,.!?;:…]+\s*|\s*$)")
 _DIGIT_RE = re.compile(r"\d")
@@ -362,3 +365,66 @@ def _cjk_says_nothing(folded: str, formulas: Formulas, empty: re.Pattern[str], *
     if dated or not formulas.guess.search(body) or any(a in body for a in formulas.anchors):
         return False
     return len(empty.sub("", formulas.guess.sub("", body))) <= CJK_CONTENT_CHARS_IN_GUESS
+
+
+# A question in another language carries a statement of the asker's own ("¿Es normal que me duelan las
+# rodillas desde que empecé a correr en marzo?", "我最近老是失眠，是不是因为换了新工作？") when it is
+# anchored to someone (a first or third person: `Formulas.anchors`) or opens with a clause of its own before
+# what it asks (Japanese and Korean leave the subject unsaid), and has words of substance beyond asking.
+QUESTION_CONTENT_WORDS = 3
+CJK_QUESTION_CONTENT_CHARS = 8
+# A clause ended inside the question: what follows it is what is asked.
+_CLAUSE_END_RE = re.compile(r"[,，、;；]")
+
+
+def tells_in_question_in(text: str, code: str, *, dated: bool = False) -> bool:
+    """Whether a question in language `code` (not English) tells something of the asker or of someone
+    else, as `tells_in_question` reads an English one. `dated`: it names a day, which counts as content."""
+    formulas = formulas_of(code)
+    if formulas is None:
+        return False
+    folded = fold(text)
+    if formulas.empty is not None:
+        body = _NON_WORD_RE.sub("", folded)
+        content = len(formulas.empty.sub("", body)) + (CJK_CHARS_A_WORD if dated else 0)
+        anchored = any(a in body for a in formulas.anchors)
+        clause = _CLAUSE_END_RE.search(folded.rstrip("?？ ")) is not None
+        return content >= CJK_QUESTION_CONTENT_CHARS and (anchored or clause)
+    words = _WORD_RE.findall(folded)
+    content = sum(not formulas.says_nothing(w) for w in words) + (1 if dated else 0)
+    return content >= QUESTION_CONTENT_WORDS and not formulas.anchors.isdisjoint(words)
+
+
+# A CJK text's characters that make about one word, when counting its content against a word threshold.
+CJK_CHARS_A_WORD = 2
+# Two CJK texts share a word when they share this many characters in a row.
+CJK_SHARED_CHARS = 2
+# A Latin-script word shorter than this is not taken as shared substance ("el", "am", "la").
+SHARED_WORD_CHARS = 4
+
+
+def concerns_the_user_in(text: str, code: str, partner: str | None, *, dated: bool = False) -> bool:
+    """Whether an assistant's statement in language `code` (not English) concerns the user rather than
+    making conversation, as `concerns_the_user` reads an English one: it names a day, holds a number,
+    undertakes how it will answer ("A partir de ahora te responderé en español"), or takes up a word of
+    substance from the user's turn before it ("Te recordaré que tienes que llamar al seguro",
+    "住民票のことをリマインドしますね"). An offer of more help, sympathy or encouragement ("Aquí estoy para
+    lo que necesites", "Je comprends que ce soit frustrant") does none of these."""
+    if dated or _DIGIT_RE.search(text) or names_a_rule(text):
+        return True
+    formulas = formulas_of(code)
+    if formulas is None or not partner:
+        return formulas is None  # a language without formulas is never judged by them
+    return bool(_substance(text, formulas) & _substance(partner, formulas))
+
+
+def _substance(text: str, formulas: Formulas) -> set[str]:
+    """A text's words of substance: Latin-script words that are no function word or formula, or the
+    character pairs of a CJK text's content once its formulas and function words are taken out."""
+    folded = fold(text)
+    if formulas.empty is not None:
+        runs = formulas.empty.sub(" ", _NON_WORDS_RE.sub(" ", folded)).split()
+        return {r[i : i + CJK_SHARED_CHARS] for r in runs for i in range(len(r) - CJK_SHARED_CHARS + 1)}
+    return {
+        w for w in _WORD_RE.findall(folded) if len(w) >= SHARED_WORD_CHARS and not formulas.says_nothing(w)
+    }

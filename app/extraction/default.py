@@ -917,11 +917,12 @@ def _verbatim(
 ) -> list[ExtractedMemory]:
     """Message `index`, which the English rules cannot read, as verbatim statements (`verbatim`)."""
     message, parsed = conversation.messages[index], conversation.parsed[index]
-    said = verbatim.statements(parsed.body, language)
+    partner, _ = _partner_turn(conversation, index, conversation.speaker(index))
+    agent_speaking = message.role == "assistant" and speaker is None
+    said = verbatim.statements(parsed.body, language, agent_speaking=agent_speaking, partner=partner)
     if parsed.captions:
         images = "".join(f" [image: {c}]" for c in parsed.captions)
         said = [*said[:-1], said[-1] + images] if said else [images.strip()]
-    partner, _ = _partner_turn(conversation, index, conversation.speaker(index))
     found: list[ExtractedMemory] = []
     for statement in said:
         memory = verbatim.memory(
@@ -931,7 +932,7 @@ def _verbatim(
             timestamp=message.timestamp,
             message_ids=(message.id,),
             context=partner,
-            agent_speaking=message.role == "assistant" and speaker is None,
+            agent_speaking=agent_speaking,
         )
         if memory.content not in seen:
             seen.add(memory.content)

@@ -2,8 +2,10 @@
 
 A message in another language than English (`app.language.detect`) is split into statements
 (`app.language.cues.split_statements`: CJK full stops too), and every one is a memory except bare
-questions and chit-chat in that language (`chit_chat.says_nothing_in`: greetings, thanks, well-wishes,
-reactions, statements with no content-bearing word): no pronoun is rewritten, no word dropped; the
+questions (a question that tells of the asker is kept: `chit_chat.tells_in_question_in`), chit-chat in
+that language (`chit_chat.says_nothing_in`: greetings, thanks, well-wishes, reactions, statements with no
+content-bearing word) and, from the assistant speaking as itself, what does not concern the user
+(`chit_chat.concerns_the_user_in`): no pronoun is rewritten, no word dropped; the
 summary is the statement itself, with its speaker's name before it when the conversation names them
 (`Marta: Me encanta el sushi.`). A statement asking the agent for a standing rule (`A partir de ahora
 respóndeme en español`) is an instruction, one naming something to be done (`Tengo que renovar el
@@ -19,7 +21,12 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from app.core.memory_types import MemoryType
-from app.extraction.chit_chat import is_courtesy_in, says_nothing_in
+from app.extraction.chit_chat import (
+    concerns_the_user_in,
+    is_courtesy_in,
+    says_nothing_in,
+    tells_in_question_in,
+)
 from app.extraction.text import truncate
 from app.extraction.types import CONTENT_MAX_CHARS, CONTEXT_MAX_CHARS, SUMMARY_MAX_CHARS, ExtractedMemory
 from app.language.cues import (
@@ -43,17 +50,35 @@ def _size(text: str, language: Language) -> int:
     return len(text.split())
 
 
-def statements(body: str, language: Language, *, keep_all: bool = False) -> list[str]:
+def statements(
+    body: str,
+    language: Language,
+    *,
+    keep_all: bool = False,
+    agent_speaking: bool = False,
+    partner: str | None = None,
+) -> list[str]:
     """The statements of a message body worth a memory each (`keep_all`: every one, questions and
     greetings too, merged the same way). A short statement joins the one before it, or the one after it
-    when it opens the message ("Ya llegué. Mañana vuelvo a Sevilla."); chit-chat makes none of its own."""
+    when it opens the message ("Ya llegué. Mañana vuelvo a Sevilla."); chit-chat makes none of its own, nor
+    a question that tells nothing of anyone. `agent_speaking` (the assistant as itself): only what concerns
+    the user, read against the `partner`'s turn before it."""
     joiner = "" if language.cjk else " "
     kept: list[str] = []
     opening = ""
     for sentence in split_statements(body):
-        if not keep_all and is_question(sentence):
-            continue
         dated = names_a_day(sentence, language.code)
+        if not keep_all and is_question(sentence):
+            if not agent_speaking and tells_in_question_in(sentence, language.code, dated=dated):
+                kept.append(opening + sentence)
+                opening = ""
+            continue
+        if (
+            not keep_all
+            and agent_speaking
+            and not concerns_the_user_in(sentence, language.code, partner, dated=dated)
+        ):
+            continue  # conversation: an offer of more help, sympathy, encouragement
         if not keep_all and says_nothing_in(sentence, language.code, dated=dated):
             # A short reaction stays with the statement it reacts to ("Tes tacos... incroyables"), as the
             # English rules keep "So cool." with the sentence before; a greeting, thanks or farewell does

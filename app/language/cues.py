@@ -227,6 +227,14 @@ def asks_for_a_rule(text: str) -> bool:
     )
 
 
+def names_a_rule(text: str) -> bool:
+    """Whether a statement holds both a standing rule's cue and a cue of how the agent answers, wherever
+    they stand: the agent's undertaking ("A partir de ahora siempre te responderé en español") as much as
+    the user's request."""
+    folded = fold(text)
+    return _RULE_RE.search(folded) is not None and _AGENT_RE.search(folded) is not None
+
+
 def names_a_task(text: str) -> bool:
     """Whether a statement names something to be done ("Tengo que renovar el pasaporte", "Erinnere mich
     an den Zahnarzt", "提醒我交房租")."""

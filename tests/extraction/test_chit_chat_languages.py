@@ -155,3 +155,64 @@ def test_a_short_text_read_as_english_without_an_english_word_is_judged_by_the_o
         assert extract_memories(messages, new_from=1) == [], text
     messages = [InputMessage("m1", "user", "¡Hola Marta! Me mudé a Lisboa", AT)]
     assert [m.content for m in extract_memories(messages)] == ["Me mudé a Lisboa"]
+
+
+def after(partner: str, text: str, language: str, role: str = "user") -> list[ExtractedMemory]:
+    """The memories of `text` said after the partner's turn `partner`."""
+    assert detect(text).code == language, f"{text!r} is read as {detect(text).code}, not {language}"
+    messages = [
+        InputMessage("m0", "assistant" if role == "user" else "user", partner, AT),
+        InputMessage("m1", role, text, AT),
+    ]
+    return extract_memories(messages, new_from=1)
+
+
+@pytest.mark.parametrize(
+    ("bare", "telling", "language"),
+    [
+        ("¿Qué tal el viaje a Granada?", "¿Es normal que me duela tanto la espalda desde que trabajo en el almacén?", "es"),
+        ("Wie war denn der Urlaub in Italien?", "Meinst du, ich sollte meinen Job bei Bosch kündigen und nach Hamburg ziehen?", "de"),
+        ("Et toi, tu fais quoi ce soir ?", "C'est normal que mon fils ne dorme plus depuis qu'il a commencé la crèche ?", "fr"),
+        ("周末过得怎么样？", "我最近老是失眠，是不是因为换了新工作压力太大？", "zh"),
+        ("週末どうだった？", "来月から大阪に転勤なんだけど、家賃の相場ってどれくらい？", "ja"),
+    ],
+)  # fmt: skip
+def test_a_question_is_kept_when_it_tells_of_the_asker(bare: str, telling: str, language: str) -> None:
+    """As in English: a question that only asks is no memory; one that carries a statement of the asker's
+    own (anchored to a person, or a clause of its own before what it asks) is kept as it was said."""
+    assert extracted(bare, language) == [], bare
+    (memory,) = extracted(telling, language)
+    assert memory.content == telling
+
+
+@pytest.mark.parametrize(
+    ("partner", "conversation", "telling", "language"),
+    [
+        (
+            "el jueves tengo que llamar al seguro del coche, avísame porfa",
+            "¡De nada! Aquí estoy para lo que necesites.",
+            "Entendido, te avisaré para que llames al seguro del coche.",
+            "es",
+        ),
+        (
+            "j'ai encore raté l'entretien avec le client",
+            "Je comprends que ce soit frustrant. Tu veux en parler un peu ?",
+            "Pour l'entretien avec le client, je t'ai préparé une liste de questions.",
+            "fr",
+        ),
+        (
+            "签证材料得交上去，提醒我一下",
+            "不客气！有什么需要随时找我～",
+            "好的，我会提醒你提交签证材料。",
+            "zh",
+        ),
+    ],
+)
+def test_the_agent_keeps_only_what_concerns_the_user(
+    partner: str, conversation: str, telling: str, language: str
+) -> None:
+    """The assistant speaking as itself: an offer of more help or sympathy is conversation; what takes up
+    the user's own matter (or names a day, a number, a standing undertaking) is kept."""
+    assert after(partner, conversation, language, role="assistant") == [], conversation
+    (memory,) = after(partner, telling, language, role="assistant")
+    assert memory.content == telling
