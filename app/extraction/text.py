@@ -9,9 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_SPEAKER_RE = re.compile(
-    r"^\s*(?P<name>[A-Z][\w'’.-]{0,30}(?:[ \t]+[A-Z][\w'’.-]{0,30}){0,2})[ \t]*:[ \t]*(?=\S)"
-)
+from app.language.lexicon import speaker_prefix
+
 # Capitalised words that introduce a line but are labels, not people.
 _LABELS = frozenset(
     re.split(
@@ -65,18 +64,17 @@ class ParsedMessage:
     captions: tuple[str, ...]
 
 
+def _is_label(name: str) -> bool:
+    return name.lower().rstrip(".") in _LABELS or any(w.lower() in _LABELS for w in name.split()[:1])
+
+
 def parse_message(content: str) -> ParsedMessage:
     """Split off a leading ``Name:`` speaker prefix and any ``[image: …]`` captions."""
     speaker: str | None = None
     body = content
-    m = _SPEAKER_RE.match(content)
-    if (
-        m
-        and m["name"].lower().rstrip(".") not in _LABELS
-        and not any(w.lower() in _LABELS for w in m["name"].split()[:1])
-    ):
-        speaker = m["name"].strip()
-        body = content[m.end() :]
+    prefix = speaker_prefix(content)
+    if prefix is not None and not _is_label(prefix[0]):
+        speaker, body = prefix[0].strip(), content[prefix[1] :]
     captions: tuple[str, ...] = ()
     if "[" in body:
         found = [c.group("caption").strip() for c in _IMAGE_RE.finditer(body)]

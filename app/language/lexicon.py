@@ -385,6 +385,32 @@ def speaker_label(role: str, name: str | None = None) -> str:
     return name or GENERIC_SPEAKERS.get(role, role.capitalize() or "User")
 
 
+# A speaker's name before the colon that opens a message ("Marta: …", "Élodie Martin: …", "陈静：…"): up to
+# three capitalised words of a cased script, or one run of a few characters of a script without case.
+_SPEAKER_PREFIX_RE = re.compile(
+    r"^\s*(?P<name>[^\W\d_][\w'’.-]{0,30}(?:[ \t]+[^\W\d_][\w'’.-]{0,30}){0,2})[ \t]*[:：][ \t]*(?=\S)"
+)
+# Chinese, Japanese and Korean names are two to four characters ("陈静", "田中さん", "김민수"); a longer run
+# before a colon is a sentence ("我今天去了公园：…").
+UNCASED_NAME_CHARS = 4
+
+
+def speaker_prefix(text: str) -> tuple[str, int] | None:
+    """The name of a `Name: text` prefix and where the text after it starts, or None."""
+    m = _SPEAKER_PREFIX_RE.match(text)
+    if m is None:
+        return None
+    name = m["name"]
+    words = name.split()
+    cased = all(w[0].isupper() for w in words)
+    uncased = (
+        len(words) == 1
+        and len(name) <= UNCASED_NAME_CHARS
+        and not any(c.isupper() or c.islower() for c in name)
+    )
+    return (name, m.end()) if cased or uncased else None
+
+
 FIRST_PERSON_RE = re.compile(r"\b(?:I|I'm|I've|I'd|we|we're|we've|my|our|us)\b", _I)
 CONTRACTIONS_I = {"i'm": "{} is", "i've": "{} has", "i'll": "{} will", "i'd": "{} would"}
 CONTRACTIONS_YOU = {"you're": "{} is", "you've": "{} has", "you'll": "{} will", "you'd": "{} would"}

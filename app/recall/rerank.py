@@ -28,6 +28,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from itertools import repeat
 
+from app.language.lexicon import speaker_prefix
 from app.recall.answer_types import asked_for, holds
 from app.recall.related_words import relatedness
 from app.recall.repository import Candidate
@@ -66,8 +67,11 @@ DEFAULT_WEIGHTS = Weights()
 NEAR_TOP = 5  # strong candidates whose neighbours get the proximity feature
 NEAR_SCALE = 2.0  # turns of distance at which proximity falls to 1/e
 
+# The shortest question term taken for a name part: three letters ("Mel"), or two characters of a script
+# without case.
+NAME_TERM_CHARS = 3
+UNCASED_NAME_TERM_CHARS = 2
 _CAPITALISED_RE = re.compile(r"\b[A-Z][\w'’-]*")
-_SPEAKER_RE = re.compile(r"^\s*([A-Z][\w'’.-]{0,30}(?: [A-Z][\w'’.-]{0,30}){0,2})\s*:")
 
 
 @dataclass(frozen=True)
@@ -83,8 +87,8 @@ class Query:
 
 
 def speaker_of(content: str) -> str | None:
-    m = _SPEAKER_RE.match(content)
-    return m.group(1) if m else None
+    prefix = speaker_prefix(content)
+    return prefix[0] if prefix else None
 
 
 def _idf(df: int, n: int) -> float:
@@ -106,9 +110,12 @@ def named_speakers(query: Query, rows: dict[str, Candidate]) -> dict[str, set[st
     capitalised = [w.lower() for w in _CAPITALISED_RE.findall(query.text)]
     found: dict[str, set[str]] = {}
     for term in query.terms:
-        if len(term) < 3:
+        # A script without case (Chinese, Japanese, Korean) is searched by pairs of characters: a pair within
+        # a name ("小明" of "王小明") names its speaker.
+        uncased = term.isalpha() and not any(c.isupper() or c.islower() for c in term)
+        if len(term) < (UNCASED_NAME_TERM_CHARS if uncased else NAME_TERM_CHARS):
             continue
-        matched = {p for p in parts if p.startswith(term)}
+        matched = {p for p in parts if p.startswith(term) or (uncased and term in p)}
         if not matched and any(w.startswith(term) for w in capitalised):
             matched = {p for p in parts if same_name(term, p)} or _nicknamed(term, rows)
         if matched:

@@ -8,8 +8,9 @@ from datetime import UTC, datetime
 import httpx
 import pytest
 
+from app.extraction.text import parse_message
 from app.recall.repository import Candidate
-from app.recall.rerank import Query, features, same_name
+from app.recall.rerank import Query, features, same_name, speaker_of
 from app.worker.runner import Worker
 
 CHAT = [
@@ -88,3 +89,45 @@ def test_a_lower_case_word_is_never_taken_for_a_name() -> None:
     query = Query({"park": 1.0}, {"park": 1}, 1, "where do I park?")
     assert not features({"m": 1.0}, rows, {"m": 1}, query, 3)["m"].off_speaker
     assert same_name("marta", "martha") and same_name("katherine", "catherine") and not same_name("jo", "job")
+
+
+CHAT_ZH = [
+    ("user", "周浩: 深圳那家游戏公司的offer下来了！我负责服务器开发。"),
+    ("assistant", "陈静: 恭喜！我们公司也在招服务器开发，工资一般。"),
+    ("assistant", "陈静: 我下个月去深圳出差，到时候一起吃饭。"),
+]
+
+
+async def test_a_name_in_a_script_without_case_is_a_speaker(
+    client: httpx.AsyncClient, profile_url: str, worker: Worker
+) -> None:
+    """A `Name:` prefix in Chinese (no capital letters to find it by) names the speaker, once, and a
+    question naming them prefers their own statements, as with "Ana" above."""
+    messages = [
+        {"role": role, "content": text, "timestamp": f"2026-05-0{i + 1}T10:00:00Z"}
+        for i, (role, text) in enumerate(CHAT_ZH)
+    ]
+    response = await client.post(f"{profile_url}/ingest", json={"sessionId": "zh", "messages": messages})
+    assert response.status_code == 202, response.text
+    await worker.drain()
+    top = await _top(client, profile_url, "周浩在深圳的新公司负责什么工作？")
+    assert top.startswith("周浩: ") and not top.startswith("周浩: 周浩")
+    assert (await _top(client, profile_url, "陈静的公司在招什么？")).startswith("陈静: ")
+
+
+@pytest.mark.parametrize(
+    ("content", "speaker"),
+    [
+        ("陈静：卧槽恭喜恭喜！！", "陈静"),
+        ("김민수: 내일 부산에 가요", "김민수"),
+        ("Élodie Martin: je pars demain", "Élodie Martin"),
+        ("Анна: привет", "Анна"),
+        ("我今天去了公园：很好玩", None),  # a sentence before a colon, not a name
+        ("note: call the bank", None),
+        ("Note: call the bank", None),
+    ],
+)
+def test_the_speaker_prefix_is_read_in_any_script(content: str, speaker: str | None) -> None:
+    assert parse_message(content).speaker == speaker
+    if speaker is not None:  # recall reads the speaker of a memory's content the same way
+        assert speaker_of(content) == speaker
