@@ -55,7 +55,7 @@ class StartupRefused(RuntimeError):
 
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-    from app.core.keys import has_admin_key, has_any_key
+    from app.core.keys import has_admin_key, starts_open
     from app.worker.supervisor import WorkerSupervisor
 
     settings: Settings = app.state.settings
@@ -76,11 +76,12 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if app.state.migrate_on_start:
             await upgrade_to_head(engine)
         async with app.state.sessionmaker() as db:
-            # Revoking the last admin key must not reopen a server that has (or had) keys: open mode is for
-            # a server that never had one.
-            keyed = settings.admin_key is not None or await has_any_key(db)
-            open_mode = not keyed
-            if keyed and settings.admin_key is None and not await has_admin_key(db):
+            # One of `serve`'s API processes takes the open or closed start `serve` decided, once for all of
+            # them: a process started later (a slow start, a restart) would otherwise find the namespace
+            # key made meanwhile and start closed beside open siblings.
+            decided = app.state.started_open
+            open_mode = await starts_open(db, settings) if decided is None else decided
+            if not open_mode and settings.admin_key is None and not await has_admin_key(db):
                 logger.warning(
                     "no live admin key: every request needs a key; make an admin key with "
                     "`agent-memory keys create --admin --env` and set AGENT_MEMORY_ADMIN_KEY, or use it as is"
@@ -135,8 +136,14 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
 
 
 def create_app(
-    settings: Settings | None = None, *, run_worker: bool | None = None, migrate_on_start: bool = True
+    settings: Settings | None = None,
+    *,
+    run_worker: bool | None = None,
+    migrate_on_start: bool = True,
+    started_open: bool | None = None,
 ) -> FastAPI:
+    """The application; `started_open`: whether it starts in open mode, when `serve` decided it for all its
+    API processes (None: decided at start from the keys in the database, `keys.starts_open`)."""
     settings = settings or get_settings()
     app = FastAPI(
         title="agent-memory",
@@ -157,6 +164,7 @@ def create_app(
     app.state.key_cache = KeyCache()
     app.state.run_worker = settings.run_worker if run_worker is None else run_worker
     app.state.migrate_on_start = migrate_on_start
+    app.state.started_open = started_open
     install_error_handlers(app)
     app.add_middleware(BodyGuardMiddleware)
     install_cors(app, settings.cors_origin_list)  # outside the guard: a preflight is answered before it
@@ -176,6 +184,10 @@ def create_app(
     return app
 
 
+# How `serve` tells its API processes whether the server started open (not a setting: `serve` writes it).
+STARTED_OPEN_ENV = "AGENT_MEMORY_SERVE_STARTED_OPEN"
+
+
 def serve_processes(settings: Settings, processes: int) -> bool:
     """`serve --workers N`: N uvicorn processes on one socket, with what must happen once done here, once.
 
@@ -191,7 +203,7 @@ def serve_processes(settings: Settings, processes: int) -> bool:
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
-    from app.core.keys import has_admin_key
+    from app.core.keys import starts_open
     from app.worker.supervisor import WorkerSupervisor
 
     metrics_dir = tempfile.mkdtemp(prefix="agent-memory-metrics-")
@@ -202,13 +214,13 @@ def serve_processes(settings: Settings, processes: int) -> bool:
     database: Database | None = None
     supervisor: WorkerSupervisor | None = None
 
-    async def start() -> str:
+    async def start() -> tuple[str, bool]:
         nonlocal database, supervisor
         database = await Database.open(settings)
         url = database.url
         await upgrade_to_head(database.engine)
         async with create_sessionmaker(database.engine)() as db:
-            open_mode = settings.admin_key is None and not await has_admin_key(db)
+            open_mode = await starts_open(db, settings)
         # The API processes open their own pools; this one only kept the embedded server, if any.
         await database.engine.dispose()
         if open_mode and not settings.binds_loopback():
@@ -219,7 +231,7 @@ def serve_processes(settings: Settings, processes: int) -> bool:
         if settings.run_worker:
             supervisor = WorkerSupervisor(settings, url)
             await supervisor.start()
-        return url
+        return url, open_mode
 
     async def stop() -> None:
         if supervisor is not None:
@@ -229,13 +241,14 @@ def serve_processes(settings: Settings, processes: int) -> bool:
 
     try:
         try:
-            url = asyncio.run_coroutine_threadsafe(start(), loop).result()
+            url, open_mode = asyncio.run_coroutine_threadsafe(start(), loop).result()
         except StartupRefused as exc:
             logger.error("%s", exc)
             return False
         os.environ.update(settings.as_environment())
         os.environ["AGENT_MEMORY_DATABASE_URL"] = to_plain_url(url)
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
+        os.environ[STARTED_OPEN_ENV] = "1" if open_mode else "0"
         config = uvicorn.Config(
             "app.main:create_process_app",
             factory=True,
@@ -276,7 +289,13 @@ def create_process_app() -> FastAPI:
     _stop_with_parent()
     settings = Settings()
     configure_logging(settings.log_format, settings.log_level)
-    return create_app(settings, run_worker=False, migrate_on_start=False)
+    started_open = os.environ.get(STARTED_OPEN_ENV)
+    return create_app(
+        settings,
+        run_worker=False,
+        migrate_on_start=False,
+        started_open=None if started_open is None else started_open == "1",
+    )
 
 
 def build_openapi(app: FastAPI) -> dict[str, object]:

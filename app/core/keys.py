@@ -13,6 +13,7 @@ from sqlalchemy import func, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.settings import Settings
 from app.models import ApiKey, Namespace
 
 # Every API process LISTENs here (core.auth.KeyChangeListener) and drops what it cached of a key named in a
@@ -102,6 +103,12 @@ async def has_admin_key(db: AsyncSession) -> bool:
 async def has_any_key(db: AsyncSession) -> bool:
     """Whether any key was ever made (revoked ones included): a server that had keys never runs open again."""
     return (await db.execute(select(ApiKey.id).limit(1))).scalar_one_or_none() is not None
+
+
+async def starts_open(db: AsyncSession, settings: Settings) -> bool:
+    """Whether a server starting now runs open: no AGENT_MEMORY_ADMIN_KEY and no key ever made, of any kind
+    (revoking the last admin key must not reopen a server that had keys)."""
+    return settings.admin_key is None and not await has_any_key(db)
 
 
 async def list_all_keys(db: AsyncSession, namespace_id: int | None = None) -> list[tuple[ApiKey, str | None]]:

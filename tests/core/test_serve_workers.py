@@ -49,12 +49,20 @@ def _children(server: Server) -> list[psutil.Process]:
     return children
 
 
+def _command(process: psutil.Process) -> list[str]:
+    """Its command line; none for a process that ended (a killed one not reaped yet)."""
+    try:
+        return list(process.cmdline())
+    except psutil.Error:
+        return []
+
+
 def _api_processes(server: Server) -> list[psutil.Process]:
-    return [p for p in _children(server) if "spawn_main" in " ".join(p.cmdline())]
+    return [p for p in _children(server) if "spawn_main" in " ".join(_command(p))]
 
 
 def _worker_processes(server: Server) -> list[psutil.Process]:
-    return [p for p in _children(server) if "worker" in p.cmdline()]
+    return [p for p in _children(server) if "worker" in _command(p)]
 
 
 async def _fresh_get(base_url: str, path: str, token: str | None = None) -> int:
@@ -103,3 +111,57 @@ async def test_stopping_serve_stops_every_process(served: Server) -> None:
     served.stop(60)
     _, alive = psutil.wait_procs(children, timeout=30)
     assert alive == []
+
+
+async def test_an_api_process_started_later_serves_open_as_its_siblings() -> None:
+    """Open mode is decided once, by `serve`: an API process restarted after a namespace key was made (as the
+    README's walk-through makes one) still serves open, instead of answering 401 beside an open sibling."""
+    async with fresh_database("am_test_workers_open") as url:
+        server = Server(
+            env={"AGENT_MEMORY_DATABASE_URL": url, "AGENT_MEMORY_LOG_LEVEL": "WARNING"},
+            args=serve_args("--workers", "2", worker=False),
+            inherit_settings=False,
+        )
+        server.ready_when = lambda: len(_api_processes(server)) == 2
+        server.spawn()
+        try:
+            await server.ready(timeout=180)
+            async with httpx.AsyncClient(base_url=server.base_url, timeout=10) as client:
+                assert (await client.post("/v1/namespaces", json={"name": "demo"})).status_code == 201
+                assert (await client.post("/v1/namespaces/demo/keys", json={"name": "k"})).status_code == 201
+            first, second = _api_processes(server)
+            first.kill()
+            # uvicorn's supervisor starts a new process in its place.
+            started = await _replacement(server, {first.pid, second.pid})
+            await _started_up(started)
+            statuses = [await _fresh_get(server.base_url, "/v1/namespaces/demo") for _ in range(REQUESTS)]
+            assert statuses == [200] * REQUESTS
+        finally:
+            server.stop()
+
+
+async def _replacement(server: Server, old: set[int], timeout: float = 180) -> psutil.Process:
+    """The API process `serve` started in place of a killed one."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while loop.time() < deadline:
+        new = [p for p in _api_processes(server) if p.pid not in old]
+        if new:
+            return new[0]
+        await asyncio.sleep(0.2)
+    raise TimeoutError(f"no API process replaced the killed one after {timeout}s")
+
+
+async def _started_up(process: psutil.Process, timeout: float = 180) -> None:
+    """Wait until a new API process has started (imported the app, run its lifespan: its CPU time stops growing
+    for a while), so that the requests after it reach it too."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    last = -1.0
+    while loop.time() < deadline:
+        used = sum(process.cpu_times()[:2])
+        if used == last:
+            return
+        last = used
+        await asyncio.sleep(1.0)
+    raise TimeoutError(f"API process {process.pid} still starting after {timeout}s")
