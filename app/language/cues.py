@@ -285,6 +285,15 @@ _NAMED_MONTH_RE = re.compile(
     rf"\b(\d{{1,2}})\.?\s+(?:de\s+|di\s+)?({_alternation(_MONTHS)})\b(?:\s+(?:de\s+)?(\d{{4}}))?",
     re.IGNORECASE,
 )
+# A month named without a day, after the preposition that puts something in it ("en octubre", "im August",
+# "a marzo", "em setembro", "en mars"): its first day in the message's year, as a CJK "4月" is read. Without
+# the preposition a month word may be something else (Italian "mai" is "never"); after "since" ("seit
+# Januar", "desde marzo") it starts a state, a fact.
+_MONTH_ALONE_RE = re.compile(
+    rf"(?<!\w)(?:en|em|in|im|a|ad|au\s+mois\s+de|no\s+mes\s+de|nel\s+mese\s+di)"
+    rf"\s+({_alternation(_MONTHS)})(?!\w)",
+    re.IGNORECASE,
+)
 
 
 def split_statements(text: str) -> list[str]:
@@ -301,7 +310,7 @@ def names_a_day(text: str, language: str | None = None) -> bool:
     `language`, an ISO 639-1 code; None: of any language)."""
     if any(c.isdigit() for c in text):
         return date_mentioned(text, _ANY_DAY, language) is not None
-    return _relative(text, language) is not None
+    return _relative(text, language) is not None or _MONTH_ALONE_RE.search(text) is not None
 
 
 def _day(year: int, month: int, day: int, like: datetime) -> datetime | None:
@@ -330,6 +339,8 @@ def date_mentioned(text: str, anchor: datetime, language: str | None = None) -> 
     if m := _NUMERIC_RE.search(text):
         return _day(_year(m[3] or m[5], anchor), int(m[2] or m[4]), int(m[1]), anchor)
     if (relative := _relative(text, language)) is None:
+        if m := _MONTH_ALONE_RE.search(text):
+            return _day(anchor.year, _MONTHS[m[1].lower()], 1, anchor)
         return None
     unit, amount = relative
     noon = anchor.replace(hour=12, minute=0, second=0, microsecond=0)

@@ -67,6 +67,11 @@ def test_no_day_where_none_is_named(text: str) -> None:
         ("Heute Morgen war ich beim Arzt.", "de", "2026-03-10"),
         ("Morgen fliege ich nach Wien.", "de", "2026-03-11"),
         ("어제 부산에 갔어요", "ko", "2026-03-09"),
+        # a month without a day: its first day, in the message's year
+        ("Me mudo a Lisboa en octubre por trabajo.", "es", "2026-10-01"),
+        ("Meine Schwester heiratet im August.", "de", "2026-08-01"),
+        ("Ich arbeite seit Januar bei der Sparkasse.", "de", None),  # since: a state, not a day
+        ("Non ci sono mai stato.", "it", None),  # Italian "mai" is "never"
     ],
 )
 def test_relative_days_are_read_in_their_own_language(text: str, language: str, day: str | None) -> None:
