@@ -16,6 +16,7 @@ dropped because a rule cannot read it.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 
@@ -415,16 +416,22 @@ def concerns_the_user_in(text: str, code: str, partner: str | None, *, dated: bo
     formulas = formulas_of(code)
     if formulas is None or not partner:
         return formulas is None  # a language without formulas is never judged by them
-    return bool(_substance(text, formulas) & _substance(partner, formulas))
+    return not _substance(text, code).isdisjoint(_substance(partner, code))
 
 
-def _substance(text: str, formulas: Formulas) -> set[str]:
+# The partner's turn is read once for all the statements of the reply (a long reply has many).
+@functools.lru_cache(maxsize=64)
+def _substance(text: str, code: str) -> frozenset[str]:
     """A text's words of substance: Latin-script words that are no function word or formula, or the
     character pairs of a CJK text's content once its formulas and function words are taken out."""
+    formulas = formulas_of(code)
+    assert formulas is not None
     folded = fold(text)
     if formulas.empty is not None:
         runs = formulas.empty.sub(" ", _NON_WORDS_RE.sub(" ", folded)).split()
-        return {r[i : i + CJK_SHARED_CHARS] for r in runs for i in range(len(r) - CJK_SHARED_CHARS + 1)}
-    return {
+        return frozenset(
+            r[i : i + CJK_SHARED_CHARS] for r in runs for i in range(len(r) - CJK_SHARED_CHARS + 1)
+        )
+    return frozenset(
         w for w in _WORD_RE.findall(folded) if len(w) >= SHARED_WORD_CHARS and not formulas.says_nothing(w)
-    }
+    )
