@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import py3langid.langid as langid
 
 # py3langid's codes → PostgreSQL's snowball configurations (`\dF` on PostgreSQL 15 and the embedded 18).
-_LATIN_CONFIGS = {
+LATIN_CONFIGS = {
     "en": "english",
     "es": "spanish",
     "de": "german",
@@ -102,7 +102,7 @@ _BY_SCRIPT = {
 @functools.cache
 def _identifier() -> langid.LanguageIdentifier:
     identifier = langid.LanguageIdentifier.from_model_file(langid.MODEL_FILE, norm_probs=True)
-    identifier.set_languages(list(_LATIN_CONFIGS))
+    identifier.set_languages(list(LATIN_CONFIGS))
     return identifier
 
 
@@ -137,7 +137,7 @@ def detect(text: str) -> Language:
     short = words < SHORT_WORDS and sample.isascii()
     if code == ENGLISH.code or confidence < (CONFIDENT_SHORT if short else CONFIDENT):
         return ENGLISH
-    return Language(code, _LATIN_CONFIGS[code])
+    return Language(code, LATIN_CONFIGS[code])
 
 
 def search_config(text: str) -> str:

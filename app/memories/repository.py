@@ -801,6 +801,8 @@ class MemoryLine:
     # When the event happened: its event time, else when its first source message was said, else when it
     # was stored. Only filled for the dated types (events).
     at: datetime | None
+    # The full-text configuration of its language (`app.language.detect.search_config`).
+    language: str = "english"
 
 
 def agent_words(memory: str, said_by_assistant: str | None = None) -> str:
@@ -824,7 +826,7 @@ def agent_words(memory: str, said_by_assistant: str | None = None) -> str:
 
 _BY_TYPE = text(
     """
-    SELECT id, type, summary, session_id, NULL::timestamptz AS at
+    SELECT id, type, summary, session_id, NULL::timestamptz AS at, language::text AS language
     FROM memories
     WHERE profile_id = :p AND superseded_by IS NULL AND type = :type
     ORDER BY id DESC
@@ -840,12 +842,12 @@ FACTS_WALK = 4
 # (six or more distinct words) come before one-liners like "Classic." from a chat.
 _FACTS = text(
     f"""
-    (SELECT id, type, summary, session_id, NULL::timestamptz AS at, 0 AS rank
+    (SELECT id, type, summary, session_id, NULL::timestamptz AS at, language::text AS language, 0 AS rank
      FROM memories
      WHERE profile_id = :p AND superseded_by IS NULL AND topic_key IS NOT NULL AND type = :type
      ORDER BY id DESC LIMIT :limit)
     UNION ALL
-    (SELECT id, type, summary, session_id, NULL::timestamptz AS at,
+    (SELECT id, type, summary, session_id, NULL::timestamptz AS at, language::text AS language,
             CASE WHEN agent THEN 3 WHEN length(tsv) >= 6 THEN 1 ELSE 2 END AS rank
      FROM (SELECT m.*, {agent_words("m")} AS agent FROM memories m
            WHERE m.profile_id = :p AND m.superseded_by IS NULL AND m.topic_key IS NULL AND m.type = :type
@@ -859,7 +861,7 @@ _FACTS = text(
 _EVENTS = text(
     """
     SELECT * FROM (
-        SELECT m.id, m.type, m.summary, m.session_id,
+        SELECT m.id, m.type, m.summary, m.session_id, m.language::text AS language,
                COALESCE(m.event_time,
                         (SELECT min(msg.created_at) FROM memory_sources src
                          JOIN messages msg ON msg.profile_id = src.profile_id AND msg.session_id = src.session_id
@@ -877,7 +879,7 @@ _EVENTS = text(
 
 _SESSION_MEMORIES = text(
     f"""
-    SELECT m.id, m.type, m.summary, m.session_id,
+    SELECT m.id, m.type, m.summary, m.session_id, m.language::text AS language,
            CASE WHEN m.type IN {sql_list(DATED_TYPES)} THEN
                COALESCE(m.event_time,
                         (SELECT min(msg.created_at) FROM memory_sources src
@@ -907,7 +909,14 @@ _MEMORY_SESSIONS = text(
 
 def _lines(rows: Any) -> list[MemoryLine]:
     return [
-        MemoryLine(id=r["id"], type=r["type"], summary=r["summary"], session_id=r["session_id"], at=r["at"])
+        MemoryLine(
+            id=r["id"],
+            type=r["type"],
+            summary=r["summary"],
+            session_id=r["session_id"],
+            at=r["at"],
+            language=r["language"],
+        )
         for r in rows.mappings()
     ]
 

@@ -26,6 +26,7 @@ from app.core.dates import format_date
 from app.core.memory_types import POLICIES, SummaryLines, TypePolicy
 from app.core.tokens import estimate_tokens
 from app.extraction.text import parse_message
+from app.language.circumstances import tells_a_circumstance
 from app.language.lexicon import speaker_label
 from app.models import Profile
 from app.summary import repository
@@ -36,20 +37,6 @@ SUMMARY_TOKENS = 2000
 BUDGET_SCALE = {"short": 0.3, "medium": 1.0, "long": 2.0}
 # Last Session says what happened in a few lines: the session's most telling memories, in the order told.
 LAST_SESSION_LINES = 5
-# What makes a fact worth the top of an agent's prompt: it is about the people's lasting circumstances
-# (work, home, family, health, diet and allergies, what they like) rather than a passing remark. English
-# cue words; a memory in another language keeps its place in the stored order.
-_LASTING_RE = re.compile(
-    r"\b(?:work(?:s|ing)?\s+(?:at|for|as)|job|career|engineer|developer|teacher|nurse|doctor|manager|"
-    r"company|employ\w*|hired|promot\w*|studies|studying|student|universit\w*|degree|"
-    r"lives?\b|living\s+in|moved\s+to|home|flat|apartment|house|city|from\s+[A-Z]|grew\s+up|"
-    r"sister|brother|mum|mom|mother|dad|father|parents?|wife|husband|partner|boyfriend|girlfriend|fianc\w*|"
-    r"married|son|daughter|kids?|children|baby|grand\w+|aunt|uncle|cousin|dog|cat|pet|"
-    r"allerg\w*|intoleran\w*|asthma|diabet\w*|diagnos\w*|surgery|injur\w*|pregnan\w*|medication|"
-    r"vegetarian|vegan|halal|kosher|gluten|"
-    r"loves?|hates?|prefers?|favou?rite|can't\s+stand|enjoys?|fan\s+of|birthday|years?\s+old)\b",
-    re.IGNORECASE,
-)
 _SPECIFIC_RE = re.compile(r"\d|(?<![.!?:]\s)(?<!^)\b[A-Z][a-z]+")
 # The one section that is no memory type's: the last session's memories (or, lacking any, its last
 # messages). It stands last, after the tasks, with the low end of the spec's 15 %.
@@ -137,7 +124,10 @@ def _weight(memory: MemoryLine) -> int:
     """How much a memory says about the people: a lasting circumstance counts most, a name or number
     (something specific) a little; a question asked counts against it."""
     summary = memory.summary
-    weight = 2 * bool(_LASTING_RE.search(summary)) + bool(_SPECIFIC_RE.search(summary))
+    # A lasting circumstance (work, home, family, health, diet, likes) is what a fact at the top of an
+    # agent's prompt should be, in whatever language it was said.
+    lasting = tells_a_circumstance(summary, memory.language)
+    weight = 2 * lasting + bool(_SPECIFIC_RE.search(summary))
     return weight - 2 * (" asked: " in summary)
 
 

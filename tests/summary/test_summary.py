@@ -6,6 +6,7 @@ import asyncio
 import re
 
 import httpx
+import pytest
 
 from app.core.tokens import estimate_tokens
 from app.summary.service import BUDGET_SCALE, SUMMARY_TOKENS
@@ -301,3 +302,30 @@ async def test_an_unknown_field_is_refused_naming_the_accepted_ones(
     )
     assert nested.status_code == 422, nested.text
     assert "role, content, name, timestamp, metadata" in nested.json()["detail"], nested.json()
+
+
+@pytest.mark.parametrize(
+    ("lasting", "incidental"),
+    [
+        (
+            ["Trabajo de enfermera en el hospital de Valencia.", "Soy alérgica a los cacahuetes."],
+            ["El tren iba lleno de gente, como siempre.", "La película fue bastante larga y lenta."],
+        ),
+        (
+            ["我在腾讯做服务器开发。", "我对花生过敏。"],
+            ["地铁特别挤，人太多了。", "那部电影有点太长了。"],
+        ),
+    ],
+)
+async def test_key_facts_put_lasting_circumstances_first_in_any_language(
+    client: httpx.AsyncClient, profile_url: str, lasting: list[str], incidental: list[str]
+) -> None:
+    """Work, health and the like lead Key Facts in Spanish and Chinese as in English, though newer passing
+    remarks were stored after them."""
+    for content in [*lasting, *incidental]:
+        await asyncio.sleep(0.005)  # distinct ULID milliseconds: the remarks are the newest
+        response = await client.post(f"{profile_url}/remember", json={"content": content})
+        assert response.status_code == 201, response.text
+    facts = _section(await _summary(client, profile_url), "## Key Facts")
+    assert len(facts) == 4, facts
+    assert {f.removeprefix("- ") for f in facts[:2]} == set(lasting), facts
