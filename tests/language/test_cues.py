@@ -142,6 +142,7 @@ def test_no_rule_without_both_cues(text: str) -> None:
         ("Je dois appeler le plombier.", True),
         ("提醒我交房租。", True),
         ("明日までに報告書を出さなきゃ。", True),
+        ("금요일까지 집주인한테 말해줘야 됨", True),  # Korean obligation: -아/어야 되다 / 하다, any verb
         ("Todo bien por aquí, vivo en Valencia.", False),  # "todo" is "everything"
         ("Mein Bruder wohnt in Berlin.", False),
         ("我记得他叫Tom。", False),
