@@ -1,13 +1,13 @@
 """What the default extractor keeps, against a labelled set of statements written by someone who never read it.
 
-Each item of ``bench/data/statements_labelled.json`` is ``{text, speaker_role, context, keep, type, lang}``:
+Each item of ``bench/data/statements_labelled.json`` (and of ``statements_world.json``) is ``{text, speaker_role, context, keep, type, lang}``:
 one chat message, the partner's message before it (``context``, or null) and whether a memory should come
 of it (``keep``), of which type. The statement is extracted as the new message of a window holding the
 context message first (as the worker extracts it); it counts as kept when any memory comes of it, typed as
 the first one. Printed: precision and recall of *keep*, type accuracy over the statements both kept and
 labelled keep, overall and per language; ``--misses`` lists the disagreements.
 
-    python -m bench eval-extraction [--data FILE] [--misses]
+    python -m bench eval-extraction [--data FILE ...] [--misses]
 """
 
 from __future__ import annotations
@@ -22,7 +22,11 @@ from typing import Any
 from app.extraction.default import extract_memories
 from app.extraction.types import InputMessage
 
-DEFAULT_DATA = Path(__file__).resolve().parent / "data" / "statements_labelled.json"
+# Both labelled blind: chat statements, three quarters English; messages in eight other languages.
+DEFAULT_DATA = [
+    Path(__file__).resolve().parent / "data" / name
+    for name in ("statements_labelled.json", "statements_world.json")
+]
 SAID_AT = datetime(2026, 5, 13, 18, 0, tzinfo=UTC)  # a Wednesday: relative dates resolve to something
 
 
@@ -46,12 +50,21 @@ def _ratio(a: int, b: int) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--data", default=str(DEFAULT_DATA))
+    p.add_argument("--data", action="append", help="a labelled set (repeatable; default: both sets)")
     p.add_argument("--misses", action="store_true", help="list the statements the extractor got wrong")
     args = p.parse_args(argv)
-    items = json.loads(Path(args.data).read_text(encoding="utf-8"))
+    for number, path in enumerate(args.data or DEFAULT_DATA):
+        if number:
+            print()
+        print(Path(path).name)
+        _report(json.loads(Path(path).read_text(encoding="utf-8")), misses=args.misses)
+    return 0
+
+
+def _report(items: list[dict[str, Any]], *, misses: bool) -> None:
+    """One set's table (and, with `misses`, its disagreements)."""
     counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    misses: list[str] = []
+    wrong: list[str] = []
     for item in items:
         kept, kind, summary = predict(item)
         for group in ("all", item.get("lang") or "?"):
@@ -65,10 +78,10 @@ def main(argv: list[str] | None = None) -> int:
                 c["type_ok"] += kind == item["type"]
         wrong_keep = kept != item["keep"]
         wrong_type = kept and item["keep"] and kind != item["type"]
-        if args.misses and (wrong_keep or wrong_type):
+        if misses and (wrong_keep or wrong_type):
             label = item["type"] if item["keep"] else "drop"
             got = kind if kept else "drop"
-            misses.append(
+            wrong.append(
                 f"{label:>11} <- {got:<11} {item['lang']} {item['speaker_role'][0]} | {item['text']}"
                 + (f"  || {item['context']}" if item.get("context") else "")
                 + (f"\n{'':>26}=> {summary}" if kept else "")
@@ -81,6 +94,5 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{group:<6} {c['n']:>4} {precision:>7.3f} {recall:>7.3f} {_ratio(c['type_ok'], c['typed']):>8.3f}"
         )
-    if misses:
-        print("\n".join(["", *misses]))
-    return 0
+    if wrong:
+        print("\n".join(["", *wrong]))
