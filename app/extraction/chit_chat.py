@@ -16,7 +16,6 @@ dropped because a rule cannot read it.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable
 
@@ -404,28 +403,27 @@ CJK_SHARED_CHARS = 2
 SHARED_WORD_CHARS = 4
 
 
-def concerns_the_user_in(text: str, code: str, partner: str | None, *, dated: bool = False) -> bool:
+def concerns_the_user_in(text: str, code: str, partner: frozenset[str], *, dated: bool = False) -> bool:
     """Whether an assistant's statement in language `code` (not English) concerns the user rather than
     making conversation, as `concerns_the_user` reads an English one: it names a day, holds a number,
     undertakes how it will answer ("A partir de ahora te responderé en español"), or takes up a word of
-    substance from the user's turn before it ("Te recordaré que tienes que llamar al seguro",
-    "住民票のことをリマインドしますね"). An offer of more help, sympathy or encouragement ("Aquí estoy para
-    lo que necesites", "Je comprends que ce soit frustrant") does none of these."""
+    substance (`partner`: `substance` of the user's turn before it): "Te recordaré que tienes que llamar
+    al seguro", "住民票のことをリマインドしますね". An offer of more help, sympathy or encouragement ("Aquí
+    estoy para lo que necesites", "Je comprends que ce soit frustrant") does none of these."""
     if dated or _DIGIT_RE.search(text) or names_a_rule(text):
         return True
-    formulas = formulas_of(code)
-    if formulas is None or not partner:
-        return formulas is None  # a language without formulas is never judged by them
-    return not _substance(text, code).isdisjoint(_substance(partner, code))
+    if formulas_of(code) is None:
+        return True  # a language without formulas is never judged by them
+    return not substance(text, code).isdisjoint(partner)
 
 
-# The partner's turn is read once for all the statements of the reply (a long reply has many).
-@functools.lru_cache(maxsize=64)
-def _substance(text: str, code: str) -> frozenset[str]:
-    """A text's words of substance: Latin-script words that are no function word or formula, or the
-    character pairs of a CJK text's content once its formulas and function words are taken out."""
+def substance(text: str, code: str) -> frozenset[str]:
+    """A text's words of substance in language `code`: Latin-script words that are no function word or
+    formula, or the character pairs of a CJK text's content once its formulas and function words are taken
+    out; none in a language without formulas."""
     formulas = formulas_of(code)
-    assert formulas is not None
+    if formulas is None:
+        return frozenset()
     folded = fold(text)
     if formulas.empty is not None:
         runs = formulas.empty.sub(" ", _NON_WORDS_RE.sub(" ", folded)).split()

@@ -25,6 +25,7 @@ from app.extraction.chit_chat import (
     concerns_the_user_in,
     is_courtesy_in,
     says_nothing_in,
+    substance,
     tells_in_question_in,
 )
 from app.extraction.text import truncate
@@ -66,6 +67,8 @@ def statements(
     joiner = "" if language.cjk else " "
     kept: list[str] = []
     opening = ""
+    # Read once for all the statements of the reply (a long reply has many).
+    partner_words = substance(partner, language.code) if agent_speaking and partner else frozenset()
     for sentence in split_statements(body):
         dated = names_a_day(sentence, language.code)
         if not keep_all and is_question(sentence):
@@ -76,7 +79,7 @@ def statements(
         if (
             not keep_all
             and agent_speaking
-            and not concerns_the_user_in(sentence, language.code, partner, dated=dated)
+            and not concerns_the_user_in(sentence, language.code, partner_words, dated=dated)
         ):
             continue  # conversation: an offer of more help, sympathy, encouragement
         if not keep_all and says_nothing_in(sentence, language.code, dated=dated):
