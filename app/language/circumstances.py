@@ -33,7 +33,7 @@ _ENGLISH_RE = re.compile(
 # health and diet | likes, age and birthday.
 _WORD_STARTS = {
     "es": "trabaj|enfermer|medic|ingenier|profesor|abogad|programador|desarrollador|disenador|gerente|empresa|emple|jefe|oficina|carrera|estudi|universidad|facultad|master|doctorado|"
-    "vivo|vives|vive|vivimos|viven|mude|mudamos|mudo|casa|piso|apartamento|barrio|naci|"
+    "vivo|vives|vive|vivimos|viven|mude|mudamos|mudo|casa|piso|apartamento|barrio|nacid|naci\\b|"
     "herman|madre|padre|mama|papa|padres|hijo|hija|espos|marido|novio|novia|pareja|casad|abuel|sobrin|"
     "primo|prima|perro|gato|mascota|embarazad|bebe|"
     "alergi|alergic|intoleran|asma|diabet|diagnostic|celiac|vegetarian|vegan|medicacion|operaron|"
@@ -44,33 +44,33 @@ _WORD_STARTS = {
     "cachorro|cao|gato|gravida|bebe|"
     "alergi|alergic|intoleran|asma|diabet|diagnostic|celiac|vegetarian|vegan|remedio|"
     "adoro|amo|gosto|odeio|prefiro|favorit|aniversario|tenho \\d+ anos",
-    "fr": "travail|infirmi|medecin|ingenieur|prof|avocat|developpeu|designer|boulot|taf|entreprise|emploi|patron|bureau|carriere|etudi|fac|universite|master|these|"
+    "fr": "travail|infirmi|medecin|ingenieur|prof|avocat|developpeu|designer|boulot|taf\\b|entreprise|emploi|patron|bureau|carriere|etudi|fac\\b|universite|master|these|"
     "j'habite|habite|habitons|demenag|maison|appart|quartier|ne a|nee a|"
     "soeur|frere|mere|pere|maman|papa|parents|fils|fille|femme|mari|copain|copine|fiance|marie|"
     "grand-|oncle|tante|cousin|neveu|niece|chien|chat|enceinte|bebe|"
     "allergi|intoleran|asthme|diabet|diagnosti|coeliaqu|vegetarien|vegan|medicament|"
     "j'adore|j'aime|deteste|prefere|prefere|favori|anniversaire|j'ai \\d+ ans",
     "it": "lavor|infermier|medico|ingegner|insegnant|avvocat|sviluppator|programmator|azienda|ufficio|capo|carriera|studi|universita|laurea|master|dottorato|"
-    "vivo|vive|viviamo|abito|abita|trasferit|casa|appartamento|quartiere|nato|nata|"
+    "vivo|vive|viviamo|abito|abita|trasferit|casa|appartamento|quartiere|nato\\b|nata\\b|"
     "sorell|fratell|madre|padre|mamma|papa|genitori|figli|moglie|marito|fidanzat|sposat|nonn|zio|zia|"
     "cugin|nipot|cane|gatto|incinta|"
     "allergi|intolleran|asma|diabet|diagnos|celiac|vegetarian|vegan|farmac|"
     "adoro|amo|mi piace|odio|preferisco|preferit|compleanno|ho \\d+ anni",
-    "de": "arbeit|krankenpfleg|pfleger|arzt|arztin|ingenieur|lehrer|anwalt|entwickler|programmierer|job|firma|beruf|chef|buro|karriere|studier|studium|uni|ausbildung|"
+    "de": "arbeit|krankenpfleg|pfleger|arzt|arztin|ingenieur|lehrer|anwalt|entwickler|programmierer|job|firma|beruf|chef|buro|karriere|studier|studium|uni\\b|ausbildung|"
     "wohn|umgezogen|ziehe|haus|stadt|geboren|aufgewachsen|"
     "schwester|bruder|mutter|vater|mama|papa|eltern|sohn|tochter|frau|mann|freund|freundin|verlobt|"
     "verheiratet|oma|opa|grosseltern|onkel|tante|cousin|neffe|nichte|hund|katze|haustier|schwanger|baby|"
     "allergi|unvertraglich|asthma|diabet|diagnos|zoliakie|vegetari|vegan|medikament|"
-    "liebe|mag|hasse|lieblings|geburtstag|bin \\d+",
+    "liebe|mag\\b|hasse|lieblings|geburtstag|bin \\d+",
     "nl": "werk|verpleeg|arts|ingenieur|leraar|advocaat|ontwikkelaar|baan|bedrijf|baas|kantoor|studeer|studie|universiteit|"
     "woon|verhuisd|huis|stad|geboren|opgegroeid|"
-    "zus|broer|moeder|vader|mama|papa|ouders|zoon|dochter|vrouw|man|vriend|vriendin|verloofd|getrouwd|"
-    "oma|opa|oom|tante|neef|nicht|hond|kat|zwanger|baby|"
+    "zus|broer|moeder|vader|mama|papa|ouders|zoon|dochter|vrouw|mijn man|vriend|vriendin|verloofd|getrouwd|"
+    "oma|opa|oom|tante|neef|nicht|hond|kat\\b|zwanger|baby|"
     "allergi|astma|diabet|diagnose|vegetari|veganist|medicijn|"
     "hou van|ik vind|haat|favoriet|lievelings|verjaardag|ben \\d+ jaar",
     "sv": "jobb|sjukskot|lakare|ingenjor|larare|advokat|utvecklare|arbet|foretag|chef|plugg|studer|universitet|"
-    "bor|flyttade|hus|lagenhet|stad|fodd|uppvuxen|"
-    "syster|bror|mamma|pappa|foraldrar|son|dotter|fru|man|pojkvan|flickvan|sambo|forlovad|gift|"
+    "bor\\b|flyttade|hus|lagenhet|stad|fodd|uppvuxen|"
+    "syster|bror|mamma|pappa|foraldrar|son|dotter|fru|min man|pojkvan|flickvan|sambo|forlovad|gift|"
     "mormor|farmor|morfar|farfar|kusin|hund|katt|gravid|bebis|"
     "allergi|astma|diabet|diagnos|vegetarian|vegan|medicin|"
     "alskar|gillar|hatar|favorit|fodelsedag|ar \\d+ ar",
