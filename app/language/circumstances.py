@@ -5,7 +5,7 @@ The summary puts such facts at the top of an agent's prompt, above passing remar
 own closed class of words for these circumstances, written from the language (kinship terms, the words for
 job, home, allergy, liking), never from any conversation: English, then the languages with formula tables
 (`app.language.formulas`). Latin-script entries are word starts matched on `fold`ed text ("trabaj" finds
-"trabajo", "trabajaba"); Chinese, Japanese and Korean ones are found anywhere. Each table reads only its
+"trabajo", "trabajaba"; one ending in `\b` is a whole word); Chinese, Japanese and Korean ones are found anywhere. Each table reads only its
 own language's statements (Swedish "son" is a son, Spanish "son" is "they are"). A statement no table reads
 is only not moved up: nothing is dropped by it.
 """
