@@ -17,6 +17,7 @@ from datetime import datetime
 from app.core.dates import format_date
 from app.core.tokens import estimate_tokens
 from app.language import lexicon as lx
+from app.language.detect import detect
 from app.llm.answers import ANSWER_TOKENS
 from app.recall.repository import Candidate
 from app.recall.rerank import speaker_of
@@ -48,10 +49,12 @@ def asks_for_a_list(question: str) -> bool:
 
 
 def dated(row: Candidate) -> str:
-    """The memory's summary with its date, when it has one the summary does not already give."""
+    """The memory's summary with its date, when it has one the summary does not already give, written as
+    the summary's language writes a date."""
     summary = row.summary.strip()
     if row.event_time is not None and not _YEAR_RE.search(summary):
-        summary = f"{summary.rstrip('.')} ({format_date(row.event_time)})"
+        day = format_date(row.event_time, detect(summary).code)
+        summary = f"{summary.rstrip('.')} ({day})"
     return summary
 
 

@@ -27,6 +27,7 @@ from app.core.memory_types import POLICIES, SummaryLines, TypePolicy
 from app.core.tokens import estimate_tokens
 from app.extraction.text import parse_message
 from app.language.circumstances import tells_a_circumstance
+from app.language.detect import detect
 from app.language.lexicon import speaker_label
 from app.models import Profile
 from app.summary import repository
@@ -110,7 +111,8 @@ def _allocate(sections: Sequence[_Section], budget: int) -> None:
 def _bullet(memory: MemoryLine) -> str:
     summary = " ".join(memory.summary.split())
     if memory.at is not None:  # the repository dates only the dated types (events)
-        day = format_date(memory.at)
+        # Written as the memory's language writes a date ("2023年4月1日" beside a Chinese memory).
+        day = format_date(memory.at, "en" if memory.language == "english" else detect(summary).code)
         # The extractor may already end an event's summary with its date; the bullet leads with it instead.
         return f"- {day}: {summary.removesuffix(f' ({day})')}"
     return f"- {summary}"

@@ -9,10 +9,12 @@ question in the same language finds it in the top 3.
 from __future__ import annotations
 
 import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import httpx
 
+from app.core.dates import format_date
 from app.language.detect import detect
 from app.worker.runner import Worker
 from bench.harness import free_port
@@ -164,3 +166,32 @@ def test_round_trip_on_the_embedded_server(tmp_path: Path) -> None:
                 assert memory["id"] in _ids_found(found), (question, found)
     finally:
         server.stop()
+
+
+async def test_a_date_is_written_in_the_language_of_its_memory(
+    client: httpx.AsyncClient, profile_url: str, worker: Worker
+) -> None:
+    """An answer's and a summary bullet's date beside a memory in another language is written as that
+    language writes it; beside an English one, as before ("8 May 2023")."""
+    said = datetime.now(UTC).replace(microsecond=0) - timedelta(days=3)
+    messages = [
+        {"role": "user", "content": text, "timestamp": said.isoformat()}
+        for text in (
+            "Ayer fui al dentista en Valencia.",
+            "我昨天去了上海的医院。",
+            "Yesterday I ran a half marathon.",
+        )
+    ]
+    response = await client.post(f"{profile_url}/ingest", json={"sessionId": "d", "messages": messages})
+    assert response.status_code == 202, response.text
+    await worker.drain()
+    day = said - timedelta(days=1)
+    spanish, chinese, english = format_date(day, "es"), format_date(day, "zh"), format_date(day)
+    assert spanish.endswith(f"de {day.year}") and chinese.startswith(f"{day.year}年") and spanish != english
+    found = (await client.post(f"{profile_url}/recall", json={"query": "¿Cuándo fui al dentista?"})).json()
+    assert f"Ayer fui al dentista en Valencia ({spanish})" in found["answer"], found["answer"]
+    summary = (await client.post(f"{profile_url}/summary", json={})).json()["summary"]
+    events = summary.split("## Recent Events", 1)[1].split("##", 1)[0]
+    assert f"- {spanish}: Ayer fui al dentista" in events, summary
+    assert f"- {chinese}: 我昨天去了上海的医院" in events, summary
+    assert f"- {english}: " in events, summary
