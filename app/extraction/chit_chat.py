@@ -368,11 +368,14 @@ def _cjk_says_nothing(folded: str, formulas: Formulas, empty: re.Pattern[str], *
 
 
 # A question in another language carries a statement of the asker's own ("¿Es normal que me duelan las
-# rodillas desde que empecé a correr en marzo?", "我最近老是失眠，是不是因为换了新工作？") when it is
-# anchored to someone (a first or third person: `Formulas.anchors`) or opens with a clause of its own before
-# what it asks (Japanese and Korean leave the subject unsaid), and has words of substance beyond asking.
+# rodillas desde que empecé a correr en marzo?", "我最近老是失眠，是不是因为换了新工作？") when it has words of
+# substance beyond asking and is anchored to someone (a first or third person: `Formulas.anchors`); in
+# Chinese, Japanese and Korean, which often leave the subject unsaid, a clause of its own before what it
+# asks does as well.
 QUESTION_CONTENT_WORDS = 3
 CJK_QUESTION_CONTENT_CHARS = 8
+# A CJK text's characters that make about one word, when counting its content against a word threshold.
+CJK_CHARS_A_WORD = 2
 # A clause ended inside the question: what follows it is what is asked.
 _CLAUSE_END_RE = re.compile(r"[,，、;；]")
 
@@ -395,8 +398,6 @@ def tells_in_question_in(text: str, code: str, *, dated: bool = False) -> bool:
     return content >= QUESTION_CONTENT_WORDS and not formulas.anchors.isdisjoint(words)
 
 
-# A CJK text's characters that make about one word, when counting its content against a word threshold.
-CJK_CHARS_A_WORD = 2
 # Two CJK texts share a word when they share this many characters in a row.
 CJK_SHARED_CHARS = 2
 # A Latin-script word shorter than this is not taken as shared substance ("el", "am", "la").
