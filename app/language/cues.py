@@ -277,6 +277,91 @@ def _relative_words(language: str | None) -> tuple[dict[str, _Relative], re.Patt
     return _RELATIVE_WORDS[code], _RELATIVE_RES[code]
 
 
+# Weekdays, Monday first, by language (`fold`ed), with the words that put one in the week after or before
+# the message's ("el jueves que viene", "letzten Freitag") and those that make it a habit ("los jueves",
+# "le jeudi", "jeden Freitag": on Thursdays, no day). Portuguese names the weekdays it numbers only with
+# "-feira" ("segunda" is also "second").
+_WEEKDAYS: dict[str, tuple[str, str, str, str]] = {
+    # language: (Monday … Sunday, next, last, habit)
+    "es": ("lunes|martes|miercoles|jueves|viernes|sabado|domingo", "proximo|que viene", "pasado",
+           "los|todos los|cada"),
+    "pt": ("segunda-feira|terca-feira|quarta-feira|quinta-feira|sexta-feira|sabado|domingo",
+           "proxima|proximo|que vem", "passada|passado", "as|aos|todas as|todos os|toda|todo"),
+    "fr": ("lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche", "prochain", "dernier",
+           "le|les|tous les|chaque"),
+    "it": ("lunedi|martedi|mercoledi|giovedi|venerdi|sabato|domenica", "prossimo|prossima", "scorso|scorsa",
+           "il|la|i|le|ogni|tutti i|tutte le"),
+    "de": ("montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag",
+           "nachsten|nachster|kommenden|kommender", "letzten|letzter|vergangenen|vergangener", "jeden"),
+    "nl": ("maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag", "volgende|komende",
+           "vorige|afgelopen", "elke|iedere"),
+    "sv": ("mandag|tisdag|onsdag|torsdag|fredag|lordag|sondag", "nasta|kommande", "forra", "varje"),
+}  # fmt: skip
+
+
+def _weekday_pattern(days: str, after: str, before: str, habit: str) -> re.Pattern[str]:
+    habit, modifier = habit.replace(" ", r"\s+"), f"{after}|{before}".replace(" ", r"\s+")
+    return re.compile(
+        rf"(?<!\w)(?:(?P<habit>{habit})\s+|(?P<before>{modifier})\s+)?"
+        rf"(?P<day>{days})(?!\w)(?:\s+(?P<after>{modifier})(?!\w))?"
+    )
+
+
+_WEEKDAY_RES = {
+    code: (_weekday_pattern(days, after, before, habit), days.split("|"), set(after.split("|")))
+    for code, (days, after, before, habit) in _WEEKDAYS.items()
+}
+# Chinese, Japanese and Korean name a weekday by its number or sign, with the week before it: last (上周四,
+# 先週の木曜日, 지난주 목요일), next (下周二, 来週の火曜日, 다음 주 화요일) or this one. Every (每周一, 毎週月曜,
+# 매주 월요일) makes it a habit. Every alternative opens with a character of its own, never a space: linear.
+_CJK_WEEKDAY_RE = re.compile(
+    r"(?:(?P<habit>每|毎週|매주)\s*)?(?:(?P<week>上个?|下个?|这个?|本|先週の?|来週の?|今週の?|지난\s?주|다음\s?주|이번\s?주)\s*)?"
+    r"(?:(?:周|星期|礼拜)(?P<zh>[一二三四五六日天])|(?P<ja>[月火水木金土日])曜|(?P<ko>[월화수목금토일])요일)"
+)
+_CJK_DAYS = {**{c: i for i, c in enumerate("一二三四五六日")}, "天": 6, **{c: i for i, c in enumerate("月火水木金土日")},
+             **{c: i for i, c in enumerate("월화수목금토일")}}  # fmt: skip
+_LAST_WEEK = ("上", "先週", "지난")
+_NEXT_WEEK = ("下", "来週", "다음")
+# A weekday named without next or last is its nearest occurrence: up to this many days ahead, else behind
+# (said on a Friday, "el jueves" was yesterday; said on a Monday, "el jueves" is in three days).
+WEEKDAY_DAYS_AHEAD = 3
+
+
+def _weekday(text: str, language: str | None, anchor: datetime) -> datetime | None:
+    """Noon of the day a weekday named in `text` stands for, resolved against `anchor`; None for none or
+    a habit ("los jueves")."""
+    noon = anchor.replace(hour=12, minute=0, second=0, microsecond=0)
+    today = noon.weekday()
+    if (m := _CJK_WEEKDAY_RE.search(text)) is not None and not m["habit"]:
+        day = _CJK_DAYS[m["zh"] or m["ja"] or m["ko"]]
+        week = m["week"] or ""
+        if week:  # that week's day, weeks starting on Monday
+            weeks = -1 if week.startswith(_LAST_WEEK) else 1 if week.startswith(_NEXT_WEEK) else 0
+            return noon + timedelta(days=day - today, weeks=weeks)
+        return _nearest(noon, today, day)
+    codes = [language] if language in _WEEKDAY_RES else list(_WEEKDAY_RES) if language is None else []
+    folded = fold(text)
+    for code in codes:
+        pattern, days, ahead = _WEEKDAY_RES[code]
+        for m in pattern.finditer(folded):
+            if m["habit"]:
+                continue
+            day = days.index(m["day"])
+            modifier = m["before"] or m["after"]
+            if modifier is None:
+                return _nearest(noon, today, day)
+            forward = (day - today) % 7 or 7
+            if " ".join(modifier.split()) in ahead:
+                return noon + timedelta(days=forward)
+            return noon - timedelta(days=(today - day) % 7 or 7)
+    return None
+
+
+def _nearest(noon: datetime, today: int, day: int) -> datetime:
+    forward = (day - today) % 7
+    return noon + timedelta(days=forward if forward <= WEEKDAY_DAYS_AHEAD else forward - 7)
+
+
 _ISO_RE = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
 # Day before month, as everywhere but the United States: 8/5/2025, 8/5, 8.5.2025, 08.05. (not 3.5)
 _NUMERIC_RE = re.compile(r"\b(\d{1,2})(?:/(\d{1,2})(?:/(\d{4}|\d{2}))?\b|\.(\d{1,2})\.(\d{4}|\d{2})?)")
@@ -306,11 +391,15 @@ def is_question(text: str) -> bool:
 
 
 def names_a_day(text: str, language: str | None = None) -> bool:
-    """Whether `text` names a day, as `date_mentioned` reads one (a date, or a relative day word of
-    `language`, an ISO 639-1 code; None: of any language)."""
+    """Whether `text` names a day, as `date_mentioned` reads one (a date, a relative day word or a weekday
+    of `language`, an ISO 639-1 code; None: of any language)."""
     if any(c.isdigit() for c in text):
         return date_mentioned(text, _ANY_DAY, language) is not None
-    return _relative(text, language) is not None or _MONTH_ALONE_RE.search(text) is not None
+    return (
+        _relative(text, language) is not None
+        or _MONTH_ALONE_RE.search(text) is not None
+        or _weekday(text, language, _ANY_DAY) is not None
+    )
 
 
 def _day(year: int, month: int, day: int, like: datetime) -> datetime | None:
@@ -327,9 +416,9 @@ def _year(raw: str | None, anchor: datetime) -> int:
 
 
 def date_mentioned(text: str, anchor: datetime, language: str | None = None) -> datetime | None:
-    """Noon of the day a date or a relative day word of `language` (None: any) in `text` names, resolved
-    against `anchor` (the message's time); None when it names none. A month without a day stands for its
-    first day."""
+    """Noon of the day a date, a relative day word or a weekday of `language` (None: any) in `text` names,
+    resolved against `anchor` (the message's time); None when it names none. A month without a day stands
+    for its first day."""
     if m := _ISO_RE.search(text):
         return _day(int(m[1]), int(m[2]), int(m[3]), anchor)
     if m := _CJK_DATE_RE.search(text):
@@ -338,6 +427,9 @@ def date_mentioned(text: str, anchor: datetime, language: str | None = None) -> 
         return _day(_year(m[3], anchor), _MONTHS[m[2].lower()], int(m[1]), anchor)
     if m := _NUMERIC_RE.search(text):
         return _day(_year(m[3] or m[5], anchor), int(m[2] or m[4]), int(m[1]), anchor)
+    # A weekday before the relative words: "上周四" is last week's Thursday, not a week ago.
+    if (weekday := _weekday(text, language, anchor)) is not None:
+        return weekday
     if (relative := _relative(text, language)) is None:
         if m := _MONTH_ALONE_RE.search(text):
             return _day(anchor.year, _MONTHS[m[1].lower()], 1, anchor)

@@ -72,6 +72,19 @@ def test_no_day_where_none_is_named(text: str) -> None:
         ("Meine Schwester heiratet im August.", "de", "2026-08-01"),
         ("Ich arbeite seit Januar bei der Sparkasse.", "de", None),  # since: a state, not a day
         ("Non ci sono mai stato.", "it", None),  # Italian "mai" is "never"
+        # weekdays (the anchor is a Tuesday): next or last as said, else the nearest, never a habit
+        ("El jueves tengo que llamar al seguro.", "es", "2026-03-12"),
+        ("El jueves pasado fui al médico.", "es", "2026-03-05"),
+        ("Los jueves voy al gimnasio.", "es", None),
+        ("Letzten Freitag war ich krank.", "de", "2026-03-06"),
+        ("Donnerstags gehe ich schwimmen.", "de", None),
+        ("Le jeudi je fais du yoga.", "fr", None),
+        ("É a segunda vez que vou lá.", "pt", None),  # "segunda" alone is "second"
+        ("上周四我去了医院。", "zh", "2026-03-05"),
+        ("下周二要交材料。", "zh", "2026-03-17"),
+        ("每周一开会。", "zh", None),
+        ("先週の木曜日に病院に行った。", "ja", "2026-03-05"),
+        ("지난주 목요일에 병원에 갔어요", "ko", "2026-03-05"),
     ],
 )
 def test_relative_days_are_read_in_their_own_language(text: str, language: str, day: str | None) -> None:
