@@ -190,17 +190,32 @@ _TASK_CUES = {
 }
 
 
+_CJK_START = "\u1100"  # Hangul jamo, then kana, Han, Hangul syllables
+
+
+def _alternation(words: Iterable[str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+def _phrase_pattern(phrases: Iterable[str], flags: int = 0) -> re.Pattern[str]:
+    """Phrases in one pattern, longest first (so "esta mañana" is read before "mañana"): Latin-script ones
+    as whole words (whitespace any run, an apostrophe either form), CJK ones anywhere in their run of
+    text."""
+    phrases = list(phrases)
+    latin = [p for p in phrases if p[0] < _CJK_START]
+    cjk = [p for p in phrases if p[0] >= _CJK_START]
+    alternatives = [_alternation(cjk)] if cjk else []
+    if latin:
+        words = _alternation(latin).replace(r"\ ", r"\s+").replace("'", "['’]")
+        alternatives.append(rf"(?<!\w)(?:{words})(?!\w)")
+    return re.compile("|".join(alternatives), flags)
+
+
 def _cue_pattern(cues: dict[str, str]) -> re.Pattern[str]:
-    """Every language's cues in one pattern: Latin-script ones as whole words (whitespace any run), CJK
-    ones anywhere in their run of text."""
-    phrases = sorted({p for field in cues.values() for p in field.split("|")}, key=len, reverse=True)
-    latin = [p for p in phrases if p[0] < _CJK_START_CHAR]
-    cjk = [p for p in phrases if p[0] >= _CJK_START_CHAR]
-    words = "|".join(re.escape(p).replace(r"\ ", r"\s+").replace("'", "['’]") for p in latin)
-    return re.compile(rf"(?<!\w)(?:{words})(?!\w)|" + "|".join(re.escape(p) for p in cjk))
+    """Every language's cues (on `fold`ed text) in one pattern."""
+    return _phrase_pattern({p for field in cues.values() for p in field.split("|")})
 
 
-_CJK_START_CHAR = "\u1100"
 _WORD_RE = re.compile(r"\w+")
 # A request to the agent opens its statement: at most a word before it ("Y respóndeme…", "Auch antworte…").
 WORDS_BEFORE_REQUEST = 1
@@ -221,10 +236,7 @@ def asks_for_a_rule(text: str) -> bool:
     found = _AGENT_RE.search(rest)
     if found is None:
         return False
-    return (
-        found[0][0] >= _CJK_START_CHAR
-        or len(_WORD_RE.findall(rest, 0, found.start())) <= WORDS_BEFORE_REQUEST
-    )
+    return found[0][0] >= _CJK_START or len(_WORD_RE.findall(rest, 0, found.start())) <= WORDS_BEFORE_REQUEST
 
 
 def names_a_rule(text: str) -> bool:
@@ -241,26 +253,9 @@ def names_a_task(text: str) -> bool:
     return _TASK_RE.search(fold(text)) is not None
 
 
-def _alternation(words: Iterable[str]) -> str:
-    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-
-
 _SATURDAY = 5
 # Whether a text names a day does not depend on the day it is read against.
 _ANY_DAY = datetime(2000, 1, 1)
-_CJK_START = "\u1100"  # Hangul jamo, then kana, Han, Hangul syllables
-
-
-def _relative_pattern(words: Iterable[str]) -> re.Pattern[str]:
-    """Latin-script words need word boundaries; CJK ones stand inside a run of characters. Longest first,
-    so that "esta mañana" is read before "mañana"."""
-    latin = [w for w in words if w[0] < _CJK_START]
-    cjk = [w for w in words if w[0] >= _CJK_START]
-    alternatives = [_alternation(cjk)] if cjk else []
-    if latin:
-        words_re = _alternation(latin).replace(r"\ ", r"\s+").replace("'", "['’]")
-        alternatives.append(rf"(?<!\w)(?:{words_re})(?!\w)")
-    return re.compile("|".join(alternatives), re.IGNORECASE)
 
 
 # A text in a language without its own words (or of no detected language) is read with every language's,
@@ -269,7 +264,7 @@ _ANY_LANGUAGE = "*"
 _RELATIVE_WORDS[_ANY_LANGUAGE] = {
     word: meaning for table in reversed(list(_RELATIVE_WORDS.values())) for word, meaning in table.items()
 }
-_RELATIVE_RES = {code: _relative_pattern(table) for code, table in _RELATIVE_WORDS.items()}
+_RELATIVE_RES = {code: _phrase_pattern(table, re.IGNORECASE) for code, table in _RELATIVE_WORDS.items()}
 
 
 def _relative_words(language: str | None) -> tuple[dict[str, _Relative], re.Pattern[str]]:
