@@ -237,7 +237,6 @@ _LAUGH_RE = re.compile(r"([^\W\d_])\1{2,}|([^\W\d_]{2})\2{2,}")
 LAUGH_CHARS = 24
 # What is neither a word nor a digit: punctuation, emoji, symbols. Skipped between formulas.
 _NON_WORD_RE = re.compile(r"[\W_]*")
-_NON_WORDS_RE = re.compile(r"[\W_]+")
 # A name after a greeting or thanks ("Hola Marta,", "Danke, Ben!"), ended by punctuation or the text.
 _VOCATIVE_RE = re.compile(r"(\w{1,30})(?:\s*[,.!?;:…]+\s*|\s*$)")
 _DIGIT_RE = re.compile(r"\d")
@@ -427,7 +426,7 @@ def substance(text: str, code: str) -> frozenset[str]:
         return frozenset()
     folded = fold(text)
     if formulas.empty is not None:
-        runs = formulas.empty.sub(" ", _NON_WORDS_RE.sub(" ", folded)).split()
+        runs = formulas.empty.sub(" ", " ".join(_WORD_RE.findall(folded.replace("_", " ")))).split()
         return frozenset(
             r[i : i + CJK_SHARED_CHARS] for r in runs for i in range(len(r) - CJK_SHARED_CHARS + 1)
         )

@@ -99,7 +99,6 @@ def _latin_pattern(field: str) -> re.Pattern[str]:
 # Each language's table by the full-text configuration its memories are stored with (`detect.search_config`);
 # a text of a script without spaces ("simple") is read with the Chinese, Japanese and Korean words.
 _BY_CONFIG = {_CONFIGS[code]: _latin_pattern(field) for code, field in _WORD_STARTS.items()}
-_BY_CONFIG["english"] = _ENGLISH_RE
 _CJK_RE = re.compile(
     "|".join(sorted({w for f in _CJK_WORDS.values() for w in f.split("|")}, key=len, reverse=True))
 )
@@ -108,9 +107,9 @@ _CJK_RE = re.compile(
 def tells_a_circumstance(text: str, config: str = "english") -> bool:
     """Whether `text`, stored with the full-text configuration `config` (its language), tells a lasting
     circumstance of a person."""
-    pattern = _BY_CONFIG.get(config)
-    if pattern is _ENGLISH_RE:
+    if config == "english":
         return _ENGLISH_RE.search(text) is not None
+    pattern = _BY_CONFIG.get(config)
     if pattern is not None:
         return pattern.search(fold(text)) is not None
     return _CJK_RE.search(text) is not None

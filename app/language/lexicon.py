@@ -395,6 +395,12 @@ _SPEAKER_PREFIX_RE = re.compile(
 UNCASED_NAME_CHARS = 4
 
 
+def uncased(word: str) -> bool:
+    """Whether a word is written in a script without case (Chinese, Japanese, Korean): no letter of it is
+    upper or lower case."""
+    return not any(c.isupper() or c.islower() for c in word)
+
+
 def speaker_prefix(text: str) -> tuple[str, int] | None:
     """The name of a `Name: text` prefix and where the text after it starts, or None."""
     m = _SPEAKER_PREFIX_RE.match(text)
@@ -403,12 +409,8 @@ def speaker_prefix(text: str) -> tuple[str, int] | None:
     name = m["name"]
     words = name.split()
     cased = all(w[0].isupper() for w in words)
-    uncased = (
-        len(words) == 1
-        and len(name) <= UNCASED_NAME_CHARS
-        and not any(c.isupper() or c.islower() for c in name)
-    )
-    return (name, m.end()) if cased or uncased else None
+    a_word_without_case = len(words) == 1 and len(name) <= UNCASED_NAME_CHARS and uncased(name)
+    return (name, m.end()) if cased or a_word_without_case else None
 
 
 FIRST_PERSON_RE = re.compile(r"\b(?:I|I'm|I've|I'd|we|we're|we've|my|our|us)\b", _I)

@@ -28,7 +28,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from itertools import repeat
 
-from app.language.lexicon import speaker_prefix
+from app.language.lexicon import speaker_prefix, uncased
 from app.recall.answer_types import asked_for, holds
 from app.recall.related_words import relatedness
 from app.recall.repository import Candidate
@@ -112,10 +112,10 @@ def named_speakers(query: Query, rows: dict[str, Candidate]) -> dict[str, set[st
     for term in query.terms:
         # A script without case (Chinese, Japanese, Korean) is searched by pairs of characters: a pair within
         # a name ("小明" of "王小明") names its speaker.
-        uncased = term.isalpha() and not any(c.isupper() or c.islower() for c in term)
-        if len(term) < (UNCASED_NAME_TERM_CHARS if uncased else NAME_TERM_CHARS):
+        without_case = term.isalpha() and uncased(term)
+        if len(term) < (UNCASED_NAME_TERM_CHARS if without_case else NAME_TERM_CHARS):
             continue
-        matched = {p for p in parts if p.startswith(term) or (uncased and term in p)}
+        matched = {p for p in parts if p.startswith(term) or (without_case and term in p)}
         if not matched and any(w.startswith(term) for w in capitalised):
             matched = {p for p in parts if same_name(term, p)} or _nicknamed(term, rows)
         if matched:
