@@ -80,8 +80,18 @@ def parse_message(content: str) -> ParsedMessage:
         found = [c.group("caption").strip() for c in _IMAGE_RE.finditer(body)]
         if found:
             captions = tuple(c for c in found if c)
-            body = _IMAGE_RE.sub("", body)
+            body = _IMAGE_RE.sub(lambda m: _gap(body, m.end()), body)
     return ParsedMessage(speaker, body.strip(), captions)
+
+
+_WORD_START_RE = re.compile(r"\w")
+
+
+def _gap(text: str, end: int) -> str:
+    """What stands where a caption was taken out (with the spaces before it): a space when a word follows,
+    so the words on either side stay apart ("0[image: ]0" is "0 0", never "00"); nothing before punctuation,
+    a space or the end ("Look at this [image: a cat]." is "Look at this.")."""
+    return " " if _WORD_START_RE.match(text, end) else ""
 
 
 def split_sentences(text: str) -> list[str]:

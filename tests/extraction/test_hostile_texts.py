@@ -9,7 +9,7 @@ import re
 from datetime import UTC, datetime
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from app.extraction.default import MESSAGE_MEMORY_BOUND, MESSAGE_SENTENCE_BUDGET, extract_memories
@@ -73,6 +73,7 @@ _HOSTILE_ALPHABET = st.sampled_from(
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(_HOSTILE_ALPHABET, max_size=400).map("".join))
+@example("0[image: ]0")  # found by the fuzzing: the caption's removal joined "0" and "0" into "00"
 def test_fuzz_any_text_makes_bounded_memories_of_its_own_words(text: str) -> None:
     memories = extract_memories([InputMessage("m1", "user", text, AT)])
     assert len(memories) <= MESSAGE_MEMORY_BOUND
