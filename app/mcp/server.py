@@ -257,16 +257,23 @@ class McpTools:
         session_id: SessionArg = None,
         namespace: NamespaceArg = None,
         profile: ProfileArg = None,
+        restore: Annotated[
+            bool,
+            Field(description="True only when the user asks to keep again something they had deleted."),
+        ] = False,
     ) -> CallToolResult:
         """Store one durable statement (a fact, preference, instruction or task) as a memory, at once.
         Write it as a short, self-contained sentence, e.g. 'Prefers answers in French.' Storing the same
-        statement again returns the existing memory (created=false)."""
-        body = parse(RememberRequest, {"content": content, "sessionId": session_id})
+        statement again returns the existing memory (created=false). A statement the user had deleted is
+        not stored again (the error memory_forgotten) unless restore is true."""
+        body = parse(RememberRequest, {"content": content, "sessionId": session_id, "restore": restore})
         if isinstance(body, CallToolResult):
             return body
 
         async def act(db: AsyncSession, row: Profile) -> dict[str, Any]:
-            memory, created = await memories.remember_in_profile(db, row, body.content, body.session_id)
+            memory, created = await memories.remember_in_profile(
+                db, row, body.content, body.session_id, restore=body.restore
+            )
             return {**memory.model_dump(mode="json", by_alias=True), "created": created}
 
         return await self.run(ctx, namespace, profile, act, write=True)
@@ -376,8 +383,9 @@ class McpTools:
     async def delete_memory(
         self, ctx: Context, memory_id: MemoryIdArg, namespace: NamespaceArg = None, profile: ProfileArg = None
     ) -> CallToolResult:
-        """Delete a memory that is wrong or unwanted, together with the messages it was extracted from.
-        Returns the deleted memory; an unknown id is the error memory_not_found."""
+        """Delete a memory that is wrong or unwanted, together with the messages it was extracted from
+        that no other memory cites. It stays deleted: the same conversation or statement sent again does
+        not bring it back. Returns the deleted memory; an unknown id is the error memory_not_found."""
         return await self.run(
             ctx, namespace, profile, lambda db, row: memories.delete_memory(db, row, memory_id)
         )

@@ -129,6 +129,7 @@ _INSERT = text(
                 CAST(:contexts AS text[]), CAST(:languages AS text[])) WITH ORDINALITY
          AS m(id, type, summary, content, session_id, topic_key, event_time, content_hash, metadata, context,
               language, ord)
+    WHERE NOT EXISTS (SELECT 1 FROM memory_tombstones t WHERE t.profile_id = :p AND t.content_hash = m.content_hash)
     ORDER BY m.ord
     ON CONFLICT (profile_id, content_hash) DO NOTHING
     RETURNING id
@@ -181,7 +182,8 @@ _SUPERSEDE_CHAIN = text(
 
 
 async def insert_memories(db: AsyncSession, profile_id: int, memories: list[NewMemory]) -> list[NewMemory]:
-    """Insert those whose content is new to the profile, link their sources, apply supersession.
+    """Insert those whose content is new to the profile and not forgotten (a tombstone holds it), link their
+    sources, apply supersession.
 
     Returns the memories actually created. A source message deleted meanwhile makes the source insert
     fail (foreign key), so a racing delete can never leave a memory pointing at nothing.
@@ -257,8 +259,14 @@ _INSERT_ONE = text(
     f"""
     INSERT INTO memories (profile_id, id, type, summary, content, session_id, topic_key, event_time, content_hash,
                           metadata, context, language)
-    VALUES (:p, :id, :type, :summary, :content, :session_id, :topic_key, :event_time, :content_hash,
-            CAST(:metadata AS jsonb), :context, CAST(CAST(:language AS text) AS regconfig))
+    SELECT CAST(:p AS bigint), CAST(:id AS text), CAST(:type AS text), CAST(:summary AS text),
+           CAST(:content AS text), CAST(:session_id AS text), CAST(:topic_key AS text),
+           CAST(:event_time AS timestamptz), CAST(:content_hash AS text), CAST(:metadata AS jsonb),
+           CAST(:context AS text), CAST(CAST(:language AS text) AS regconfig)
+    WHERE NOT EXISTS (
+        SELECT 1 FROM memory_tombstones
+        WHERE profile_id = CAST(:p AS bigint) AND content_hash = CAST(:content_hash AS text)
+    )
     ON CONFLICT (profile_id, content_hash) DO NOTHING
     RETURNING {_COLUMNS}
     """
@@ -266,7 +274,8 @@ _INSERT_ONE = text(
 
 
 async def insert_one(db: AsyncSession, profile_id: int, memory: NewMemory) -> MemoryRow | None:
-    """Insert one memory without sources (remember); None when the profile already holds that content."""
+    """Insert one memory without sources (remember); None when the profile already holds that content or
+    forgot it (a tombstone holds it)."""
     row = (
         (
             await db.execute(
@@ -297,9 +306,9 @@ async def insert_one(db: AsyncSession, profile_id: int, memory: NewMemory) -> Me
 
 # remember in one autocommit round trip: the namespace (within the key's scope) and the profile resolved
 # by name, the profile created when absent (as any write does), the memory inserted unless the profile
-# already holds its content, and the memories of its topic superseded. Each part that finds nothing
-# leaves its column NULL, and the caller takes the general path for those rare cases (a namespace out of
-# reach, a profile created concurrently, content already stored).
+# already holds its content or forgot it (a tombstone), and the memories of its topic superseded. Each
+# part that finds nothing leaves its column NULL, and the caller takes the general path for those rare
+# cases (a namespace out of reach, a profile created concurrently, content already stored or forgotten).
 _REMEMBER = f"""
     WITH ns AS (
         SELECT id FROM namespaces
@@ -317,8 +326,12 @@ _REMEMBER = f"""
     ), ins AS (
         INSERT INTO memories (profile_id, id, type, summary, content, session_id, topic_key, event_time,
                               content_hash, metadata, context, language)
-        SELECT profile.id, $4, $5, $6, $7, $8, $9, $10::timestamptz, $11, $12::jsonb, $13, $16::text::regconfig
+        SELECT profile.id, $4, $5, $6, $7, $8, $9, $10::timestamptz, $11::text, $12::jsonb, $13,
+               $16::text::regconfig
         FROM profile
+        WHERE NOT EXISTS (
+            SELECT 1 FROM memory_tombstones t WHERE t.profile_id = profile.id AND t.content_hash = $11::text
+        )
         ON CONFLICT (profile_id, content_hash) DO NOTHING
         RETURNING profile_id, {_COLUMNS}
     ), superseded AS (
@@ -415,6 +428,9 @@ _REMEMBER_MANY = f"""
         SELECT profile.id, item.id, item.type, item.summary, item.content, item.session_id, item.topic_key,
                item.event_time, item.content_hash, item.metadata, item.context, item.language::regconfig
         FROM item JOIN profile USING (ord)
+        WHERE NOT EXISTS (
+            SELECT 1 FROM memory_tombstones t WHERE t.profile_id = profile.id AND t.content_hash = item.content_hash
+        )
         ORDER BY item.ord
         ON CONFLICT (profile_id, content_hash) DO NOTHING
         RETURNING profile_id, {_COLUMNS}
@@ -768,6 +784,24 @@ async def source_keys(db: AsyncSession, profile_id: int, memory_id: str) -> list
     return [(r[0], r[1]) for r in rows]
 
 
+async def shared_sources(db: AsyncSession, profile_id: int, memory_id: str) -> set[tuple[str, str]]:
+    """(session id, message id) of the memory's sources that another memory (current or superseded) cites
+    too: those stay when the memory is deleted."""
+    rows = await db.execute(
+        text(
+            """
+            SELECT s.session_id, s.message_id FROM memory_sources s
+            WHERE s.profile_id = :p AND s.memory_id = :id
+              AND EXISTS (SELECT 1 FROM memory_sources o
+                          WHERE o.profile_id = s.profile_id AND o.session_id = s.session_id
+                            AND o.message_id = s.message_id AND o.memory_id <> s.memory_id)
+            """
+        ),
+        {"p": profile_id, "id": memory_id},
+    )
+    return {(r[0], r[1]) for r in rows}
+
+
 async def delete_memory(db: AsyncSession, profile_id: int, memory_id: str) -> None:
     """Delete the memory (its source messages are deleted by the caller, re-linking their children); its
     last state stays in the archive for its history."""
@@ -778,13 +812,142 @@ async def delete_memory(db: AsyncSession, profile_id: int, memory_id: str) -> No
 
 
 async def delete_session(db: AsyncSession, profile_id: int, session_id: str) -> None:
-    """Everything of one session: its memories, queued jobs, messages (sources cascade) and the session row."""
+    """Everything of one session: its memories and their tombstones, queued jobs, messages (sources cascade)
+    and the session row."""
     params = {"p": profile_id, "sid": session_id}
     # The session row first, as every writer of a session takes it: deleting in another order deadlocks.
     await sessions_repository.lock_session(db, profile_id, session_id)
     await db.execute(text("DELETE FROM memories WHERE profile_id = :p AND session_id = :sid"), params)
+    # Its tombstones too: a deleted session leaves nothing of itself, and its id may be used afresh.
+    await db.execute(
+        text("DELETE FROM memory_tombstones WHERE profile_id = :p AND session_id = :sid"), params
+    )
+    await db.execute(
+        text("DELETE FROM tombstone_messages WHERE profile_id = :p AND session_id = :sid"), params
+    )
     await queue.drop_queued_for_session(db, profile_id, session_id)
     await sessions_repository.delete_session(db, profile_id, session_id)
+
+
+# ---------------------------------------------------------------- tombstones
+# What a deleted memory leaves: its content fingerprint and its source messages' identities, no text. The
+# inserts of memories above skip a content a tombstone holds; ingest skips a message a tombstone deleted.
+
+
+@dataclass(frozen=True)
+class TombstoneRow:
+    id: str
+    type: str
+    session_id: str | None
+    content_hash: str
+    created_at: datetime
+    message_ids: list[str]
+    kept_message_ids: list[str]
+
+
+_TOMBSTONE = text(
+    """
+    INSERT INTO memory_tombstones (profile_id, id, content_hash, session_id, type)
+    SELECT profile_id, id, content_hash, session_id, type FROM memories WHERE profile_id = :p AND id = :id
+    ON CONFLICT DO NOTHING
+    """
+)
+_TOMBSTONE_MESSAGES = text(
+    """
+    INSERT INTO tombstone_messages (profile_id, tombstone_id, session_id, message_id, deleted)
+    SELECT :p, :id, s.session_id, s.message_id, s.deleted
+    FROM unnest(CAST(:sessions AS text[]), CAST(:messages AS text[]), CAST(:deleted AS boolean[]))
+         AS s(session_id, message_id, deleted)
+    ON CONFLICT DO NOTHING
+    """
+)
+
+
+async def tombstone(
+    db: AsyncSession, profile_id: int, memory_id: str, sources: list[tuple[str, str, bool]]
+) -> None:
+    """Leave the tombstone of a memory about to be deleted: its content fingerprint, and each source
+    (session id, message id, whether it is deleted with the memory)."""
+    await db.execute(_TOMBSTONE, {"p": profile_id, "id": memory_id})
+    if sources:
+        await db.execute(
+            _TOMBSTONE_MESSAGES,
+            {
+                "p": profile_id,
+                "id": memory_id,
+                "sessions": [sid for sid, _, _ in sources],
+                "messages": [mid for _, mid, _ in sources],
+                "deleted": [deleted for _, _, deleted in sources],
+            },
+        )
+
+
+async def tombstone_of(db: AsyncSession, profile_id: int, content_hash: str) -> str | None:
+    """The id of a tombstone holding this content fingerprint, if the profile forgot it."""
+    found = await db.execute(
+        text(
+            "SELECT id FROM memory_tombstones WHERE profile_id = :p AND content_hash = :h "
+            "ORDER BY id DESC LIMIT 1"
+        ),
+        {"p": profile_id, "h": content_hash},
+    )
+    return found.scalar_one_or_none()
+
+
+async def lift_tombstone(db: AsyncSession, profile_id: int, tombstone_id: str) -> bool:
+    """Remove a tombstone (its messages cascade); whether there was one."""
+    result = await db.execute(
+        text("DELETE FROM memory_tombstones WHERE profile_id = :p AND id = :id RETURNING id"),
+        {"p": profile_id, "id": tombstone_id},
+    )
+    return result.scalar_one_or_none() is not None
+
+
+async def lift_tombstones_of(db: AsyncSession, profile_id: int, content_hash: str) -> list[str]:
+    """Remove every tombstone holding this content fingerprint; their ids."""
+    result = await db.execute(
+        text("DELETE FROM memory_tombstones WHERE profile_id = :p AND content_hash = :h RETURNING id"),
+        {"p": profile_id, "h": content_hash},
+    )
+    return list(result.scalars())
+
+
+async def list_tombstones(
+    db: AsyncSession, profile_id: int, *, before_id: str | None, limit: int
+) -> list[TombstoneRow]:
+    """The profile's tombstones, newest first (keyset on id), each with its messages."""
+    rows = await db.execute(
+        text(
+            """
+            SELECT t.id, t.type, t.session_id, t.content_hash, t.created_at,
+                   coalesce(array_agg(m.message_id ORDER BY m.message_id) FILTER (WHERE m.deleted), '{}')
+                       AS message_ids,
+                   coalesce(array_agg(m.message_id ORDER BY m.message_id) FILTER (WHERE NOT m.deleted), '{}')
+                       AS kept_message_ids
+            FROM memory_tombstones t
+            LEFT JOIN tombstone_messages m ON m.profile_id = t.profile_id AND m.tombstone_id = t.id
+            WHERE t.profile_id = :p AND (CAST(:before AS text) IS NULL OR t.id < :before)
+            GROUP BY t.profile_id, t.id
+            ORDER BY t.id DESC
+            LIMIT :n
+            """
+        ),
+        {"p": profile_id, "before": before_id, "n": limit},
+    )
+    return [TombstoneRow(**r) for r in rows.mappings()]
+
+
+async def kept_sources_of_deleted(db: AsyncSession, profile_id: int, memory_id: str) -> list[str]:
+    """The source messages a deleted memory left in place because another memory cited them (while its
+    tombstone stands)."""
+    rows = await db.execute(
+        text(
+            "SELECT message_id FROM tombstone_messages WHERE profile_id = :p AND tombstone_id = :id "
+            "AND NOT deleted ORDER BY message_id"
+        ),
+        {"p": profile_id, "id": memory_id},
+    )
+    return list(rows.scalars())
 
 
 # ---------------------------------------------------------------- lines of the profile summary

@@ -1,4 +1,4 @@
-"""HTTP routes of memories: remember, list, get, edit, history, delete, deleteSession."""
+"""HTTP routes of memories: remember, list, get, edit, history, delete, tombstones, deleteSession."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from fastapi import Depends, Query, Request, Response
 
 from app.core.auth import CurrentPrincipal
 from app.core.db import DbSession
-from app.core.errors import ValidationFailed, error_responses
+from app.core.errors import PROBLEM_JSON, ValidationFailed, error_responses
 from app.core.metadata import parse_filter
 from app.core.names import NamespacePath, ProfilePath, SessionPath
 from app.core.pagination import Cursor, Limit
@@ -17,12 +17,14 @@ from app.embeddings.service import ConfiguredSemantic, semantic_of
 from app.memories import service
 from app.memories.schemas import (
     EditRequest,
+    ForgottenProblem,
     MemoryDetail,
     MemoryHistory,
     MemoryList,
     MemoryOut,
     MemoryType,
     RememberRequest,
+    TombstoneList,
 )
 from app.profiles.access import ExistingProfile, profile_router
 
@@ -34,6 +36,11 @@ router = profile_router("memory")
     status_code=201,
     responses={
         200: {"model": MemoryOut, "description": "Already stored: the existing memory"},
+        409: {
+            "model": ForgottenProblem,
+            "description": "`memory_forgotten`: this profile deleted the content (send `restore: true`)",
+            "content": {PROBLEM_JSON: {"schema": {"$ref": "#/components/schemas/ForgottenProblem"}}},
+        },
         **error_responses(413),
     },
 )
@@ -45,7 +52,9 @@ async def remember(
     request: Request,
     response: Response,
 ) -> MemoryOut:
-    """Store one statement as a memory, synchronously (201); content already stored answers 200 with it."""
+    """Store one statement as a memory, synchronously (201); content already stored answers 200 with it.
+    Content this profile deleted (a tombstone holds it) answers 409 `memory_forgotten` with its
+    `tombstoneId`, unless `restore` is true: then the tombstone is lifted and the memory stored (201)."""
     # No request session (DbSession): the usual remember is one statement, shared with the process's
     # concurrent remembers, and the service opens a unit of work only for the rare cases that need one.
     state = request.app.state
@@ -59,6 +68,7 @@ async def remember(
         body.session_id,
         body.metadata,
         embed=semantic_of(state) is not None,
+        restore=body.restore,
     )
     response.status_code = 201 if created else 200
     return memory
@@ -152,10 +162,31 @@ async def memory_history(memory_id: str, profile: ExistingProfile, db: DbSession
 
 @router.delete("/memories/{memory_id}")
 async def delete_memory(memory_id: str, profile: ExistingProfile, db: DbSession) -> MemoryOut:
-    """Delete a memory and the messages it was extracted from (their children in a session's tree are
-    re-linked to the deleted message's parent, so the history stays one path); answers the deleted memory.
+    """Delete a memory and the messages it was extracted from that no other memory cites (a shared message
+    stays, and the other memory keeps it as its source; the deleted messages' children in a session's tree
+    are re-linked to the deleted message's parent, so the history stays one path); answers the deleted
+    memory. The memory leaves a tombstone (`GET …/tombstones`): re-ingesting the same messages,
+    remembering the same content or importing it does not bring it back until the tombstone is lifted.
     Idempotent: deleting it again answers the same memory; an id that never was a memory here → 404."""
     return await service.delete_memory(db, profile, memory_id)
+
+
+@router.get("/tombstones")
+async def list_tombstones(
+    profile: ExistingProfile, db: DbSession, limit: Limit = 20, cursor: Cursor = None
+) -> TombstoneList:
+    """What deleted memories left, newest first: fingerprints of their content and source messages, no
+    text. Each keeps its memory from coming back until lifted."""
+    return await service.list_tombstones(db, profile, limit=limit, cursor=cursor)
+
+
+@router.delete("/tombstones/{tombstone_id}", status_code=204)
+async def lift_tombstone(tombstone_id: str, profile: ExistingProfile, db: DbSession) -> Response:
+    """Lift a tombstone: the deleted memory's content and messages may be stored again (by ingest,
+    remember, import or extraction). Nothing is restored by this alone. Idempotent: 204 whether or not
+    the tombstone existed."""
+    await service.lift_tombstone(db, profile, tombstone_id)
+    return Response(status_code=204)
 
 
 @router.delete(

@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
+from app.core.errors import Problem
 from app.core.memory_types import MemoryType
 from app.core.metadata import Metadata
 from app.core.names import SessionId
@@ -24,6 +25,9 @@ __all__ = [
     "EditRequest",
     "MemoryVersion",
     "MemoryHistory",
+    "Tombstone",
+    "TombstoneList",
+    "ForgottenProblem",
 ]
 
 
@@ -71,6 +75,11 @@ class RememberRequest(RequestModel):
     content: RememberContent
     session_id: SessionId | None = None
     metadata: Metadata | None = Field(default=None, description="Tags to store with the memory.")
+    restore: bool = Field(
+        default=False,
+        description="Remember content this profile deleted: lifts its tombstone. Without it, such content "
+        "answers 409 `memory_forgotten`.",
+    )
 
 
 class EditRequest(RequestModel):
@@ -107,8 +116,40 @@ class MemoryVersion(ApiModel):
     content: str
     metadata: dict[str, Any]
     superseded_by: str | None = Field(default=None, description="With `superseded`: the memory that won.")
+    kept_message_ids: list[str] | None = Field(
+        default=None,
+        description="With `deleted`: the source messages that stayed because another memory still cites "
+        "them (while the tombstone stands).",
+    )
 
 
 class MemoryHistory(ApiModel):
     memory_id: str
     versions: list[MemoryVersion] = Field(description="Oldest first.")
+
+
+class Tombstone(ApiModel):
+    """What a deleted memory left: fingerprints, no text. While it stands, re-ingesting the messages,
+    remembering the content or importing it does not bring the memory back."""
+
+    id: str = Field(description="The deleted memory's id.")
+    type: MemoryType
+    session_id: str | None
+    content_hash: str = Field(description="sha256 of the memory's normalised content.")
+    created_at: datetime = Field(description="When the memory was deleted.")
+    message_ids: list[str] = Field(
+        description="Identities of the source messages deleted with it: ingest does not store them again."
+    )
+    kept_message_ids: list[str] = Field(
+        description="Source messages that stayed, because another memory still cites them."
+    )
+
+
+class TombstoneList(PageModel):
+    tombstones: list[Tombstone]
+
+
+class ForgottenProblem(Problem):
+    """409 `memory_forgotten`: the content was deleted from the profile and its tombstone stands."""
+
+    tombstone_id: str = Field(alias="tombstoneId", description="The tombstone holding the content.")

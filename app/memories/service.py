@@ -1,5 +1,6 @@
-"""Rules of memories: remember (dedup → existing), list/get (now or as of an instant), edit, history, delete,
-deleteSession, storing extraction output."""
+"""Rules of memories: remember (dedup → existing, forgotten → refused unless restored), list/get (now or as
+of an instant), edit, history, delete (leaving a tombstone), tombstones, deleteSession, storing extraction
+output."""
 
 from __future__ import annotations
 
@@ -28,6 +29,8 @@ from app.memories.schemas import (
     MemorySource,
     MemorySummary,
     MemoryVersion,
+    Tombstone,
+    TombstoneList,
 )
 from app.models import Profile
 from app.namespaces.service import NamespaceNotFound
@@ -45,6 +48,21 @@ class MemorySuperseded(Conflict, code="memory_superseded"): ...
 
 
 class DuplicateContent(Conflict, code="memory_content_exists"): ...
+
+
+class MemoryForgotten(Conflict, code="memory_forgotten"):
+    """remember of content the profile deleted: its tombstone stands until lifted."""
+
+    def __init__(self, tombstone_id: str) -> None:
+        super().__init__(
+            f"this content was deleted from the profile (tombstone '{tombstone_id}') and is not stored "
+            'again: remember it with "restore": true, or lift the tombstone (DELETE …/tombstones/'
+            f"{tombstone_id}), to keep it again"
+        )
+        self.tombstone_id = tombstone_id
+
+    def extra(self) -> dict[str, Any]:
+        return {"tombstoneId": self.tombstone_id}
 
 
 def inherited_metadata(
@@ -100,8 +118,10 @@ async def remember(
     metadata: dict[str, Any] | None = None,
     *,
     embed: bool = False,
+    restore: bool = False,
 ) -> tuple[MemoryOut, bool]:
-    """One statement → one memory, classified by the extractor. Returns (memory, created).
+    """One statement → one memory, classified by the extractor. Returns (memory, created); content the
+    profile forgot (a tombstone holds it) is `MemoryForgotten` unless `restore` lifts the tombstone.
 
     The usual case (new content, embeddings off) is one autocommit statement on the driver's connection,
     the profile resolved (or created) inside it, shared with the process's concurrent remembers
@@ -109,7 +129,7 @@ async def remember(
     job to queue with the memory) take a unit of work of their own, committed before this returns.
     """
     memory = await _classified(content, session_id, metadata)
-    if not embed:
+    if not embed and not restore:
         done = await batcher.remember(RememberItem(principal.namespace_id, namespace, profile_name, memory))
         if done.namespace_id is None:
             raise NamespaceNotFound(f"namespace '{namespace}' not found")
@@ -118,7 +138,7 @@ async def remember(
             return MemoryOut.model_validate(done.memory), True
     async with sessionmaker.begin() as db:
         profile, _ = await profiles.for_write(db, principal, namespace, profile_name)
-        return await _remember_in_transaction(db, profile, memory, embed=embed)
+        return await _remember_in_transaction(db, profile, memory, embed=embed, restore=restore)
 
 
 async def remember_in_profile(
@@ -129,10 +149,11 @@ async def remember_in_profile(
     metadata: dict[str, Any] | None = None,
     *,
     embed: bool = False,
+    restore: bool = False,
 ) -> tuple[MemoryOut, bool]:
     """remember into a profile already resolved in the caller's transaction (the MCP tool)."""
     return await _remember_in_transaction(
-        db, profile, await _classified(content, session_id, metadata), embed=embed
+        db, profile, await _classified(content, session_id, metadata), embed=embed, restore=restore
     )
 
 
@@ -155,8 +176,10 @@ async def _classified(content: str, session_id: str | None, metadata: dict[str, 
 
 
 async def _remember_in_transaction(
-    db: AsyncSession, profile: Profile, memory: NewMemory, *, embed: bool
+    db: AsyncSession, profile: Profile, memory: NewMemory, *, embed: bool, restore: bool = False
 ) -> tuple[MemoryOut, bool]:
+    if restore:  # the explicit way back for forgotten content: its tombstones are lifted first
+        await repository.lift_tombstones_of(db, profile.id, memory.content_hash)
     row = await repository.insert_one(db, profile.id, memory)
     if row is not None:
         MEMORIES_CREATED.labels(memory.type).inc()
@@ -167,7 +190,10 @@ async def _remember_in_transaction(
         return MemoryOut.model_validate(row), True
     # Already stored (perhaps by a concurrent remember): answer that memory, current again if it was replaced.
     existing = await repository.get_by_hash(db, profile.id, memory.content_hash)
-    assert existing is not None
+    if existing is None:
+        forgotten = await repository.tombstone_of(db, profile.id, memory.content_hash)
+        assert forgotten is not None
+        raise MemoryForgotten(forgotten)
     if existing.superseded_by is not None:
         await repository.revive(db, profile.id, existing.id)
         existing = await repository.get(db, profile.id, existing.id)
@@ -328,29 +354,61 @@ async def memory_history(db: AsyncSession, profile: Profile, memory_id: str) -> 
                 )
             )
         if state.deleted_at is not None:
+            kept = await repository.kept_sources_of_deleted(db, profile.id, memory_id)
             versions.append(
-                MemoryVersion(version=state.version, change="deleted", at=state.deleted_at, **snapshot)
+                MemoryVersion(
+                    version=state.version,
+                    change="deleted",
+                    at=state.deleted_at,
+                    kept_message_ids=kept or None,
+                    **snapshot,
+                )
             )
     return MemoryHistory(memory_id=memory_id, versions=versions)
 
 
 async def delete_memory(db: AsyncSession, profile: Profile, memory_id: str) -> MemoryOut:
-    """The memory and the messages it was extracted from; those messages' children are re-linked to their
-    parents, so each session's history stays one walkable path. Deleting it again answers as the first
-    delete did (api.md: deletes are idempotent): the same memory, from the archive."""
+    """The memory and the messages it was extracted from that no other memory cites (a shared source stays
+    with the memory that still cites it); the deleted messages' children are re-linked to their parents, so
+    each session's history stays one walkable path. The memory leaves a tombstone (its content fingerprint
+    and its sources' identities), so that the same messages or content do not bring it back. Deleting it
+    again answers as the first delete did (api.md: deletes are idempotent): the same memory, from the
+    archive."""
     row = await repository.get_active(db, profile.id, memory_id)
     if row is None:
         gone = await repository.deleted_state(db, profile.id, memory_id)
         if gone is None:
             raise MemoryNotFound(f"memory '{memory_id}' not found")
         return MemoryOut.model_validate(gone)
+    keys = await repository.source_keys(db, profile.id, memory_id)  # sessions locked first
+    shared = await repository.shared_sources(db, profile.id, memory_id) if keys else set()
+    await repository.tombstone(
+        db, profile.id, memory_id, [(sid, mid, (sid, mid) not in shared) for sid, mid in keys]
+    )
     by_session: dict[str, list[str]] = {}
-    for session_id, message_id in await repository.source_keys(db, profile.id, memory_id):
-        by_session.setdefault(session_id, []).append(message_id)
+    for session_id, message_id in keys:
+        if (session_id, message_id) not in shared:
+            by_session.setdefault(session_id, []).append(message_id)
     for session_id, message_ids in by_session.items():
         await sessions_repository.delete_messages(db, profile.id, session_id, message_ids)
     await repository.delete_memory(db, profile.id, memory_id)
     return MemoryOut.model_validate(row)
+
+
+async def list_tombstones(
+    db: AsyncSession, profile: Profile, *, limit: int, cursor: str | None
+) -> TombstoneList:
+    before = str(decode_cursor(cursor, 1)[0]) if cursor else None
+    rows = await repository.list_tombstones(db, profile.id, before_id=before, limit=limit + 1)
+    page = rows[:limit]
+    next_cursor = encode_cursor(page[-1].id) if len(rows) > limit else None
+    return TombstoneList(tombstones=[Tombstone.model_validate(r) for r in page], cursor=next_cursor)
+
+
+async def lift_tombstone(db: AsyncSession, profile: Profile, tombstone_id: str) -> None:
+    """Lift a tombstone: the content and the messages it held may be stored again (re-ingested,
+    remembered, imported). Idempotent: lifting one that is not there does nothing."""
+    await repository.lift_tombstone(db, profile.id, tombstone_id)
 
 
 async def delete_session(db: AsyncSession, profile: Profile, session_id: str) -> None:

@@ -13,6 +13,7 @@ from app.models.memories import Memory, MemorySource, MemoryVersion
 from app.models.namespaces import ApiKey, Namespace
 from app.models.profiles import Profile
 from app.models.sessions import Message, Session
+from app.models.tombstones import MemoryTombstone, TombstoneMessage
 
 __all__ = [
     "ApiKey",
@@ -25,9 +26,11 @@ __all__ = [
     "Job",
     "Memory",
     "MemorySource",
+    "MemoryTombstone",
     "MemoryVersion",
     "Message",
     "Namespace",
     "Profile",
     "Session",
+    "TombstoneMessage",
 ]

@@ -175,6 +175,14 @@ _PURGE_STEPS = (
     ),
     text("DELETE FROM memories WHERE ctid IN (SELECT ctid FROM memories WHERE profile_id = :p LIMIT :n)"),
     text("DELETE FROM messages WHERE ctid IN (SELECT ctid FROM messages WHERE profile_id = :p LIMIT :n)"),
+    text(
+        "DELETE FROM tombstone_messages WHERE ctid IN "
+        "(SELECT ctid FROM tombstone_messages WHERE profile_id = :p LIMIT :n)"
+    ),
+    text(
+        "DELETE FROM memory_tombstones WHERE ctid IN "
+        "(SELECT ctid FROM memory_tombstones WHERE profile_id = :p LIMIT :n)"
+    ),
 )
 PURGE_STEP_COUNT = len(_PURGE_STEPS)
 

@@ -28,15 +28,23 @@ class TableSpec:
     # A row is imported only if the memory it belongs to was (a memory skipped because the target
     # profile already holds its content takes its sources and vectors with it).
     needs_memory: bool = False
+    # ... and only if the message it names is there (one forgotten by the target is not imported).
+    needs_message: bool = False
+    # What a tombstone of the target profile keeps out: a memory by its content fingerprint, a message by
+    # its identity (one a deleted memory took with it).
+    forgettable: bool = False
 
 
 # In dependency order: a row's foreign keys point only at rows of tables earlier in the list.
+# Tombstones first, so that what they keep out of the target profile is known before its rows arrive.
 TABLES: tuple[TableSpec, ...] = (
+    TableSpec("tombstone", "memory_tombstones"),
+    TableSpec("tombstone_message", "tombstone_messages"),
     TableSpec("session", "sessions"),
-    TableSpec("message", "messages", order=("session_id", "seq")),
+    TableSpec("message", "messages", order=("session_id", "seq"), forgettable=True),
     TableSpec("compaction", "compactions", order=("session_id", "seq")),
-    TableSpec("memory", "memories"),
-    TableSpec("memory_source", "memory_sources", needs_memory=True),
+    TableSpec("memory", "memories", forgettable=True),
+    TableSpec("memory_source", "memory_sources", needs_memory=True, needs_message=True),
     TableSpec("memory_version", "memory_versions"),
     TableSpec("embedding", "memory_embeddings", needs_memory=True),
     TableSpec("context_block", "context_blocks", order=("seq",)),
@@ -159,15 +167,43 @@ async def export_lines(
             params[f"k{i}"] = value
 
 
+# Whether a row (alias r) is kept out by a tombstone of its profile, per forgettable table.
+_FORGOTTEN = {
+    "memories": "EXISTS (SELECT 1 FROM memory_tombstones t "
+    "WHERE t.profile_id = r.profile_id AND t.content_hash = r.content_hash)",
+    "messages": "EXISTS (SELECT 1 FROM tombstone_messages t WHERE t.profile_id = r.profile_id "
+    "AND t.session_id = r.session_id AND t.message_id = r.id AND t.deleted)",
+}
+
+
+async def forgotten_rows(db: AsyncSession, table: Table, rows: list[dict[str, Any]]) -> list[int]:
+    """The positions of the rows (each with profile_id set) a tombstone of their profile keeps out."""
+    if not table.spec.forgettable:
+        return []
+    sql = (
+        "SELECT e.ord - 1 FROM jsonb_array_elements(CAST(:rows AS jsonb)) WITH ORDINALITY AS e(row, ord), "
+        f'LATERAL jsonb_populate_record(NULL::"{table.spec.table}", e.row) r '
+        f"WHERE {_FORGOTTEN[table.spec.table]}"
+    )
+    found = await db.execute(text(sql), {"rows": json.dumps(rows)})
+    return [int(i) for i in found.scalars()]
+
+
 async def insert_rows(db: AsyncSession, table: Table, columns: list[str], rows: list[dict[str, Any]]) -> int:
     """Insert the rows (each with profile_id set) that are not there yet; returns how many were new."""
     names = ", ".join(f'"{c}"' for c in ["profile_id", *columns])
     picked = ", ".join(f'r."{c}"' for c in ["profile_id", *columns])
-    where = ""
+    conditions = []
     if table.spec.needs_memory:
-        where = (
-            "WHERE EXISTS (SELECT 1 FROM memories m WHERE m.profile_id = r.profile_id AND m.id = r.memory_id)"
+        conditions.append(
+            "EXISTS (SELECT 1 FROM memories m WHERE m.profile_id = r.profile_id AND m.id = r.memory_id)"
         )
+    if table.spec.needs_message:
+        conditions.append(
+            "EXISTS (SELECT 1 FROM messages m WHERE m.profile_id = r.profile_id "
+            "AND m.session_id = r.session_id AND m.id = r.message_id)"
+        )
+    where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
     sql = (
         f'INSERT INTO "{table.spec.table}" ({names}) '
         f'SELECT {picked} FROM jsonb_populate_recordset(NULL::"{table.spec.table}", CAST(:rows AS jsonb)) r '

@@ -78,4 +78,6 @@ async def import_namespace(
     all-or-nothing; a bad line → 422 `import_line_invalid` naming it, and nothing is imported."""
     found = await namespaces.resolve(db, principal, namespace)
     counts = await service.import_stream(db, found.id, request.stream())
-    return ImportResult(records=counts.records, inserted=counts.inserted, skipped=counts.skipped)
+    return ImportResult(
+        records=counts.records, inserted=counts.inserted, skipped=counts.skipped, forgotten=counts.forgotten
+    )

@@ -13,3 +13,8 @@ class ImportResult(ApiModel):
     skipped: dict[str, int] = Field(
         description="Rows already present per record type (a re-import skips all)."
     )
+    forgotten: dict[str, int] = Field(
+        default_factory=dict,
+        description="Rows not imported per record type because the profile deleted them: a memory whose "
+        "content a tombstone holds, a message a deleted memory took with it.",
+    )

@@ -8,7 +8,9 @@ of its own, in keyset batches: the export is never held in memory, whatever its 
 Import: line by line from the request stream; each line is parsed and checked against the target tables'
 columns before it is buffered, consecutive rows of one table and profile are inserted in batches with
 `ON CONFLICT DO NOTHING` (so importing the same file twice changes nothing), all in the request's one
-transaction: any bad line (422 naming it) or failure rolls the whole import back.
+transaction: any bad line (422 naming it) or failure rolls the whole import back. Tombstones come first in
+a file; what a tombstone of the target profile keeps out (a deleted memory's content, the messages it took
+with it) is not imported, and counted as `forgotten`.
 """
 
 from __future__ import annotations
@@ -104,6 +106,7 @@ class ImportCounts:
     records: int = 0
     inserted: dict[str, int] = field(default_factory=dict)
     skipped: dict[str, int] = field(default_factory=dict)
+    forgotten: dict[str, int] = field(default_factory=dict)
 
 
 def _check_text(value: str, column: Column) -> str | None:
@@ -257,6 +260,9 @@ class _Importer:
         self.batch = _Batch()
         self.header_seen = False
         self.end_seen = False
+        # Messages a tombstone kept out, by (profile id, session id, message id) → their parent: a child
+        # that follows is chained to the nearest ancestor that was imported.
+        self.forgotten_parents: dict[tuple[int, str, str], str | None] = {}
 
     async def line(self, number: int, raw: bytes) -> None:
         if self.end_seen:
@@ -345,6 +351,9 @@ class _Importer:
         if batch.table is None or not batch.rows:
             return
         table = batch.table
+        self._leave_out_forgotten(batch, await repository.forgotten_rows(self.db, table, batch.rows))
+        if not batch.rows:
+            return
         try:
             async with self.db.begin_nested():
                 inserted = await repository.insert_rows(self.db, table, list(batch.columns), batch.rows)
@@ -362,6 +371,32 @@ class _Importer:
         record = table.spec.record
         self.counts.inserted[record] = self.counts.inserted.get(record, 0) + inserted
         self.counts.skipped[record] = self.counts.skipped.get(record, 0) + len(batch.rows) - inserted
+
+    def _leave_out_forgotten(self, batch: _Batch, forgotten: list[int]) -> None:
+        """Take out of the batch the rows a tombstone keeps out (counted), and chain the messages that
+        followed a forgotten one to its nearest imported ancestor, as deleting it did."""
+        assert batch.table is not None
+        record = batch.table.spec.record
+        if forgotten:
+            self.counts.forgotten[record] = self.counts.forgotten.get(record, 0) + len(forgotten)
+            gone = set(forgotten)
+            if record == "message":
+                for i in forgotten:
+                    row = batch.rows[i]
+                    key = (batch.profile_id, str(row["session_id"]), str(row["id"]))
+                    self.forgotten_parents[key] = row.get("parent_id")
+            batch.rows = [r for i, r in enumerate(batch.rows) if i not in gone]
+            batch.lines = [n for i, n in enumerate(batch.lines) if i not in gone]
+        if record == "message" and self.forgotten_parents:
+            for row in batch.rows:
+                parent = row.get("parent_id")
+                while (
+                    parent is not None
+                    and (batch.profile_id, row["session_id"], parent) in self.forgotten_parents
+                ):
+                    parent = self.forgotten_parents[(batch.profile_id, row["session_id"], parent)]
+                if "parent_id" in row:
+                    row["parent_id"] = parent
 
     async def finish(self, last_line: int) -> ImportCounts:
         if not self.header_seen:
