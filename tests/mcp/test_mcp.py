@@ -16,6 +16,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult
 
+from app.worker.runner import Worker
 from tests.conftest import ADMIN_KEY
 
 BASE = "http://127.0.0.1:8080"
@@ -185,3 +186,43 @@ async def test_wrong_argument_names_are_refused_naming_the_expected_ones(app: Fa
     assert typo.is_error and typo.structured_content is not None
     detail = typo.structured_content["detail"]
     assert 'unknown argument "question"' in detail and "query (required)" in detail
+
+
+async def test_a_memory_deleted_through_mcp_stays_deleted(
+    app: FastAPI, client: httpx.AsyncClient, ns: str, worker: Worker
+) -> None:
+    """Two speakers' same words are two messages; deleting one memory and re-sending the conversation, or
+    remembering the statement again, does not bring it back; `restore` does."""
+    where = {"namespace": ns, "profile": "pair"}
+    conversation = {
+        "session_id": "chat",
+        "messages": [
+            {"role": "user", "name": "Alice", "content": "I am allergic to peanuts."},
+            {"role": "user", "name": "Bob", "content": "I am allergic to peanuts."},
+        ],
+        **where,
+    }
+    async with mcp_client(app, **admin()) as mcp:
+        first = data(await mcp.call_tool("ingest", conversation))
+        assert first["messagesNew"] == 2
+        await worker.drain()
+        listed = data(await mcp.call_tool("list_memories", {"limit": 10, **where}))["memories"]
+        bob = next(m for m in listed if m["summary"].startswith("Bob"))
+        assert any(m["summary"].startswith("Alice") for m in listed)
+        data(await mcp.call_tool("delete_memory", {"memory_id": bob["id"], **where}))
+
+        again = data(await mcp.call_tool("ingest", conversation))
+        assert again["messagesNew"] == 0 and again.get("jobId") is None
+        await worker.drain()
+        content = "Bob: I am allergic to peanuts."
+        refused = await mcp.call_tool("remember", {"content": content, **where})
+        assert refused.is_error and refused.structured_content is not None
+        assert refused.structured_content["code"] == "memory_forgotten"
+        assert refused.structured_content["tombstoneId"] == bob["id"]
+        listed = data(await mcp.call_tool("list_memories", {"limit": 10, **where}))["memories"]
+        assert [m["summary"] for m in listed] == ["Alice is allergic to peanuts."]
+
+        restored = data(await mcp.call_tool("remember", {"content": content, "restore": True, **where}))
+        assert restored["created"] is True
+    tombstones = await client.get(f"/v1/namespaces/{ns}/profiles/pair/tombstones")
+    assert tombstones.json()["tombstones"] == []

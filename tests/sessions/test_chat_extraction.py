@@ -136,3 +136,27 @@ async def test_named_speakers_through_the_session_api(
     too_long = {**text_message("x1", "user", "Hello."), "name": "n" * 65}
     refused = await client.post(f"{url}/messages", json={"message": too_long})
     assert refused.status_code == 422 and "name" in refused.text
+
+
+async def test_a_deleted_memory_stays_deleted_when_the_chat_says_it_again(
+    client: httpx.AsyncClient, profile_url: str, worker: Worker
+) -> None:
+    """Session API: the same words appended again (same id after the delete, or a new one) are kept as
+    chat history, but the memory they made is forgotten until its tombstone is lifted."""
+    sid = await new_session(client, profile_url)
+    url = f"{profile_url}/sessions/{sid}"
+    await append(client, url, text_message("m1", "user", "I keep bees on my roof in Lyon."))
+    await worker.drain()
+    [memory] = (await client.get(f"{profile_url}/memories")).json()["memories"]
+    assert (await client.delete(f"{profile_url}/memories/{memory['id']}")).status_code == 200
+
+    await append(client, url, text_message("m1", "user", "I keep bees on my roof in Lyon."))
+    await append(client, url, text_message("m2", "user", "I keep bees on my roof in Lyon."))
+    await worker.drain()
+    assert (await client.get(f"{profile_url}/memories")).json()["memories"] == []
+
+    assert (await client.delete(f"{profile_url}/tombstones/{memory['id']}")).status_code == 204
+    await append(client, url, text_message("m3", "user", "I keep bees on my roof in Lyon."))
+    await worker.drain()
+    [back] = (await client.get(f"{profile_url}/memories")).json()["memories"]
+    assert back["summary"] == memory["summary"]
