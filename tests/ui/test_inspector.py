@@ -1,7 +1,7 @@
 """The inspector at /ui in Chromium against a live server: sign in with a key, find a memory ingested through
 the API, open its history, read a profile as it was, run a recall (and read its trace when the server
-returns one), delete a memory and see it gone; a namespace key sees only its namespace; the page asks no
-host but its own. Each main page's screenshot lands in docs/img/ (shown by docs/inspector.md)."""
+returns one), delete a memory and see it gone, its tombstone listed and lifted; a namespace key sees only
+its namespace; the page asks no host but its own. Each main page's screenshot lands in docs/img/ (shown by docs/inspector.md)."""
 
 from __future__ import annotations
 
@@ -285,6 +285,13 @@ def test_inspect_recall_and_delete(live_server: LiveServer, browser: Browser, se
     with live_server.api() as api:
         gone = api.get(f"/v1/namespaces/{seeded.namespace}/profiles/alice/memories/{memory_id}")
     assert gone.status_code == 404
+    # It left a tombstone, listed under the memories and lifted on request.
+    tombstones = page.get_by_role("table", name=re.compile("Tombstones"))
+    expect(tombstones).to_contain_text(memory_id)
+    tombstones.get_by_role("button", name=f"Lift tombstone {memory_id}").click()
+    page.get_by_role("dialog").get_by_role("button", name="Delete").click()
+    expect(page.get_by_text(f"Tombstone {memory_id} lifted.")).to_be_visible()
+    expect(page.get_by_role("table", name=re.compile("Tombstones"))).to_contain_text("No deleted memory.")
 
     assert requests.urls and requests.foreign(live_server.base) == []
     # No script error, nothing the page's policy refused; a server without the trace refuses the flag once

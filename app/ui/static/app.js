@@ -505,7 +505,33 @@ async function memoriesPage(ctx) {
     );
   };
   await load();
-  return h("section", { "aria-label": "Memories" }, form, list.node, more);
+  return h("section", { "aria-label": "Memories" }, form, list.node, more, await tombstonesSection(ctx));
+}
+
+// ---- tombstones: what deleted memories left (fingerprints, no text), each lifted on request ----------------
+
+async function tombstonesSection(ctx) {
+  const columns = [{ label: "Deleted memory" }, { label: "Type" }, { label: "Session" }, { label: "Messages" }, { label: "Deleted" }, { label: "" }];
+  const list = table("Tombstones: deleted memories that the same messages or content do not bring back", columns, [], "tombstones");
+  const page = await api("GET", `${ctx.base}/tombstones`, { query: { limit: 20 } });
+  const lift = async (t) => {
+    if (!(await confirmDialog(`Lift the tombstone of ${t.id}? The same messages or content may then store it again.`))) return;
+    await api("DELETE", `${ctx.base}/tombstones/${enc(t.id)}`);
+    say(`Tombstone ${t.id} lifted.`);
+    list.node.replaceWith(await tombstonesSection(ctx));
+  };
+  list.add(
+    page.tombstones.map((t) => [
+      h("span", { class: "mono", text: t.id }),
+      pill(t.type),
+      t.sessionId || "",
+      `${t.messageIds.length} deleted, ${t.keptMessageIds.length} kept`,
+      when(t.createdAt),
+      h("button", { type: "button", class: "secondary", "aria-label": `Lift tombstone ${t.id}`, onclick: () => lift(t), text: "Lift" }),
+    ]),
+  );
+  if (!page.tombstones.length) list.add([[h("span", { class: "muted", text: "No deleted memory." }), "", "", "", "", ""]]);
+  return list.node;
 }
 
 async function memoryPage(ctx, id) {
@@ -607,7 +633,8 @@ function editForm(ctx, memory) {
     }
   };
   const remove = async () => {
-    if (!(await confirmDialog(`Delete the memory “${memory.summary}” and the messages it came from?`))) return;
+    const ask = `Delete the memory “${memory.summary}” and the messages it came from that no other memory cites? It leaves a tombstone: the same messages or content will not bring it back.`;
+    if (!(await confirmDialog(ask))) return;
     try {
       await api("DELETE", `${ctx.base}/memories/${enc(memory.id)}`);
       sayOnNextPage("Memory deleted.");
