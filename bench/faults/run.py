@@ -1,6 +1,6 @@
 """The fault suite: crash and restart the pieces of a running service under load, and count what clients saw.
 
-Run: .venv/bin/python -m bench faults [--only worker-kill,api-kill,pg-fast,pg-immediate,pool,healthz]
+Run: .venv/bin/python -m bench faults [--only worker-kill,api-kill,pg-fast,pg-immediate,forget,pool,healthz]
      [--seconds 12] [--concurrency 16] [--healthz-seconds 300] [--pool-embeddings none|local]
 
 Everything runs on loopback against a throw-away PostgreSQL cluster (bench/faults/cluster.py) and real
@@ -10,6 +10,9 @@ Scenarios:
 - worker-kill: SIGKILL serve's worker process in the middle of extraction jobs (it is restarted).
 - api-kill: SIGKILL the API process under load, start it again.
 - pg-fast / pg-immediate: `pg_ctl restart -m fast|immediate` under load.
+- forget: ingest a twenty-person conversation, delete half its memories, re-send it ten times under load
+  (and once into another session, for the worker to extract): the deleted memories stay deleted (counted
+  in dup when back), the kept ones keep their sources, and nothing acknowledged is lost.
 - pool: every pooled connection busy (a lock held on `memories`), 120 concurrent recalls: they must shed
   with 503 within the pool's bounded wait, not queue for half a minute (`--pool-embeddings local`: with
   the semantic channel, two checkouts per recall).
@@ -253,6 +256,130 @@ def scenario_pg(mode: str) -> Any:
     return scenario
 
 
+# A conversation of twenty people in which each message makes two memories (so that deleting every other
+# memory leaves shared sources behind), and in which four say the same words. One message per person
+# and topic: a second job of the same person would supersede the first.
+_SPEAKERS = (
+    "Alice", "Bruno", "Chen", "Dara", "Emeka", "Farah", "Goran", "Hana", "Ivo", "Jana",
+    "Kofi", "Lena", "Mateo", "Nadia", "Omar", "Priya", "Quinn", "Rosa", "Sven", "Tomas",
+)  # fmt: skip
+_JOBS = ("nurse", "baker", "pilot", "plumber", "teacher", "lawyer", "chemist", "welder", "florist", "editor")
+_CITIES = ("Lisbon", "Denver", "Osaka", "Leeds", "Quito", "Tartu", "Hobart", "Accra", "Bergen", "Izmir")
+
+
+def forget_conversation() -> list[dict[str, str]]:
+    messages = [
+        {
+            "role": "user",
+            "name": who,
+            "content": f"I work as a {_JOBS[i % 10]} and I live in {_CITIES[(i * 3) % 10]}.",
+        }
+        for i, who in enumerate(_SPEAKERS)
+    ]
+    messages += [
+        {"role": "user", "name": who, "content": "I am allergic to peanuts."} for who in _SPEAKERS[:4]
+    ]
+    return messages
+
+
+async def _conversation_state(conn: asyncpg.Connection, ns: str) -> tuple[dict[str, str], int, int]:
+    """(content hash → memory id of the conversation's memories, its messages, memories without sources)."""
+    profile = (
+        "(SELECT p.id FROM profiles p JOIN namespaces n ON n.id = p.namespace_id "
+        "WHERE n.name = $1 AND p.name = 'forget' AND p.deleted_at IS NULL)"
+    )
+    memories = await conn.fetch(
+        f"SELECT content_hash, id FROM memories WHERE profile_id = {profile} AND session_id = 'conv'", ns
+    )
+    messages = await conn.fetchval(
+        f"SELECT count(*) FROM messages WHERE profile_id = {profile} AND session_id = 'conv'", ns
+    )
+    orphans = await conn.fetchval(
+        f"""SELECT count(*) FROM memories m WHERE m.profile_id = {profile} AND m.session_id = 'conv'
+            AND NOT EXISTS (SELECT 1 FROM memory_sources s WHERE s.profile_id = m.profile_id
+                            AND s.memory_id = m.id)""",
+        ns,
+    )
+    return {r["content_hash"]: r["id"] for r in memories}, int(messages), int(orphans)
+
+
+async def scenario_forget(
+    server: Server, cluster: Cluster, args: argparse.Namespace
+) -> tuple[Run, dict[str, Any]]:
+    """Ingest a conversation, delete every other of its memories, then re-send it ten times under the
+    writers' load:
+    the deleted memories must stay deleted, and nothing else be lost (the kept memories, their sources,
+    the messages they cite, the load's acknowledged writes)."""
+    run = Run("forget")
+    ns = run.name
+    db = cluster.database_url("agent_memory")
+    await namespace(server.base_url, ns)
+    conversation = forget_conversation()
+    url = f"/v1/namespaces/{ns}/profiles/forget"
+    headers = {"Authorization": f"Bearer {ADMIN_KEY}"}
+    async with httpx.AsyncClient(base_url=server.base_url, headers=headers, timeout=60) as client:
+        body = {"sessionId": "conv", "messages": conversation}
+        first = await client.post(f"{url}/ingest", json=body)
+        assert first.status_code == 202 and first.json()["messagesNew"] == len(conversation), first.text
+        await drain(db)
+        conn = await _connect(db)
+        try:
+            before, messages_before, _ = await _conversation_state(conn, ns)
+        finally:
+            await conn.close()
+        doomed = dict(list(sorted(before.items(), key=lambda kv: kv[1]))[::2])
+        for memory_id in doomed.values():
+            deleted = await client.delete(f"{url}/memories/{memory_id}")
+            assert deleted.status_code == 200, deleted.text
+        conn = await _connect(db)
+        try:
+            after_delete, messages_kept, _ = await _conversation_state(conn, ns)
+        finally:
+            await conn.close()
+
+        resends: list[int] = []
+        copied: list[int] = []
+
+        async def fault() -> None:
+            for _ in range(10):
+                r = await _call(run, client, "POST", f"{url}/ingest", body)
+                if r is not None and r.status_code == 202:
+                    resends.append(int(r.json()["messagesNew"]))
+                await asyncio.sleep(args.seconds / 15)
+            # The same words once more in a session of their own: new messages, so the worker extracts
+            # them, and must skip every memory a tombstone holds.
+            r = await _call(run, client, "POST", f"{url}/ingest", {**body, "sessionId": "conv-copy"})
+            if r is not None and r.status_code == 202:
+                copied.append(int(r.json()["messagesNew"]))
+
+        result = await under_load(run, server, cluster, args, fault)
+
+    conn = await _connect(db)
+    try:
+        final, messages_final, orphans = await _conversation_state(conn, ns)
+        anywhere = await conn.fetch(
+            "SELECT content_hash FROM memories m JOIN profiles p ON p.id = m.profile_id "
+            "JOIN namespaces n ON n.id = p.namespace_id WHERE n.name = $1 AND p.name = 'forget'",
+            ns,
+        )
+    finally:
+        await conn.close()
+    back = len(set(doomed) & ({r["content_hash"] for r in anywhere} | set(final)))
+    kept_lost = len(set(after_delete) - set(final))
+    run.notes.append(
+        f"conversation of {len(conversation)} messages → {len(before)} memories; {len(doomed)} deleted, "
+        f"{messages_before - messages_kept} messages went with them ({messages_kept} stayed, shared)"
+    )
+    run.notes.append(
+        f"{len(resends)} of 10 re-sends answered 202, new messages {sum(resends)}; a copy in another "
+        f"session stored {sum(copied)} messages; after: {back} deleted "
+        f"memories back, {kept_lost} kept memories lost, {orphans} without sources, conversation messages "
+        f"{messages_final} of {messages_kept}"
+    )
+    lost = result["lost"] + kept_lost + max(messages_kept - messages_final, 0)
+    return run, {**result, "lost": lost, "duplicated": result["duplicated"] + back}
+
+
 async def scenario_pool(cluster: Cluster, args: argparse.Namespace) -> tuple[Run, dict[str, Any]]:
     """A small pool, every connection stuck behind a lock: excess recalls must get 503 within the bound."""
     run = Run("pool")
@@ -422,7 +549,9 @@ async def scenario_healthz(
 
 def main(argv: list[str] | None = None) -> int:
     parser = harness.parser(__doc__, database=False)
-    parser.add_argument("--only", default="worker-kill,api-kill,pg-fast,pg-immediate,pool,healthz,hostile")
+    parser.add_argument(
+        "--only", default="worker-kill,api-kill,pg-fast,pg-immediate,forget,pool,healthz,hostile"
+    )
     parser.add_argument("--seconds", type=float, default=12.0, help="load duration per scenario")
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--healthz-seconds", type=float, default=300.0)
@@ -447,6 +576,7 @@ async def run(args: argparse.Namespace) -> None:
                 "api-kill": scenario_api_kill,
                 "pg-fast": scenario_pg("fast"),
                 "pg-immediate": scenario_pg("immediate"),
+                "forget": scenario_forget,
             }
             for name, scenario in scenarios.items():
                 if name in chosen:
