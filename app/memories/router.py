@@ -200,7 +200,8 @@ async def delete_session(session_id: SessionPath, profile: ExistingProfile, db: 
     - the session itself: its name, usage counters, `compactAfter`, frozen system prompt and loaded skills;
     - every message of the session (appended or ingested) and its compaction overlays;
     - every memory whose `sessionId` is this session (extracted from its messages, or remembered with it),
-      with their links to source messages;
+      with their links to source messages, and the tombstones its deleted memories left (so the same
+      conversation ingested again is new);
     - the session's own copies of session-scoped context blocks (content and entries);
     - its extraction and compaction jobs still queued.
 
