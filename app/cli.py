@@ -216,7 +216,7 @@ def keys_create(
         from app.namespaces import service
 
         if namespace is not None:
-            return await service.create_scoped_key(db, namespace, name)
+            return await service.create_scoped_key(db, settings, namespace, name)
         return await service.create_admin_key(db, name)
 
     token = _run(lambda: _with_keys_db(settings, create))

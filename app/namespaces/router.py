@@ -64,12 +64,15 @@ async def delete_namespace(
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
-@router.post("/{namespace}/keys", status_code=201, responses=error_responses(404, 413))
+@router.post("/{namespace}/keys", status_code=201, responses=error_responses(404, 409, 413))
 async def create_key(
-    namespace: NamespacePath, body: KeyCreate, db: DbSession, principal: CurrentPrincipal
+    namespace: NamespacePath, body: KeyCreate, db: DbSession, principal: CurrentPrincipal, request: Request
 ) -> KeyCreated:
-    """Create a key scoped to the namespace; the secret is in the answer and nowhere else."""
-    return await service.create_key(db, principal, namespace, body.name)
+    """Create a key scoped to the namespace; the secret is in the answer and nowhere else. On a server running
+    open without an admin key: 409 `admin_key_required` (make the admin key first:
+    `agent-memory keys create --admin`), since the first key closes the server."""
+    server_open: bool = request.app.state.open_mode.active
+    return await service.create_key(db, principal, namespace, body.name, server_open=server_open)
 
 
 @router.get("/{namespace}/keys", responses=error_responses(404))

@@ -8,6 +8,7 @@ from app.core import keys
 from app.core.auth import Principal, mint_key
 from app.core.errors import Conflict, NotFound
 from app.core.pagination import decode_cursor, encode_cursor
+from app.core.settings import Settings
 from app.models import ApiKey, Namespace
 from app.namespaces import repository
 from app.namespaces.schemas import CurrentKey, KeyCreated, KeyOut, NamespaceList, NamespaceOut
@@ -21,6 +22,25 @@ class NamespaceExists(Conflict, code="namespace_exists"): ...
 
 
 class KeyNotFound(NotFound, code="key_not_found"): ...
+
+
+class AdminKeyRequired(Conflict, code="admin_key_required"):
+    """A namespace key asked for while no admin key exists: made, it would close the server (`keys.starts_open`
+    turns false with any key) and leave nobody able to reach the rest of it."""
+
+    title = "Admin key required"
+
+
+# How an operator gets the first admin key: only the CLI (or AGENT_MEMORY_ADMIN_KEY) makes one, no route does.
+ADMIN_KEY_HINT = (
+    "create the admin key first with `agent-memory keys create --admin` (run where the server runs, with its "
+    "settings; or set AGENT_MEMORY_ADMIN_KEY), then create namespace keys with it"
+)
+FIRST_KEY_REFUSED = (
+    "a namespace key cannot be the first key: this server runs open (no admin key), and a namespace key would "
+    "close it (every request then needs a key, at once and after a restart) with no admin key to get back in; "
+    + ADMIN_KEY_HINT
+)
 
 
 async def resolve(db: AsyncSession, principal: Principal, name: str) -> Namespace:
@@ -68,8 +88,14 @@ def _key_out(key: ApiKey, namespace: str | None) -> KeyOut:
     )
 
 
-async def create_key(db: AsyncSession, principal: Principal, name: str, key_name: str) -> KeyCreated:
+async def create_key(
+    db: AsyncSession, principal: Principal, name: str, key_name: str, *, server_open: bool
+) -> KeyCreated:
+    """A key scoped to the namespace; refused while the server runs open without an admin key
+    (`server_open`: the request's process serves open)."""
     namespace = await resolve(db, principal, name)
+    if server_open and not await keys.has_admin_key(db):
+        raise AdminKeyRequired(FIRST_KEY_REFUSED)
     minted = mint_key()
     key = await keys.insert_key(db, minted.key_id, key_name, namespace.id, minted.secret_sha256)
     return KeyCreated(**_key_out(key, namespace.name).model_dump(), key=minted.token)
@@ -92,10 +118,13 @@ async def create_admin_key(db: AsyncSession, key_name: str) -> str:
     return minted.token
 
 
-async def create_scoped_key(db: AsyncSession, namespace_name: str, key_name: str) -> str:
+async def create_scoped_key(db: AsyncSession, settings: Settings, namespace_name: str, key_name: str) -> str:
+    """A namespace key for the operator's CLI; refused as the first key of a server that would start open."""
     namespace = await repository.get_live(db, namespace_name)
     if namespace is None:
         raise NamespaceNotFound(f"namespace '{namespace_name}' not found")
+    if await keys.starts_open(db, settings):
+        raise AdminKeyRequired(FIRST_KEY_REFUSED)
     minted = mint_key()
     await keys.insert_key(db, minted.key_id, key_name, namespace.id, minted.secret_sha256)
     return minted.token

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fastapi import APIRouter, FastAPI
-from fastapi.responses import FileResponse, RedirectResponse
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
 STATIC = Path(__file__).with_name("static")
@@ -39,6 +39,16 @@ async def inspector() -> FileResponse:
 @router.get("/ui/")
 async def inspector_slash() -> RedirectResponse:
     return RedirectResponse("/ui", status_code=308)
+
+
+@router.get("/ui/access")
+async def inspector_access(request: Request) -> JSONResponse:
+    """Whether the server runs open, so the page opens on the namespaces without a sign-in step. Asked before
+    any API call: probing `/v1/key` without a key would answer a closed server's 401, which the browser logs
+    as an error. An open server lets anyone on loopback in anyway; a closed one says only that it is closed."""
+    state = request.app.state
+    open_now = await state.open_mode.is_open(state.sessionmaker)
+    return JSONResponse({"open": open_now}, headers={"Cache-Control": "no-store"})
 
 
 def install_ui(app: FastAPI) -> None:

@@ -1,10 +1,12 @@
-"""Open mode on loopback: any bearer token accepted, scoped keys still scoped; the first admin key (made
-with the CLI, as an operator would while the server runs) ends it without a restart; `keys list` and
-`keys revoke` from the CLI."""
+"""Open mode on loopback: any bearer token accepted; a namespace key cannot be the first key (refused, with
+how to make the admin key); the first admin key (made with the CLI, as an operator would while the server
+runs) ends open mode without a restart; what the server says at start; `keys list` and `keys revoke` from
+the CLI."""
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import subprocess
 import sys
@@ -42,12 +44,17 @@ async def test_open_mode_ends_when_the_cli_creates_an_admin_key(open_db: str) ->
             # Generated SDK clients always send a token: in open mode any token is accepted.
             dummy = {"authorization": "Bearer anything"}
             assert (await http.get("/v1/namespaces", headers=dummy)).status_code == 200
-            scoped = (await http.post("/v1/namespaces/open/keys", json={"name": "a"})).json()["key"]
-            other = await http.post("/v1/namespaces", json={"name": "other"})
-            assert other.status_code == 201
-            # A live scoped key keeps its scope in open mode.
-            outside = await http.get("/v1/namespaces/other", headers={"authorization": f"Bearer {scoped}"})
-            assert outside.status_code == 404
+            # A namespace key cannot be the first key (it would close the server with no admin key to get
+            # back in): refused, by the API and by the CLI, saying how to make the admin key first.
+            first = await http.post("/v1/namespaces/open/keys", json={"name": "a"})
+            assert first.status_code == 409, first.text
+            assert first.headers["content-type"].startswith("application/problem+json")
+            assert first.json()["code"] == "admin_key_required"
+            assert "agent-memory keys create --admin" in first.json()["detail"]
+            by_cli = cli(open_db, "create", "--namespace", "open")
+            assert by_cli.returncode == 1 and by_cli.stdout == ""
+            assert "agent-memory keys create --admin" in by_cli.stderr
+            assert (await http.get("/v1/namespaces", headers=dummy)).status_code == 200  # still open
 
             created = cli(open_db, "create", "--admin", "--env")
             assert created.returncode == 0, created.stderr
@@ -57,8 +64,17 @@ async def test_open_mode_ends_when_the_cli_creates_an_admin_key(open_db: str) ->
             refused = await http.get("/v1/namespaces")
             assert refused.status_code == 401 and refused.json()["code"] == "unauthorized"
             assert (await http.get("/v1/namespaces", headers=dummy)).status_code == 401
-            ok = await http.get("/v1/namespaces", headers={"authorization": f"Bearer {admin_key}"})
-            assert ok.status_code == 200
+            admin = {"authorization": f"Bearer {admin_key}"}
+            assert (await http.get("/v1/namespaces", headers=admin)).status_code == 200
+            # With the admin key made, namespace keys are made as usual, and keep their scope.
+            scoped = (await http.post("/v1/namespaces/open/keys", json={"name": "a"}, headers=admin)).json()[
+                "key"
+            ]
+            assert (
+                await http.post("/v1/namespaces", json={"name": "other"}, headers=admin)
+            ).status_code == 201
+            outside = await http.get("/v1/namespaces/other", headers={"authorization": f"Bearer {scoped}"})
+            assert outside.status_code == 404
             assert (
                 await http.get("/v1/namespaces/open", headers={"authorization": f"Bearer {scoped}"})
             ).status_code == 200
@@ -73,7 +89,7 @@ async def test_open_mode_ends_when_the_cli_creates_an_admin_key(open_db: str) ->
             revoked = cli(open_db, "revoke", admin_key)
             assert revoked.returncode == 0, revoked.stderr
             app.state.key_cache.forget()  # another process revoked it: this one forgets by the cache's expiry
-            after = await http.get("/v1/namespaces", headers={"authorization": f"Bearer {admin_key}"})
+            after = await http.get("/v1/namespaces", headers=admin)
             assert after.status_code == 401
             # Open mode does not come back by itself once ended.
             assert (await http.get("/v1/namespaces")).status_code == 401
@@ -90,6 +106,32 @@ async def test_open_mode_ends_when_the_cli_creates_an_admin_key(open_db: str) ->
             assert (await http.get("/v1/namespaces", headers=dummy)).status_code == 401
             mine = await http.get("/v1/namespaces/open", headers={"authorization": f"Bearer {scoped}"})
             assert mine.status_code == 200
+
+
+async def test_start_says_open_or_closed_and_how_to_get_in(
+    open_db: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """What `serve` logs at start, in each of the ways a server can start."""
+
+    async def started(**overrides: object) -> str:
+        caplog.clear()
+        app = create_app(make_settings(open_db, **overrides), run_worker=False)
+        with caplog.at_level(logging.INFO, logger="agent_memory.app"):
+            async with app.router.lifespan_context(app):
+                pass
+        return "\n".join(r.getMessage() for r in caplog.records if r.name == "agent_memory.app")
+
+    said = await started(admin_key=None)
+    assert "running OPEN" in said and "/ui" in said and "agent-memory keys create --admin" in said
+    said = await started()  # AGENT_MEMORY_ADMIN_KEY set
+    assert "running CLOSED" in said and "AGENT_MEMORY_ADMIN_KEY" in said
+    created = cli(open_db, "create", "--admin")
+    assert created.returncode == 0, created.stderr
+    said = await started(admin_key=None)
+    assert "running CLOSED" in said and "agent-memory keys create --admin" in said
+    assert cli(open_db, "revoke", created.stdout.strip()).returncode == 0
+    said = await started(admin_key=None)
+    assert "running CLOSED with no live admin key" in said and "agent-memory keys create --admin" in said
 
 
 def test_keys_create_table_output(open_db: str) -> None:

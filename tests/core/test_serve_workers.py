@@ -14,7 +14,13 @@ from collections.abc import AsyncIterator
 import httpx
 import psutil
 import pytest
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, create_async_engine
 
+from app.core import keys
+from app.core.auth import mint_key
+from app.core.settings import to_async_url
+from app.models import Namespace
 from bench.harness import Server, serve_args
 from tests.conftest import ADMIN_KEY, fresh_database
 
@@ -114,8 +120,10 @@ async def test_stopping_serve_stops_every_process(served: Server) -> None:
 
 
 async def test_an_api_process_started_later_serves_open_as_its_siblings() -> None:
-    """Open mode is decided once, by `serve`: an API process restarted after a namespace key was made (as the
-    README's walk-through makes one) still serves open, instead of answering 401 beside an open sibling."""
+    """Open mode is decided once, by `serve`: an API process restarted after a namespace key appeared in the
+    table still serves open, instead of answering 401 beside an open sibling. No route makes that key while
+    the server runs open (409 `admin_key_required`); one made otherwise (an older version, by hand) is put
+    in the table directly."""
     async with fresh_database("am_test_workers_open") as url:
         server = Server(
             env={"AGENT_MEMORY_DATABASE_URL": url, "AGENT_MEMORY_LOG_LEVEL": "WARNING"},
@@ -128,7 +136,9 @@ async def test_an_api_process_started_later_serves_open_as_its_siblings() -> Non
             await server.ready(timeout=180)
             async with httpx.AsyncClient(base_url=server.base_url, timeout=10) as client:
                 assert (await client.post("/v1/namespaces", json={"name": "demo"})).status_code == 201
-                assert (await client.post("/v1/namespaces/demo/keys", json={"name": "k"})).status_code == 201
+                refused = await client.post("/v1/namespaces/demo/keys", json={"name": "k"})
+                assert refused.status_code == 409 and refused.json()["code"] == "admin_key_required"
+            await _insert_namespace_key(url, "demo")
             first, second = _api_processes(server)
             first.kill()
             # uvicorn's supervisor starts a new process in its place.
@@ -138,6 +148,20 @@ async def test_an_api_process_started_later_serves_open_as_its_siblings() -> Non
             assert statuses == [200] * REQUESTS
         finally:
             server.stop()
+
+
+async def _insert_namespace_key(database_url: str, namespace: str) -> None:
+    engine = create_async_engine(to_async_url(database_url))
+    try:
+        async with AsyncSession(engine) as db:
+            namespace_id = (
+                await db.execute(select(Namespace.id).where(Namespace.name == namespace))
+            ).scalar_one()
+            minted = mint_key()
+            await keys.insert_key(db, minted.key_id, "by hand", namespace_id, minted.secret_sha256)
+            await db.commit()
+    finally:
+        await engine.dispose()
 
 
 async def _replacement(server: Server, old: set[int], timeout: float = 180) -> psutil.Process:

@@ -226,8 +226,26 @@ function showWho() {
   );
 }
 
+// A server running open (loopback, no admin key) needs no sign-in: /ui/access says so (a 200 either way, so
+// a closed server leaves no error in the console), and the key is then no key at all. The tab keeps an empty
+// key, as signing in with an empty field did.
+async function enterOpenServer() {
+  try {
+    const access = await fetch(new URL("/ui/access", location.origin), { headers: { Accept: "application/json" } });
+    if (!access.ok || !(await access.json()).open) return false;
+    const who = await api("GET", "/v1/key");
+    if (!who.admin || who.keyId !== null) return false;
+    sessionStorage.setItem(KEY, "");
+    state.who = who;
+    return true;
+  } catch {
+    return false; // closed (401), or unreachable: the sign-in form says what to do
+  }
+}
+
 async function route() {
   const { parts, query } = parseHash();
+  if (sessionStorage.getItem(KEY) === null && parts[0] !== "login") await enterOpenServer();
   if (sessionStorage.getItem(KEY) === null || parts[0] === "login") {
     if (sessionStorage.getItem(KEY) !== null && parts[0] === "login") sessionStorage.removeItem(KEY);
     state.who = null;
@@ -294,6 +312,12 @@ window.addEventListener("hashchange", () => {
 
 // ---- pages ----------------------------------------------------------------------------------------------
 
+// The sign-in form shows only when the server is closed (an open one is entered without it) or after
+// signing out: say where the first key comes from.
+const NEEDS_A_KEY =
+  "No key yet? On the server's machine, `agent-memory keys create --admin` prints an admin key " +
+  "(AGENT_MEMORY_ADMIN_KEY is one too).";
+
 function loginPage() {
   setCrumbs([]);
   const input = h("input", {
@@ -319,7 +343,9 @@ function loginPage() {
           location.hash = "#/";
         } catch (e) {
           sessionStorage.removeItem(KEY);
-          error.textContent = e.status === 401 ? "This key was refused." : e.message;
+          if (e.status !== 401) error.textContent = e.message;
+          else if (input.value.trim()) error.textContent = "This key was refused.";
+          else error.textContent = "This server is not open: it needs a key. " + NEEDS_A_KEY;
         }
       },
     },
@@ -329,7 +355,8 @@ function loginPage() {
       text:
         "Use an API key, as for the REST API: an admin key sees every namespace, a namespace key its own. " +
         "The key stays in this browser tab (session storage) until you sign out or close the tab. " +
-        "A server running open on loopback needs no key: leave the field empty.",
+        NEEDS_A_KEY +
+        " A server running open needs none: leave the field empty.",
     }),
     field("API key", input),
     error,
