@@ -2,13 +2,19 @@
 docs/memory-model.md), run in order against a live `agent-memory serve` (open mode on loopback, its own
 database, the worker running), each answer checked against what the text says it returns: the status its
 comment names (`# 202 …`, `201 created, 200 existed`), and the fields of a `#   → {…}` line below it (`…`
-elides the rest of a value; "01M…" stands for an id). The README's Python example runs against the same
-server."""
+elides the rest of a value; "01M…" stands for an id). Everything runs twice, the second run over the
+first's state, as a reader who runs the examples again would; so does the README's Python example.
+
+Then the README as a new user follows it: `serve` with nothing configured on a fresh data directory (the
+embedded PostgreSQL), the walk-through, the Python example and the Keys section (its CLI line too); `serve`
+restarted, closed now, still reached (the API and `/ui`) with the admin key the README kept; the Keys
+section once more."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import shlex
 import subprocess
@@ -22,7 +28,7 @@ from typing import Any
 import httpx
 import pytest
 
-from bench.harness import Server, create_database, drop_database
+from bench.harness import Server, create_database, drop_database, free_port
 from tests.conftest import SERVER_URL
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -55,13 +61,16 @@ def bash_blocks(text: str) -> list[str]:
     return re.findall(r"```bash\n(.*?)```", text, flags=re.S)
 
 
-def walkthrough_blocks(readme: str, guides: list[str]) -> list[str]:
-    """The bash blocks of the README's `## Walk-through` section (its ### subsections included), then every
-    bash block of the guides."""
-    start = readme.index("## Walk-through")
+def section(readme: str, heading: str) -> str:
+    """A `## ` section of the README, its ### subsections included."""
+    start = readme.index(heading)
     end = readme.find("\n## ", start + 3)
-    section = readme[start : end if end != -1 else None]
-    return [block for text in [section, *guides] for block in bash_blocks(text)]
+    return readme[start : end if end != -1 else None]
+
+
+def walkthrough_blocks(readme: str, guides: list[str]) -> list[str]:
+    """The bash blocks of the README's `## Walk-through` section, then every bash block of the guides."""
+    return [block for text in [section(readme, "## Walk-through"), *guides] for block in bash_blocks(text)]
 
 
 def _statuses(comment: str) -> set[int]:
@@ -85,11 +94,11 @@ def _split_comment(line: str) -> tuple[str, str]:
     return line.rstrip(), ""
 
 
-def parse(readme: str, guides: list[str]) -> tuple[list[str | Line], list[Line]]:
+def parse(blocks: list[str]) -> tuple[list[str | Line], list[Line]]:
     """(the steps in order: variable assignments and curl lines; the curl lines)."""
     steps: list[str | Line] = []
     lines: list[Line] = []
-    for block in walkthrough_blocks(readme, guides):
+    for block in blocks:
         pending = ""
         quote_open = False
         for raw in block.splitlines():
@@ -118,7 +127,10 @@ def parse(readme: str, guides: list[str]) -> tuple[list[str | Line], list[Line]]
     return steps, lines
 
 
-STEPS, LINES = parse(README, [guide.read_text() for guide in GUIDES])
+STEPS, LINES = parse(walkthrough_blocks(README, [guide.read_text() for guide in GUIDES]))
+README_STEPS, _ = parse(walkthrough_blocks(README, []))
+KEY_STEPS, KEY_LINES = parse(bash_blocks(section(README, "## Keys")))
+RUNS = (1, 2)
 
 
 def _expected_pairs(expected: str) -> list[tuple[str, Any]]:
@@ -181,28 +193,52 @@ class Answer:
 
 
 class Walkthrough:
-    """Runs the README's lines in order with bash and curl, as a reader would."""
+    """Runs the README's lines in order with bash and curl, as a reader would; `settings`: the server's
+    AGENT_MEMORY_* environment, which the README's `agent-memory` commands run with (as in the reader's
+    shell, in the directory where `serve` runs)."""
 
-    def __init__(self, base: str, workdir: Path) -> None:
+    def __init__(self, base: str, workdir: Path, settings: dict[str, str] | None = None) -> None:
         self.base = base
         self.workdir = workdir
-        self.answers: dict[int, Answer] = {}
+        self.env = {k: v for k, v in os.environ.items() if not k.startswith(("AGENT_MEMORY_", "OTEL_"))}
+        self.env.update(settings or {})
+        self.answers: dict[tuple[int, int], Answer] = {}  # (run, line index) → answer
         self.assignments: list[str] = []  # the README's variables so far, as literal values
         self.last: tuple[str, Answer] | None = None  # the line run last and its answer, for failures
+
+    def run_steps(self, steps: list[str | Line], run: int = 1) -> None:
+        for step in steps:
+            if isinstance(step, Line):
+                self.answers[run, step.index] = self.run(step)
+            else:
+                self.assign(step)
 
     def assign(self, assignment: str) -> None:
         """A README variable: a command substitution (`M=$(curl …)`) runs once, where the README has it."""
         assignment = assignment.replace("http://127.0.0.1:8080", self.base)
+        # The README's CLI, as installed by its set-up line, is this venv's.
+        assignment = assignment.replace(".venv/bin/agent-memory", f"{shlex.quote(sys.executable)} -m app")
         name = assignment.split("=", 1)[0]
         if "$(" not in assignment:
             self.assignments.append(assignment)
             return
         script = "\n".join(["set -e", *self.assignments, assignment, f'printf %s "${name}"'])
         result = subprocess.run(
-            ["bash", "-c", script], capture_output=True, text=True, timeout=60, cwd=self.workdir
+            ["bash", "-c", script],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=self.workdir,
+            env=self.env,
         )
         assert result.returncode == 0, f"{assignment}\n{result.stderr}\nafter: {self._last_answer()}"
+        # A plain CLI command prints no warning (it did: platformdirs' RuntimeDirWarning).
+        assert "Warning" not in result.stderr, result.stderr
         self.assignments.append(f"{name}={shlex.quote(result.stdout)}")
+
+    def value(self, name: str) -> str:
+        """A README variable's value so far."""
+        return self._shell_value(f"${name}")
 
     def _last_answer(self) -> str:
         if self.last is None:
@@ -220,7 +256,6 @@ class Walkthrough:
         self.last = (line.command, answer)
         if isinstance(answer.body, dict) and isinstance(answer.body.get("jobId"), str):
             self._wait_for_job(line, answer.body["jobId"])
-        self.answers[line.index] = answer
         return answer
 
     def _run(self, line: Line) -> Answer:
@@ -234,7 +269,7 @@ class Walkthrough:
             ]
         )
         result = subprocess.run(
-            ["bash", "-c", script], capture_output=True, text=True, timeout=60, cwd=self.workdir
+            ["bash", "-c", script], capture_output=True, text=True, timeout=60, cwd=self.workdir, env=self.env
         )
         assert result.returncode == 0, f"{line.command}\n{result.stderr}"
         statuses = re.findall(r"__status__(\d{3})", result.stderr)
@@ -286,11 +321,8 @@ def server() -> Iterator[str]:
 @pytest.fixture(scope="module")
 def walkthrough(server: str, tmp_path_factory: pytest.TempPathFactory) -> Walkthrough:
     runner = Walkthrough(server, tmp_path_factory.mktemp("readme"))
-    for step in STEPS:
-        if isinstance(step, Line):
-            runner.run(step)
-        else:
-            runner.assign(step)
+    for run in RUNS:
+        runner.run_steps(STEPS, run)
     return runner
 
 
@@ -311,10 +343,19 @@ def test_readme_has_walkthrough_lines() -> None:
     assert any(line.expected for line in LINES) and any(line.statuses for line in LINES)
 
 
-@pytest.mark.parametrize("line", [pytest.param(line, id=line.name, marks=_marks(line)) for line in LINES])
-def test_readme_line_answers_as_documented(walkthrough: Walkthrough, line: Line) -> None:
-    answer = walkthrough.answers[line.index]
-    assert not answer.problems, f"{line.command}\n→ {answer.status} {answer.body!r}\n{answer.problems}"
+@pytest.mark.parametrize(
+    ("run", "line"),
+    [
+        pytest.param(run, line, id=f"run{run}-{line.name}", marks=_marks(line))
+        for run in RUNS
+        for line in LINES
+    ],
+)
+def test_readme_line_answers_as_documented(walkthrough: Walkthrough, run: int, line: Line) -> None:
+    answer = walkthrough.answers[run, line.index]
+    assert not answer.problems, (
+        f"run {run}: {line.command}\n→ {answer.status} {answer.body!r}\n{answer.problems}"
+    )
 
 
 def python_example(readme: str) -> str:
@@ -325,15 +366,71 @@ def python_example(readme: str) -> str:
     return str(block)
 
 
-def test_readme_python_example_runs(server: str, walkthrough: Walkthrough, tmp_path: Path) -> None:
-    """Run as written (after the walk-through, so its namespace exists and the example's 409 is met too),
-    only the server's address changed; it prints the answer, the candidates and the summary."""
+def run_python_example(server: str, workdir: Path) -> None:
+    """Run as written, only the server's address changed; it prints the answer, the candidates and the
+    summary. A run over an earlier one's state re-sends the same conversation (`jobId` null: nothing to wait
+    for) and must end as the first did, not poll `/jobs/None` for ever."""
     example = python_example(README)
     assert 15 <= len([line for line in example.splitlines() if line.strip()]) <= 25
-    script = tmp_path / "example.py"
+    script = workdir / "example.py"
     script.write_text(example.replace("http://127.0.0.1:8080", server))
     result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     answer = result.stdout.splitlines()[0]
     assert "Tokyo" in answer, result.stdout
     assert "## Instructions" in result.stdout and "British English" in result.stdout, result.stdout
+
+
+def test_readme_python_example_runs_twice(server: str, walkthrough: Walkthrough, tmp_path: Path) -> None:
+    """After the walk-through, so its namespace exists and the example's 409 is met too; then again."""
+    for _ in RUNS:
+        run_python_example(server, tmp_path)
+
+
+def test_readme_from_a_fresh_data_directory(tmp_path: Path) -> None:
+    settings = {"AGENT_MEMORY_DATA_DIR": str(tmp_path / ".agent-memory")}
+    port = free_port()
+
+    def serve() -> Server:
+        return Server(
+            env={**settings, "AGENT_MEMORY_LOG_FORMAT": "console", "AGENT_MEMORY_WORKER_POLL_SECONDS": "0.1"},
+            inherit_settings=False,
+            port=port,
+        )
+
+    def log(server: Server) -> str:
+        return server.log_path.read_text(errors="replace") if server.log_path else ""
+
+    runner: Walkthrough
+    with serve() as first:
+        assert "running OPEN" in log(first) and "agent-memory keys create --admin" in log(first), log(first)
+        runner = Walkthrough(first.base_url, tmp_path, settings)
+        runner.run_steps(README_STEPS, 0)  # run 0: the walk-through; 1 and 2: the Keys section
+        run_python_example(first.base_url, tmp_path)
+        assert httpx.get(f"{first.base_url}/ui/access", timeout=10).json() == {"open": True}
+        runner.run_steps(KEY_STEPS, 1)
+    first_problems = {key: a.problems for key, a in runner.answers.items() if a.problems}
+    assert not first_problems, first_problems
+
+    with serve() as second:
+        assert "running CLOSED" in log(second), log(second)
+        base = second.base_url
+        admin = {"Authorization": f"Bearer {runner.value('ADMIN')}"}
+        assert httpx.get(f"{base}/v1/namespaces", timeout=10).status_code == 401
+        listed = httpx.get(f"{base}/v1/namespaces", headers=admin, timeout=10)
+        assert listed.status_code == 200 and "demo" in [n["name"] for n in listed.json()["namespaces"]]
+        page = httpx.get(f"{base}/ui", timeout=10)
+        assert page.status_code == 200 and "<script" in page.text
+        assert httpx.get(f"{base}/ui/access", timeout=10).json() == {"open": False}
+        agent = next(
+            a for (run, i), a in runner.answers.items() if isinstance(a.body, dict) and "key" in a.body
+        )
+        own = httpx.get(
+            f"{base}/v1/namespaces/demo/profiles", headers={"Authorization": f"Bearer {agent.body['key']}"}
+        )
+        assert own.status_code == 200
+        # The Keys section again, over the first run's state (closed now).
+        runner.base = base
+        runner.run_steps(KEY_STEPS, 2)
+    problems = {(run, i): a.problems for (run, i), a in runner.answers.items() if a.problems}
+    assert not problems, problems
