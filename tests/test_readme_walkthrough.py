@@ -408,6 +408,8 @@ def test_readme_from_a_fresh_data_directory(tmp_path: Path) -> None:
         runner.run_steps(README_STEPS, 0)  # run 0: the walk-through; 1 and 2: the Keys section
         run_python_example(first.base_url, tmp_path)
         assert httpx.get(f"{first.base_url}/ui/access", timeout=10).json() == {"open": True}
+        # As docs/semantic-recall.md shows it: the embedded server has pgvector.
+        assert httpx.get(f"{first.base_url}/readyz", timeout=10).json()["vectorStore"] == "pgvector"
         runner.run_steps(KEY_STEPS, 1)
     first_problems = {key: a.problems for key, a in runner.answers.items() if a.problems}
     assert not first_problems, first_problems

@@ -81,10 +81,16 @@ def _quoted(labels: list[str]) -> str:
     return ", ".join(f'"{label}"' for label in labels)
 
 
+# Where a write to a block is seen, by the block's scope: the model must not count on a session block's
+# content in the next conversation (another session starts from the block's defined content).
+SCOPES = {"session": "this session only", "profile": "shared by every session"}
+
+
 def _set_context(writable: list[BlockView]) -> ToolDefinition:
     kinds = {"skill": "skill collection, keyed entries", "search": "searchable, keyed entries"}
     lines = [
-        f'- "{b.label}" ({kinds.get(b.kind, "writable")}): {b.description or "no description"}'
+        f'- "{b.label}" ({kinds.get(b.kind, "writable")}; {SCOPES.get(b.scope, b.scope)}): '
+        f"{b.description or 'no description'}"
         for b in writable
     ]
     keyed = [b.label for b in writable if b.kind in KEYED_KINDS]
@@ -130,8 +136,9 @@ def _set_context(writable: list[BlockView]) -> ToolDefinition:
     description = (
         "Write to a context block. Available blocks:\n"
         + "\n".join(lines)
-        + "\n\nWrites are durable and persist across sessions."
-        + hint
+        + '\n\nWrites are stored at once. A block marked "this session only" keeps them for this session: '
+        "another session starts from the block's defined content and does not see them. A block marked "
+        '"shared by every session" shows them in every session of this profile, now and later.' + hint
     )
     return _fn("set_context", description, properties, ["label", "content"])
 

@@ -41,8 +41,9 @@ class Readiness(ApiModel):
     )
     vector_store: str | None = Field(
         default=None,
-        description="Where memory vectors are searched: pgvector, or portable (real[] with an exact scan); "
-        "absent without embeddings.",
+        description="Where memory vectors are searched: pgvector (the embedded server, the compose image), or "
+        "portable (half-precision floats in a bytea, scanned exactly within the profile); absent without "
+        "embeddings.",
     )
 
 

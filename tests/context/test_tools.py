@@ -47,10 +47,23 @@ async def test_definitions_follow_the_blocks(client: httpx.AsyncClient, profile_
     assert set_context["parameters"]["properties"]["action"]["enum"] == ["replace", "append"]
     assert "metadata" in set_context["parameters"]["properties"]
     assert set_context["description"].startswith(
-        'Write to a context block. Available blocks:\n- "memory" (writable): Learned facts\n'
-        '- "knowledge" (searchable, keyed entries): Searchable knowledge base\n'
-        '- "skills" (skill collection, keyed entries): no description\n\n'
-        "Writes are durable and persist across sessions."
+        'Write to a context block. Available blocks:\n- "memory" (writable; this session only): Learned facts\n'
+        '- "knowledge" (searchable, keyed entries; this session only): Searchable knowledge base\n'
+        '- "skills" (skill collection, keyed entries; this session only): no description\n\n'
+        'Writes are stored at once. A block marked "this session only" keeps them for this session: another '
+        "session starts from the block's defined content and does not see them. A block marked \"shared by "
+        'every session" shows them in every session of this profile, now and later.'
+    )
+    # A block shared by every session says so.
+    shared = await client.put(
+        f"{profile_url}/context/memory",
+        json={"kind": "writable", "scope": "profile", "description": "Learned facts", "maxTokens": 1100},
+    )
+    assert shared.status_code == 200, shared.text
+    tools = (await client.get(f"{url}/tools")).json()["tools"]
+    assert (
+        '- "memory" (writable; shared by every session): Learned facts\n'
+        in tools[0]["function"]["description"]
     )
     assert tools[1]["function"]["description"] == (
         'Load a document from a skill block by key. Available skill blocks: "skills". '
