@@ -22,6 +22,7 @@ BENCHMARKS = {
     "extractor-pure": "bench.bench_extractor_pure",
     "faults": "bench.faults.run",
     "floors": "bench.bench_floors",
+    "fit-relevance": "bench.fit_relevance",
     "fuzz-api": "bench.fuzz_api",
     "locomo": "bench.locomo",
     "memory-core": "bench.bench_memory_core",

@@ -43,6 +43,7 @@ from typing import Any
 from bench import harness
 from bench.locomo import (
     QA,
+    UNANSWERABLE,
     Sample,
     Turn,
     aggregate,
@@ -76,7 +77,8 @@ def _progress(msg: str) -> None:
 
 
 def _score(sample: Sample, qa: QA, ranked: list[str], **extra: Any) -> QuestionResult:
-    return QuestionResult(sample.sample_id, qa, ranked, score_ranking(ranked, qa.evidence), extra)
+    metrics = score_ranking(ranked, qa.evidence) if qa.evidence else {}
+    return QuestionResult(sample.sample_id, qa, ranked, metrics, extra)
 
 
 # --------------------------------------------------------------------------- BM25 baseline
@@ -390,14 +392,48 @@ def answer_turns(answer: str, summaries: list[str], turn_lists: list[list[str]])
 
 
 def answer_precision(results: list[QuestionResult]) -> tuple[float, int, float]:
-    """Over the questions answered: the share of answer sentences from an evidence turn (each answer
-    weighed alike), how many answers, and their mean number of sentences."""
-    answered = [r.extra for r in results if r.extra.get("answer_sentences")]
+    """Over the answerable questions answered: the share of answer sentences from an evidence turn (each
+    answer weighed alike), how many answers, and their mean number of sentences."""
+    answered = [r.extra for r in results if r.extra.get("answer_sentences") and r.qa.evidence]
     if not answered:
         return 0.0, 0, 0.0
     shares = [e["answer_from_evidence"] / e["answer_sentences"] for e in answered]
     sentences = sum(e["answer_sentences"] for e in answered) / len(answered)
     return sum(shares) / len(shares), len(answered), sentences
+
+
+async def _ingest_all(
+    client: AgentMemoryClient, ns: str, samples: list[Sample], args: argparse.Namespace, info: dict[str, Any]
+) -> None:
+    """Ingest every conversation into `ns` and wait for every job it queued (extraction, then vectors)."""
+    await ensure_namespace(client, ns)
+    t0 = time.monotonic()
+    jobs: dict[str, list[str]] = {}
+    for sample in samples:
+        jobs[profile_name(sample)] = await ingest_sample(client, ns, sample, args.names)
+    info["ingest_seconds"] = round(time.monotonic() - t0, 2)
+    _progress(
+        f"ingested {sum(len(s.turns) for s in samples)} turns into namespace {ns}; "
+        f"{sum(map(len, jobs.values()))} job(s)"
+    )
+    report = await wait_jobs(client, ns, jobs, args.ingest_timeout)
+    info["extraction_seconds"] = round(time.monotonic() - t0, 2)
+    await wait_profiles_idle(client, ns, list(jobs), args.ingest_timeout)
+    info["jobs_idle_seconds"] = round(time.monotonic() - t0, 2)
+    # Which semantic channel answered (none: lexical only), so a table says what it measured.
+    ready = await client.request("GET", "/readyz")
+    info["embeddings"] = ready.get("embeddings")
+    info["embedding_model"] = ready.get("embeddingModel")
+    _progress(f"every job done in {info['jobs_idle_seconds']}s; embeddings: {info['embeddings']}")
+    info["jobs"] = report
+    failures = [(p, f) for p, r in report.items() for f in r["failed"]]
+    for p, f in failures:
+        _progress(f"  FAILED job {f['jobId']} in profile {p}: {f['error']}")
+    created = sum(r["memoriesCreated"] for r in report.values())
+    _progress(
+        f"extraction finished in {info['extraction_seconds']}s; "
+        f"{created} memories, {len(failures)} failed job(s)"
+    )
 
 
 async def run_agent_memory(
@@ -408,35 +444,11 @@ async def run_agent_memory(
     ns = args.namespace
     info: dict[str, Any] = {"namespace": ns}
     try:
-        await ensure_namespace(client, ns)
-        t0 = time.monotonic()
-        jobs: dict[str, list[str]] = {}
-        for sample in samples:
-            jobs[profile_name(sample)] = await ingest_sample(client, ns, sample, args.names)
-        info["ingest_seconds"] = round(time.monotonic() - t0, 2)
-        _progress(
-            f"ingested {sum(len(s.turns) for s in samples)} turns into namespace {ns}; "
-            f"{sum(map(len, jobs.values()))} job(s)"
-        )
-        report = await wait_jobs(client, ns, jobs, args.ingest_timeout)
-        info["extraction_seconds"] = round(time.monotonic() - t0, 2)
-        await wait_profiles_idle(client, ns, list(jobs), args.ingest_timeout)
-        info["jobs_idle_seconds"] = round(time.monotonic() - t0, 2)
-        # Which semantic channel answered (none: lexical only), so a table says what it measured.
-        ready = await client.request("GET", "/readyz")
-        info["embeddings"] = ready.get("embeddings")
-        info["embedding_model"] = ready.get("embeddingModel")
-        _progress(f"every job done in {info['jobs_idle_seconds']}s; embeddings: {info['embeddings']}")
-        info["jobs"] = report
-        failures = [(p, f) for p, r in report.items() for f in r["failed"]]
-        for p, f in failures:
-            _progress(f"  FAILED job {f['jobId']} in profile {p}: {f['error']}")
-        created = sum(r["memoriesCreated"] for r in report.values())
-        _progress(
-            f"extraction finished in {info['extraction_seconds']}s; "
-            f"{created} memories, {len(failures)} failed job(s)"
-        )
-
+        if args.asked_only:
+            # The conversations are in `ns` already (an earlier run, or `bench fit-relevance --keep`).
+            info["embeddings"] = (await client.request("GET", "/readyz")).get("embeddings")
+        else:
+            await _ingest_all(client, ns, samples, args, info)
         by_level: dict[str, list[QuestionResult]] = {level: [] for level in args.levels}
         latencies: dict[str, list[float]] = {level: [] for level in args.levels}
         unmapped = 0
@@ -482,6 +494,11 @@ async def run_agent_memory(
                     sample,
                     qa,
                     ranked,
+                    # Each candidate's score and whether it is evidence, for the calibration of `score`.
+                    judged=[
+                        (float(c.get("score") or 0.0), bool(set(t) & set(qa.evidence)))
+                        for c, t in zip(cands, turn_lists, strict=True)
+                    ],
                     answer_sentences=len(answer_sources),
                     answer_from_evidence=sum(bool(set(t) & set(qa.evidence)) for t in answer_sources),
                     # Never "answer": that key holds the gold answer in the per-question output.
@@ -501,12 +518,11 @@ async def run_agent_memory(
                 # One question at every level in a row: the levels' latencies see the same load.
                 return [await ask(qa, level) for level in args.levels]
 
-            for answers in await asyncio.gather(*(ask_levels(qa) for qa in sample.scored_questions())):
+            questions = [*sample.scored_questions(), *sample.unanswerable_questions()]
+            for answers in await asyncio.gather(*(ask_levels(qa) for qa in questions)):
                 for level, result in zip(args.levels, answers, strict=True):
                     by_level[level].append(result)
-            _progress(
-                f"  recalled {len(sample.scored_questions())} question(s) x {len(args.levels)} for {profile}"
-            )
+            _progress(f"  recalled {len(questions)} question(s) x {len(args.levels)} for {profile}")
         for level, values in latencies.items():
             if values:
                 values.sort()
@@ -516,6 +532,57 @@ async def run_agent_memory(
         return by_level, info
     finally:
         await client.close()
+
+
+# --------------------------------------------------------------------------- abstention
+
+CALIBRATION_BINS = 10
+
+
+def calibration(judged: list[tuple[float, bool]]) -> tuple[float, list[tuple[str, int, float, float]]]:
+    """Expected calibration error of candidate scores against whether each is evidence, and the reliability
+    table: per score bin (width 0.1), its candidates, their mean score and the share that are evidence."""
+    bins: dict[int, list[tuple[float, bool]]] = defaultdict(list)
+    for score, evidence in judged:
+        bins[min(int(score * CALIBRATION_BINS), CALIBRATION_BINS - 1)].append((score, evidence))
+    table = []
+    error = 0.0
+    for b in sorted(bins):
+        rows = bins[b]
+        mean = sum(s for s, _ in rows) / len(rows)
+        share = sum(e for _, e in rows) / len(rows)
+        error += len(rows) / max(len(judged), 1) * abs(mean - share)
+        table.append((f"{b / CALIBRATION_BINS:.1f}–{(b + 1) / CALIBRATION_BINS:.1f}", len(rows), mean, share))
+    return error, table
+
+
+def auroc(positive: list[float], negative: list[float]) -> float:
+    """The chance that a positive scores above a negative, ties counting half (Mann–Whitney)."""
+    if not positive or not negative:
+        return float("nan")
+    wins = sum((p > n) + 0.5 * (p == n) for p in positive for n in negative)
+    return wins / (len(positive) * len(negative))
+
+
+def abstention(results: list[QuestionResult]) -> dict[str, Any]:
+    """What recall did with the unanswerable questions (category 6) beside the answerable ones: abstention
+    (unanswerable ones given nothing), coverage (answerable ones given something), the AUROC of the best
+    candidate's score between the two, and the calibration of every returned candidate's score."""
+    answerable = [r for r in results if r.qa.evidence]
+    unanswerable = [r for r in results if r.qa.category == UNANSWERABLE]
+
+    def best(r: QuestionResult) -> float:
+        return max((score for score, _ in r.extra.get("judged", [])), default=0.0)
+
+    error, table = calibration([j for r in results for j in r.extra.get("judged", [])])
+    return {
+        "unanswerable": len(unanswerable),
+        "abstention": sum(not r.ranked for r in unanswerable) / max(len(unanswerable), 1),
+        "coverage": sum(bool(r.ranked) for r in answerable) / max(len(answerable), 1),
+        "auroc": auroc([best(r) for r in answerable], [best(r) for r in unanswerable]),
+        "ece": error,
+        "reliability": table,
+    }
 
 
 # --------------------------------------------------------------------------- --serve
@@ -595,6 +662,16 @@ async def run(args: argparse.Namespace) -> int:
                 f"{name}: any@10 {any10:.3f}  answer precision {precision:.3f} "
                 f"({answered} answers, {sentences:.2f} sentences each)"
             )
+    abstained = {name: abstention(res) for name, res in systems.items() if name.startswith("agent-memory/")}
+    for name, a in abstained.items():
+        print(
+            f"{name}: abstention {a['abstention']:.3f} ({a['unanswerable']} unanswerable)  coverage "
+            f"{a['coverage']:.3f}  AUROC {a['auroc']:.3f}  ECE {a['ece']:.3f}"
+        )
+        print(
+            "  reliability: "
+            + "  ".join(f"{b} n={n} score={m:.2f} evidence={e:.2f}" for b, n, m, e in a["reliability"])
+        )
     if "agent-memory" in info:
         print(json.dumps(info["agent-memory"], default=str)[:2000])
     if args.json:
@@ -603,6 +680,7 @@ async def run(args: argparse.Namespace) -> int:
             "data": str(args.data),
             "dataset": stats,
             "table": table,
+            "abstention": abstained,
             "info": info,
             "questions": {name: _per_question(res) for name, res in systems.items()},
         }
@@ -629,6 +707,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--ingest-timeout", type=float, default=1800.0, help="max wait for extraction, seconds")
     p.add_argument(
         "--no-names", dest="names", action="store_false", help="send no message `name` (a server without it)"
+    )
+    p.add_argument(
+        "--asked-only",
+        action="store_true",
+        help="ingest nothing: ask the questions of --namespace, which already holds the conversations",
     )
     p.add_argument("--baselines-only", action="store_true", help="skip agent-memory (no server needed)")
     p.add_argument("--serve", action="store_true", help="run `agent-memory serve` on a free port for the run")

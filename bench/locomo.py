@@ -41,7 +41,11 @@ CATEGORY_NAMES: dict[int, str] = {
     3: "open-domain",
     4: "single-hop",
     5: "adversarial",
+    6: "unanswerable",
 }
+# Questions the conversation cannot answer (`bench/data/unanswerable_*.json`): never scored for retrieval;
+# recall should answer them with nothing (abstention).
+UNANSWERABLE = 6
 METRIC_COLUMNS: tuple[str, ...] = (
     "any@1",
     "any@5",
@@ -143,6 +147,10 @@ class Sample:
         """Questions that enter the scores: category 1-4 with non-empty evidence."""
         return [q for q in self.qa if q.category in SCORED_CATEGORIES and q.evidence]
 
+    def unanswerable_questions(self) -> list[QA]:
+        """Questions written so that this conversation does not answer them (category 6)."""
+        return [q for q in self.qa if q.category == UNANSWERABLE]
+
 
 def message_content(speaker: str, text: str, blip_caption: str | None = None) -> str:
     """The message content sent to the server for a turn (and used by the baselines)."""
@@ -236,7 +244,8 @@ def parse_sample(raw: dict[str, Any], spacing: timedelta = TURN_SPACING) -> Samp
 
 
 def load_samples(path: str | Path, limit: int | None = None) -> list[Sample]:
-    """Load a LoCoMo-format JSON file (a list of samples, or a single sample object)."""
+    """Load a LoCoMo-format JSON file (a list of samples, or a single sample object), with the unanswerable
+    questions written for its conversations (`unanswerable_questions`) added to each sample's `qa`."""
     data = json.loads(Path(path).read_text(encoding="utf-8"))
     if isinstance(data, dict):
         data = [data]
@@ -244,7 +253,23 @@ def load_samples(path: str | Path, limit: int | None = None) -> list[Sample]:
     for i, s in enumerate(samples):
         if s.sample_id.startswith("sample-") and "sample_id" not in data[i]:
             s.sample_id = f"sample-{i}"
+    extra = unanswerable_questions(Path(path))
+    for s in samples:
+        for q in extra.get(s.sample_id, []):
+            s.qa.append(QA(q["question"], "", (), UNANSWERABLE, len(s.qa)))
     return samples[:limit] if limit else samples
+
+
+def unanswerable_questions(path: Path) -> dict[str, list[dict[str, Any]]]:
+    """The unanswerable questions written for the samples of the data file `path`, by sample id: every
+    `unanswerable_*.json` beside it holds `[{sample_id, source, qa: [{question, evidence: [], category: 6,
+    kind}]}]`, `source` naming the data file."""
+    found: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for extra in sorted(path.parent.glob("unanswerable_*.json")):
+        for entry in json.loads(extra.read_text(encoding="utf-8")):
+            if entry.get("source") == path.name:
+                found[str(entry["sample_id"])].extend(entry["qa"])
+    return found
 
 
 # --------------------------------------------------------------------------- validation

@@ -22,7 +22,7 @@ from app.core.memory_types import types_in_prose
 from app.core.text import RECALL_QUERY_BYTES, storable_text
 from app.core.tokens import js_round
 from app.models import Profile, Session
-from app.recall.schemas import RecallRequest
+from app.recall.schemas import DEFAULT_MIN_SCORE, RecallRequest
 from app.recall.service import RecallApp, recall_and_answer
 from app.sessions import repository as sessions_repository
 from app.sessions import service as sessions
@@ -187,7 +187,16 @@ RECALL_MEMORY = _fn(
     "recall_memory",
     f"Recall what long-term memory knows about the user: {types_in_prose()} learned in past conversations. "
     "Ask in natural language.",
-    {"query": {"type": "string", "description": "What to recall, as a question or keywords"}},
+    {
+        "query": {"type": "string", "description": "What to recall, as a question or keywords"},
+        "minScore": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 1,
+            "description": "Leave out memories less likely than this (0–1) to answer the question "
+            f"(default {DEFAULT_MIN_SCORE}).",
+        },
+    },
     ["query"],
 )
 
@@ -404,12 +413,17 @@ async def _recall_memory_call(
     trace = args.get("trace", False)
     if not isinstance(trace, bool):
         raise ToolRefused('recall_memory: argument "trace" must be true or false')
+    min_score = args.get("minScore", DEFAULT_MIN_SCORE)
+    if isinstance(min_score, bool) or not isinstance(min_score, int | float) or not 0 <= min_score <= 1:
+        raise ToolRefused('recall_memory: argument "minScore" must be a number from 0 to 1')
     if not query.strip():
         return ToolResult(result=NO_RESULTS)  # nothing asked; recall itself refuses an empty query
     # Recall reads on a connection of its own and waits on the embedder and the LLM: the request's
     # session (nothing written yet) gives its connection back first.
     await db.commit()
-    recalled = await recall_and_answer(recall, profile, RecallRequest(query=query, trace=trace))
+    recalled = await recall_and_answer(
+        recall, profile, RecallRequest(query=query, min_score=min_score, trace=trace)
+    )
     return ToolResult(result=recalled.answer if recalled.answer.strip() else NO_RESULTS, trace=recalled.trace)
 
 

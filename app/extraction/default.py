@@ -227,6 +227,24 @@ def _is_chitchat(sentence: str, names: frozenset[str]) -> bool:
     )
 
 
+def says_nothing(text: str) -> bool:
+    """Whether a message read on its own tells and asks nothing that a memory could answer: a greeting,
+    thanks, a well-wish, words that are all filler ("ok cool", "lol"), by the formulas that drop such
+    statements at extraction, in the message's language (`chit_chat.says_nothing_in` where it is not
+    English). Recall reads its question with it; a few keywords ("favourite colour") are a question, so
+    the rules for short remarks and reactions, which would take them for chit-chat, are not applied."""
+    language = detect(text)
+    if language.code != "en":
+        return cc.says_nothing_in(text, language.code)
+    core = strip_emoji(text)
+    tokens = _tokens(core)
+    if not tokens or " ".join(tokens) in lx.CHIT_PHRASES or cc.is_well_wish(core):
+        return True
+    if lx.GREETING_RE.match(core) and len(tokens) <= SHORT_REMARK_TOKENS:
+        return True
+    return all(t in lx.FILLER for t in tokens)
+
+
 def _informative_question(text: str, names: frozenset[str]) -> bool:
     """A question that tells something of the asker's own ("Is it weird that I'm still on an iPhone 8?",
     "Couldn't we stay in town?"). A question about the other person ("Are you still in Porto?") is kept

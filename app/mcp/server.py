@@ -44,7 +44,7 @@ from app.memories.schemas import RememberRequest
 from app.models import Profile
 from app.namespaces import service as namespaces
 from app.profiles import service as profiles
-from app.recall.schemas import RecallRequest
+from app.recall.schemas import DEFAULT_MIN_SCORE, RecallRequest
 from app.recall.service import RecallApp, recall_and_answer
 from app.sessions import service as sessions
 from app.summary import service as summary_service
@@ -297,6 +297,15 @@ class McpTools:
             Field(description="'Today' for relative dates in the question (YYYY-MM-DD or RFC 3339)."),
         ] = None,
         limit: Annotated[int, Field(ge=1, le=100, description="Candidates to return (1–100).")] = 10,
+        min_score: Annotated[
+            float,
+            Field(
+                ge=0,
+                le=1,
+                description="Leave out candidates whose score (absolute relevance, 0–1) is below this "
+                f"(default {DEFAULT_MIN_SCORE}; 0 returns all).",
+            ),
+        ] = DEFAULT_MIN_SCORE,
         trace: Annotated[
             bool, Field(description="Also return `trace`: why each candidate ranked where it did.")
         ] = False,
@@ -305,7 +314,8 @@ class McpTools:
     ) -> CallToolResult:
         """Answer a question from memory: ranks the stored memories for the question and returns an
         `answer` plus the `candidates` it drew on (id, type, summary, score). Ask in plain words, e.g.
-        'Where does the user live?'. An empty answer means nothing relevant is stored."""
+        'Where does the user live?'. Each candidate's score is the chance (0–1) that it answers the
+        question; an empty answer with no candidates means nothing relevant is stored."""
         body = parse(
             RecallRequest,
             {
@@ -314,6 +324,7 @@ class McpTools:
                 "responseLength": response_length,
                 "referenceDate": reference_date,
                 "limit": limit,
+                "minScore": min_score,
                 "trace": trace,
             },
         )

@@ -91,7 +91,7 @@ def speaker_of(content: str) -> str | None:
     return prefix[0] if prefix else None
 
 
-def _idf(df: int, n: int) -> float:
+def idf(df: int, n: int) -> float:
     return math.log(1 + (n - df + 0.5) / (df + 0.5))
 
 
@@ -232,7 +232,7 @@ def features(
     # One person named: the statements of someone else (their partner) come after their own.
     one_person = len(asked_about) == 1
     weights = {
-        t: w * _idf(query.df.get(t, 0), max(query.n, 1)) for t, w in query.terms.items() if t not in names
+        t: w * idf(query.df.get(t, 0), max(query.n, 1)) for t, w in query.terms.items() if t not in names
     }
     total = sum(weights.values())
     top = max(fused.values())

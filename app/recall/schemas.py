@@ -14,6 +14,9 @@ from app.core.text import RecallQuery
 from app.core.timestamps import AwareTimestamp, Timestamp
 from app.memories.schemas import MemoryType
 
+# The default `minScore`: chosen on the development sets (`python -m bench eval-retrieval`, docs/recall.md).
+DEFAULT_MIN_SCORE = 0.1
+
 ThinkingLevel = Literal["low", "medium", "high"]
 ResponseLength = Literal["short", "medium", "long"]
 
@@ -40,6 +43,14 @@ class RecallRequest(RequestModel):
     as_of: AwareTimestamp | None = Field(
         default=None, description="RFC 3339 instant: recall what the profile held then."
     )
+    min_score: float = Field(
+        default=DEFAULT_MIN_SCORE,
+        ge=0,
+        le=1,
+        description="Candidates whose score (absolute relevance) is below this are not returned; when none is "
+        f"left, `count` is 0 and `answer` is empty. Default {DEFAULT_MIN_SCORE}, chosen on the development sets "
+        "(docs/recall.md); 0 returns every candidate.",
+    )
     trace: bool = Field(
         default=False,
         description="Also return `trace`: why each candidate ranked where it did (the question's analysis, "
@@ -53,12 +64,27 @@ class RecallCandidate(ApiModel):
     summary: str
     session_id: str | None
     event_time: datetime | None = None
-    score: float = Field(gt=0, le=1, description="In (0, 1]; comparable only within one query.")
+    score: float = Field(
+        ge=0,
+        le=1,
+        description="Absolute relevance in [0, 1]: the calibrated chance that this memory answers the question "
+        "(of candidates scored about 0.7, about 70 % do). Comparable across questions, profiles and languages.",
+    )
 
 
 class TimeWindow(ApiModel):
     start: datetime
     end: datetime
+
+
+class FeatureContribution(ApiModel):
+    name: str
+    value: float
+    weight: float
+    contribution: float = Field(
+        description="value × weight × the factors × scale (`diversity`: its value): the contributions add up "
+        "to the score."
+    )
 
 
 class TraceAnalysis(ApiModel):
@@ -77,6 +103,13 @@ class TraceAnalysis(ApiModel):
         description="Stems of the question words' nearest words, searched lightly."
     )
     level: ThinkingLevel
+    answerability: float = Field(
+        default=0.0,
+        description="The chance that some memory of the profile answers the question: logistic("
+        "answerabilityIntercept + Σ answerabilityFeatures); each candidate's score is this times its relevance.",
+    )
+    answerability_intercept: float = 0.0
+    answerability_features: list[FeatureContribution] = Field(default_factory=list)
 
 
 class TraceTimings(ApiModel):
@@ -98,16 +131,6 @@ class ChannelContribution(ApiModel):
     contribution: float = Field(description="weight / (k + rank): the contributions add up to fusionScore.")
 
 
-class FeatureContribution(ApiModel):
-    name: str
-    value: float
-    weight: float
-    contribution: float = Field(
-        description="value × weight × the factors × scale (`diversity`: its value): the contributions add up "
-        "to the score."
-    )
-
-
 class AppliedFactor(ApiModel):
     name: str = Field(
         description="off_speaker: about someone else than the person asked about; by_agent: "
@@ -118,12 +141,29 @@ class AppliedFactor(ApiModel):
 
 class TraceCandidate(ApiModel):
     id: str
-    score: float
+    score: float = Field(
+        description="The absolute relevance: the question's answerability × logistic(relevanceIntercept + "
+        "Σ relevance)."
+    )
+    rank_score: float = Field(
+        description="Its place in the ranking, relative to the best (1): the features' contributions add up to it."
+    )
     fusion_score: float = Field(description="The first stage's weighted reciprocal-rank fusion.")
     channels: list[ChannelContribution]
     features: list[FeatureContribution]
     factors: list[AppliedFactor] = Field(description="Factors the second stage multiplied the score by.")
-    scale: float = Field(description="1 / the best candidate's raw score: scores are relative to the best.")
+    scale: float = Field(
+        description="1 / the best candidate's raw score: rank scores are relative to the best."
+    )
+    relevance: list[FeatureContribution] = Field(
+        description="The absolute relevance's features (`contribution` = value × weight)."
+    )
+    relevance_intercept: float
+    asked_for: bool = Field(
+        default=False,
+        description="The question names a time or a type and little else, and this memory is of that window "
+        "or type: what it asks for, scored at least 0.9 whatever the relevance features say.",
+    )
 
 
 class RecallTrace(ApiModel):

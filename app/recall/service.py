@@ -25,6 +25,8 @@ from app.core.memory_types import POLICIES, types_where
 from app.core.settings import Settings
 from app.embeddings.repository import StoredVectors
 from app.embeddings.service import Semantic, SemanticQuery, semantic_of
+from app.extraction.chit_chat import refers_to_someone
+from app.extraction.default import says_nothing
 from app.language.detect import detect
 from app.language.lemmas import base_forms
 from app.language.temporal import time_phrase
@@ -33,13 +35,13 @@ from app.llm.client import LlmClient, LlmError, llm_of
 from app.models import Profile
 from app.profiles.service import Named
 from app.recall import query as q
-from app.recall import repository
+from app.recall import relevance, repository
 from app.recall.answer import compose_answer
 from app.recall.expansions import related_words
 from app.recall.related_words import nearest_words
 from app.recall.relations import relations_of
 from app.recall.repository import Candidate
-from app.recall.rerank import Query, name_terms
+from app.recall.rerank import Features, Query, idf, name_terms
 from app.recall.rerank import features as rerank_features
 from app.recall.rerank import score as rerank_score
 from app.recall.schemas import RecallCandidate, RecallRequest, RecallResult
@@ -213,6 +215,7 @@ class LexicalStage:
     joins them once the question's vector is in (`semantic_stage`)."""
 
     request: RecallRequest
+    language: str  # the question's (ISO 639-1)
     reference: datetime
     level: Level
     width: int
@@ -323,7 +326,7 @@ async def lexical_stage(
     if tracer:
         tracer.lap("channels")
     return LexicalStage(
-        request, reference, level, width, window, types, visible, analysis, profile_id, parsed, terms,
+        request, language.code, reference, level, width, window, types, visible, analysis, profile_id, parsed, terms,
         searched, found, stored,
     )  # fmt: skip
 
@@ -392,9 +395,11 @@ def fuse_and_answer(
     if tracer:
         tracer.lap("fusion")
     query_terms = {t: w for t, w in lexical.terms.lexemes}
+    query = Query(query_terms, found.df, lexical.analysis.memories.rows, request.query)
+    rerank_seen: dict[str, Features] | None = None
     if level.rerank:
-        query = Query(query_terms, found.df, lexical.analysis.memories.rows, request.query)
-        fused = rerank_score(rerank_features(fused, fused_rows, hits, query, len(channels)))
+        rerank_seen = rerank_features(fused, fused_rows, hits, query, len(channels))
+        fused = rerank_score(rerank_seen)
         if tracer:
             tracer.lap("rerank")
 
@@ -403,8 +408,31 @@ def fuse_and_answer(
     ranked = _diversify(ordered, {m: set(rows[m].sources) for m in ordered})
     ranked = ranked[: request.limit]
     top = fused[ranked[0]]
-    # A memory `_diversify` moved down scores no more than the one now above it: candidates in score order.
-    scores = list(accumulate((fused[m] / top for m in ranked), min))
+    # A memory `_diversify` moved down scores no more than the one now above it.
+    rank_scores = dict(zip(ranked, accumulate((fused[m] / top for m in ranked), min), strict=True))
+    # Each returned candidate's absolute relevance: the chance that it answers the question.
+    returned = {m: rows[m] for m in ranked}
+    if rerank_seen is None:
+        rerank_seen = rerank_features(
+            {m: first_stage[m] for m in ranked}, returned, hits, query, len(channels)
+        )
+    asked = _relevance_question(lexical, semantic, query, returned)
+    judged = relevance.features(asked.question, ranked, rows, rerank_seen, rank_scores)
+    read = relevance.question_features(
+        [judged[m] for m in ranked],
+        says_nothing=says_nothing(request.query),
+        refers_to_someone=bool(asked.names) or refers_to_someone(request.query, lexical.language),
+    )
+    answerable = relevance.ANSWERABILITY.probability(read)
+    probability = {m: answerable * relevance.EVIDENCE.probability(judged[m]) for m in ranked}
+    # A question that names a time or a type and little else ("What did I do yesterday?", "What's on my
+    # to-do list?") asks for the memories of that window or type: those are its answer by what it asks.
+    leading = set(_window_ranked(found)) if time_led else set(found.typed) if types and led else set()
+    for m in leading.intersection(ranked):
+        probability[m] = max(probability[m], relevance.LED)
+    # Candidates in the order of their relevance (the ranking breaks ties); those below minScore are held back.
+    ranked = sorted(ranked, key=lambda m: -probability[m])
+    kept = [m for m in ranked if probability[m] >= request.min_score]
     candidates = [
         RecallCandidate(
             id=m,
@@ -412,14 +440,14 @@ def fuse_and_answer(
             summary=rows[m].summary,
             session_id=rows[m].session_id,
             event_time=rows[m].event_time,
-            score=round(max(score, 1e-6), 6),
+            score=round(probability[m], 6),
         )
-        for m, score in zip(ranked, scores, strict=True)
+        for m in kept
     ]
-    best = [rows[m] for m in ranked]
-    answer = compose_answer(
-        best, request.response_length, [c.score for c in candidates], question=request.query, window=window
-    )
+    best = [rows[m] for m in kept]
+    # Which others join the best in the answer is judged on the ranking's own scale: close to the best.
+    closeness = [rank_scores[m] / rank_scores[kept[0]] for m in kept]
+    answer = compose_answer(best, request.response_length, closeness, question=request.query, window=window)
     if tracer:
         tracer.lap("answer")
         # Worked out again from the ranking's own inputs, off the clock: the trace changes nothing in it.
@@ -428,10 +456,45 @@ def fuse_and_answer(
             features = rerank_features(first_stage, fused_rows, hits, query, len(channels))
             tracer.speakers(name_terms(query, fused_rows))
         prior = Channel("prior", W_PRIOR, prior_order)
-        tracer.explain(candidates, scores, [*channels, prior], RRF_K, first_stage, features, fused)
+        tracer.answerability(read, answerable)
+        tracer.explain(
+            candidates,
+            [rank_scores[m] for m in kept],
+            [judged[m] for m in kept],
+            leading,
+            [*channels, prior],
+            RRF_K,
+            first_stage,
+            features,
+            fused,
+        )
     return Ranked(
         RecallResult(count=len(candidates), answer=answer, candidates=candidates), best, lexical.reference
     )
+
+
+@dataclass(frozen=True)
+class _Asked:
+    question: relevance.Question
+    names: set[str]  # the question's terms that name someone speaking in the candidates
+
+
+def _relevance_question(
+    lexical: LexicalStage,
+    semantic: tuple[SemanticQuery, list[tuple[str, float]]] | None,
+    query: Query,
+    returned: dict[str, Candidate],
+) -> _Asked:
+    """The question as relevance reads it: its own terms' weights in the profile (the names of the people
+    speaking left out: a name is whose memory, not what it is about), the semantic channel's similarities,
+    the memories inside its time window."""
+    names = name_terms(query, returned)
+    n = max(query.n, 1)
+    weights = {t: idf(query.df.get(t, 0), n) for t in lexical.parsed.lexemes if t not in names}
+    similar = dict(semantic[1]) if semantic is not None and semantic[1] else None
+    found = lexical.found
+    in_window = frozenset(found.window) | frozenset(found.told) if lexical.window is not None else None
+    return _Asked(relevance.Question(weights, query.df, similar, in_window), names)
 
 
 async def answer_with_llm(llm: LlmClient, request: RecallRequest, ranked: Ranked) -> RecallResult:

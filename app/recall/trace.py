@@ -6,8 +6,10 @@ stage's scores, the second stage's features, recomputed from the same inputs). W
 `Tracer` exists and recall does none of this.
 
 A candidate's `fusionScore` is the sum of its channels' contributions, weight / (k + rank), the priors
-counted as one more channel; its `score` is the sum of its features' contributions, value × weight × the
-factors applied × scale (1 / the best candidate's raw score).
+counted as one more channel; its `rankScore` (its place in the ranking) is the sum of its features'
+contributions, value × weight × the factors applied × scale (1 / the best candidate's raw score); its
+`score` (the absolute relevance, `app.recall.relevance`) is the question's `answerability` times the
+logistic function of the relevance intercept plus its `relevance` contributions, value × weight.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from datetime import datetime
 from typing import Protocol
 
 from app.recall.query import STEMMER, words_of
+from app.recall.relevance import ANSWERABILITY, EVIDENCE
 from app.recall.rerank import DEFAULT_WEIGHTS, FEATURES, Features
 from app.recall.schemas import (
     AppliedFactor,
@@ -96,6 +99,16 @@ class Tracer:
             level=request.thinking_level,
         )
 
+    def answerability(self, values: Sequence[float], probability: float) -> None:
+        """The question's answerability (`relevance.ANSWERABILITY`) with its features."""
+        assert self.analysis is not None
+        self.analysis.answerability = probability
+        self.analysis.answerability_intercept = ANSWERABILITY.intercept
+        self.analysis.answerability_features = [
+            FeatureContribution(name=name, value=value, weight=weight, contribution=value * weight)
+            for name, value, weight in ANSWERABILITY.contributions(values)
+        ]
+
     def speakers(self, names: set[str]) -> None:
         """The question's terms that name someone speaking in the candidates (the second stage's filter)."""
         assert self.analysis is not None
@@ -109,6 +122,8 @@ class Tracer:
         self,
         candidates: list[RecallCandidate],
         capped: list[float],
+        judged: list[tuple[float, ...]],
+        asked_for: set[str],
         channels: Sequence[RankedChannel],
         rrf_k: int,
         first_stage: dict[str, float],
@@ -116,7 +131,8 @@ class Tracer:
         final: dict[str, float],
     ) -> None:
         """Each returned candidate's explanation. `capped`: their scores before rounding, each at most the
-        one above it; `channels`: every list the fusion summed, the priors included; `first_stage`: the
+        one above it; `judged`: their relevance features (`relevance.FEATURES`); `asked_for`: those a question
+        naming a time or a type alone asks for (`relevance.LED`); `channels`: every list the fusion summed, the priors included; `first_stage`: the
         fused scores; `features`: the second stage's (None: it did not run); `final`: the scores the
         candidates were ordered by. Its own time counts in no stage, only in the total."""
         ranked = [c.id for c in candidates]
@@ -133,9 +149,9 @@ class Tracer:
                             contribution=channel.weight / (rrf_k + rank),
                         )
                     )
-        scale = 1 / final[ranked[0]]
+        scale = 1 / max(final.values())  # the ranking's best, returned or held back by minScore
         weights = DEFAULT_WEIGHTS
-        for candidate, score in zip(candidates, capped, strict=True):
+        for candidate, score, values_judged in zip(candidates, capped, judged, strict=True):
             memory_id = candidate.id
             if features is None:
                 # The first stage alone: the score is the fused score relative to the best one.
@@ -166,7 +182,16 @@ class Tracer:
                 TraceCandidate(
                     id=memory_id,
                     score=candidate.score,
+                    rank_score=score,
                     fusion_score=first_stage[memory_id],
+                    relevance=[
+                        FeatureContribution(
+                            name=name, value=value, weight=weight, contribution=value * weight
+                        )
+                        for name, value, weight in EVIDENCE.contributions(values_judged)
+                    ],
+                    relevance_intercept=EVIDENCE.intercept,
+                    asked_for=memory_id in asked_for,
                     channels=found[memory_id],
                     features=explained,
                     factors=factors,

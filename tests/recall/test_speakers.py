@@ -33,7 +33,8 @@ async def _ingest(client: httpx.AsyncClient, url: str, worker: Worker) -> None:
 
 
 async def _top(client: httpx.AsyncClient, url: str, query: str) -> str:
-    found = (await client.post(f"{url}/recall", json={"query": query})).json()
+    """The best-ranked candidate (minScore 0: which one ranks first, however sure recall is of it)."""
+    found = (await client.post(f"{url}/recall", json={"query": query, "minScore": 0})).json()
     return str(found["candidates"][0]["summary"])
 
 

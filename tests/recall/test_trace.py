@@ -1,5 +1,5 @@
 """The recall trace (`trace: true`): per candidate its channels and features, whose contributions add up to
-its fusion score and its score; the question's analysis; each stage's time. It observes the ranking: the
+its fusion score and its rank score, and its relevance features, whose contributions give its score; the question's analysis; each stage's time. It observes the ranking: the
 result is the same with and without it, and without it there is no `trace` key. The MCP `recall` tool and
 the session tool `recall_memory` return the same trace."""
 
@@ -50,6 +50,12 @@ async def recall(client: httpx.AsyncClient, base: str, **body: Any) -> dict[str,
 def assert_explains(result: dict[str, Any]) -> None:
     """The trace's candidates are the result's, and their contributions add up."""
     trace = result["trace"]
+    analysis = trace["analysis"]
+    if result["candidates"]:
+        z = analysis["answerabilityIntercept"] + math.fsum(
+            f["contribution"] for f in analysis["answerabilityFeatures"]
+        )
+        assert analysis["answerability"] == pytest.approx(1 / (1 + math.exp(-z)))
     assert set(trace["timings"]) == STAGES and all(ms >= 0 for ms in trace["timings"].values())
     assert [c["id"] for c in trace["candidates"]] == [c["id"] for c in result["candidates"]]
     for explained, candidate in zip(trace["candidates"], result["candidates"], strict=True):
@@ -61,7 +67,15 @@ def assert_explains(result: dict[str, Any]) -> None:
             assert channel["rank"] >= 1
             assert channel["contribution"] == pytest.approx(channel["weight"] / (5 + channel["rank"]))
         scored = math.fsum(f["contribution"] for f in explained["features"])
-        assert scored == pytest.approx(candidate["score"], abs=2e-6), explained
+        assert scored == pytest.approx(explained["rankScore"], abs=2e-6), explained
+        z = explained["relevanceIntercept"] + math.fsum(f["contribution"] for f in explained["relevance"])
+        answerable = trace["analysis"]["answerability"]
+        relevance = answerable * (1 / (1 + math.exp(-z)))
+        if explained["askedFor"]:  # what a question naming a time or a type alone asks for
+            relevance = max(relevance, 0.9)
+        assert relevance == pytest.approx(candidate["score"], abs=2e-6), explained
+        for feature in explained["relevance"]:
+            assert feature["contribution"] == pytest.approx(feature["value"] * feature["weight"])
         factors = math.prod(f["weight"] for f in explained["factors"])
         for feature in explained["features"]:
             if feature["name"] == "diversity":  # the score held to the one above it: a difference
@@ -96,7 +110,10 @@ async def test_a_candidate_held_below_the_one_above_it_says_so(
     held = 0
     for level in ("low", "medium"):
         for query in FADO_QUESTIONS:
-            traced = await recall(client, profile_url, query=query, thinkingLevel=level, trace=True)
+            # minScore 0: every candidate the ranking returned, however unlikely to answer.
+            traced = await recall(
+                client, profile_url, query=query, thinkingLevel=level, trace=True, minScore=0
+            )
             assert_explains(traced)
             held += sum(
                 f["name"] == "diversity" for c in traced["trace"]["candidates"] for f in c["features"]

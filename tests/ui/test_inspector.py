@@ -240,6 +240,16 @@ def test_inspect_recall_and_delete(live_server: LiveServer, browser: Browser, se
         page.evaluate("() => document.getElementById('trace').scrollIntoView()")
         screenshot(page, "inspector-recall-trace", scrolled=True)
 
+    # A question nothing answers: "Nothing relevant", and one click shows what minScore held back.
+    page.get_by_label("Question").fill("What is the capital of Mongolia?")
+    page.get_by_role("button", name="Recall", exact=True).click()
+    expect(page.locator("#nothing-relevant")).to_contain_text("Nothing relevant")
+    expect(page.locator("#candidates")).to_have_count(0)
+    screenshot(page, "inspector-recall-nothing")
+    page.locator("#show-held-back").click()
+    expect(page.get_by_label("Min score")).to_have_value("0")
+    expect(page.locator("#candidates tbody tr").first).to_be_visible()
+
     # Sessions: the tree with its two branches, the compaction, the context block.
     page.get_by_role("link", name="Sessions").click()
     page.get_by_role("link", name="Trip planning").click()

@@ -839,15 +839,22 @@ async function recallPage(ctx) {
   const referenceDate = h("input", { type: "date", name: "referenceDate" });
   const level = select("thinkingLevel", [["low", "low"], ["medium", "medium"], ["high", "high"]], "medium");
   const limit = h("input", { type: "number", name: "limit", min: 1, max: 100, value: "10" });
+  // Empty: the server's default minScore. Lowering it shows the candidates an empty recall held back.
+  const minScore = h("input", { type: "number", name: "minScore", min: 0, max: 1, step: 0.05, placeholder: "default" });
   const out = h("div", { "aria-live": "polite" });
   const run = async (e) => {
-    e.preventDefault();
+    e?.preventDefault();
     const body = { query: question.value, thinkingLevel: level.value, limit: Number(limit.value) || 10 };
+    if (minScore.value !== "") body.minScore = Number(minScore.value);
     if (referenceDate.value) body.referenceDate = referenceDate.value;
     if (ctx.query.get("asOf")) body.asOf = ctx.query.get("asOf");
     out.replaceChildren(h("p", { class: "muted", text: "Recalling…" }));
     try {
-      out.replaceChildren(recallResult(ctx, await recall(ctx, body)));
+      const showHeldBack = () => {
+        minScore.value = "0";
+        run();
+      };
+      out.replaceChildren(recallResult(ctx, await recall(ctx, body), showHeldBack));
     } catch (err) {
       out.replaceChildren(h("p", { class: "error", role: "alert", text: err.message }));
     }
@@ -859,7 +866,14 @@ async function recallPage(ctx) {
       "form",
       { class: "card", "aria-label": "Recall", onsubmit: run },
       field("Question", question, true),
-      h("div", { class: "fields" }, field("Reference date", referenceDate), field("Level", level), field("Candidates", limit)),
+      h(
+        "div",
+        { class: "fields" },
+        field("Reference date", referenceDate),
+        field("Level", level),
+        field("Candidates", limit),
+        field("Min score", minScore),
+      ),
       h("div", { class: "actions" }, h("button", { type: "submit", text: "Recall" })),
     ),
     out,
@@ -881,8 +895,18 @@ async function recall(ctx, body) {
   return api("POST", `${ctx.base}/recall`, { body });
 }
 
-function recallResult(ctx, result) {
-  const top = Math.max(...result.candidates.map((c) => c.score), 0) || 1;
+function recallResult(ctx, result, showHeldBack) {
+  if (!result.count) {
+    // Nothing reached minScore: the profile holds nothing that answers the question (as far as recall can
+    // tell). The candidates held back are one click away.
+    return h(
+      "div",
+      { class: "card", id: "nothing-relevant" },
+      h("h2", { text: "Nothing relevant" }),
+      h("p", { class: "muted", text: "No memory scored at or above the minimum score: the answer is empty, as an agent would see it." }),
+      h("button", { type: "button", id: "show-held-back", onclick: showHeldBack, text: "Show what was held back (min score 0)" }),
+    );
+  }
   const candidates = table(
     `Candidates (${result.count})`,
     [{ label: "#", cls: "num" }, { label: "Memory" }, { label: "Type" }, { label: "Session" }, { label: "Score" }],
@@ -891,7 +915,7 @@ function recallResult(ctx, result) {
       h("a", { href: link(["ns", ctx.ns, "p", ctx.profile, "memory", c.id]), text: c.summary }),
       pill(c.type),
       c.sessionId || "",
-      h("div", { class: "score" }, h("span", { class: "mono", text: score(c.score) }), bar(c.score / top)),
+      h("div", { class: "score" }, h("span", { class: "mono", text: score(c.score) }), bar(c.score)),
     ]),
     "candidates",
   );
@@ -954,22 +978,35 @@ function traceView(result) {
       ]),
       "trace-channels",
     );
+    const rankScore = t.rankScore ?? t.score;
     const features = table(
-      `Second stage: score ${score(t.score)} = Σ weight × value`,
+      `Ranking: rank score ${score(rankScore)} = Σ weight × value`,
       [{ label: "Feature" }, { label: "Value", cls: "num" }, { label: "Weight", cls: "num" }, { label: "Contribution" }],
       (t.features || []).map((f) => [
         f.name,
         fmt(f.value),
         fmt(f.weight),
-        h("div", { class: "score" }, h("span", { class: "mono", text: score(f.contribution) }), bar(t.score ? Math.abs(f.contribution) / t.score : 0, true)),
+        h("div", { class: "score" }, h("span", { class: "mono", text: score(f.contribution) }), bar(rankScore ? Math.abs(f.contribution) / rankScore : 0, true)),
       ]),
       "trace-features",
+    );
+    const relevanceTotal = (t.relevance || []).reduce((a, f) => a + Math.abs(f.contribution), 0) || 1;
+    const relevance = table(
+      `Relevance: score ${score(t.score)} = logistic(${fmt(t.relevanceIntercept ?? 0)} + Σ weight × value)`,
+      [{ label: "Feature" }, { label: "Value", cls: "num" }, { label: "Weight", cls: "num" }, { label: "Contribution" }],
+      (t.relevance || []).map((f) => [
+        f.name,
+        fmt(f.value),
+        fmt(f.weight),
+        h("div", { class: "score" }, h("span", { class: "mono", text: fmt(f.contribution) }), bar(Math.abs(f.contribution) / relevanceTotal, true)),
+      ]),
+      "trace-relevance",
     );
     return h(
       "details",
       { class: "candidate", open: i === 0 },
       h("summary", {}, `#${i + 1} ${c.summary} — score ${score(c.score)}`),
-      h("div", { class: "trace-grid" }, channels.node, features.node),
+      h("div", { class: "trace-grid" }, channels.node, features.node, relevance.node),
     );
   });
   return h(
