@@ -33,6 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from app.recall.relevance import FEATURES, QUESTION_FEATURES
+from app.recall.schemas import DEFAULT_MIN_SCORE
 from bench import eval_retrieval as ev
 from bench import harness
 from bench.locomo import UNANSWERABLE, load_samples
@@ -314,7 +315,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--data", default=DEFAULT_SETS, help="comma-separated LoCoMo-format development sets")
     p.add_argument("--capture", default=None, help="JSON file: read the capture from it, or write it there")
     p.add_argument("--reuse", default=None, metavar="DATABASE", help="ask again of a database kept by --keep")
-    p.add_argument("--min-score", type=float, default=0.3, help="the minScore to judge")
+    p.add_argument(
+        "--min-score", type=float, default=DEFAULT_MIN_SCORE, help="the minScore to judge (default: recall's)"
+    )
     return p.parse_args(argv)
 
 

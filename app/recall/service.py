@@ -475,6 +475,8 @@ def fuse_and_answer(
 
 @dataclass(frozen=True)
 class _Asked:
+    """The question as relevance reads it, and whom it names."""
+
     question: relevance.Question
     names: set[str]  # the question's terms that name someone speaking in the candidates
 
