@@ -238,7 +238,10 @@ def says_nothing(text: str) -> bool:
         return cc.says_nothing_in(text, language.code)
     core = strip_emoji(text)
     tokens = _tokens(core)
-    if not tokens or " ".join(tokens) in lx.CHIT_PHRASES or cc.is_well_wish(core):
+    if not tokens:
+        # Emoji or symbols alone: searched for as they are ("🦄"), as memories keep them.
+        return not text.strip()
+    if " ".join(tokens) in lx.CHIT_PHRASES or cc.is_well_wish(core):
         return True
     if lx.GREETING_RE.match(core) and len(tokens) <= SHORT_REMARK_TOKENS:
         return True

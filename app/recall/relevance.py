@@ -5,7 +5,7 @@ questions (the best one is always the best). A question nothing in the profile a
 drive?" of a profile that never spoke of cars) still has a best candidate. Here each returned candidate
 is judged on an absolute scale, from what the ranking already saw:
 
-* **coverage**: the share of the question's weight (the IDF of its terms within the profile) that the
+* **coverage**: the share of the question's weight (the IDF of its terms within the profile, `MIN_ROWS`) that the
   memory or its source turns hold, and that the memory's own text holds;
 * **known**: the share of the question's weight whose terms occur in the profile at all. "What is my
   cat called?" of a profile that only knows a dog asks about something the profile never mentions;
@@ -102,48 +102,48 @@ class Model:
 # chance that a candidate answers it when it is answerable: a candidate's score is their product.
 ANSWERABILITY = Model.fitted(
     QUESTION_FEATURES,
-    -8.9172,
+    -8.9921,
     {
-        "known": 2.2088,
-        "best_cosine": 2.0560,
-        "no_vector": 6.2475,
-        "cosine_spread": 2.0621,
-        "says_nothing": -4.7781,
-        "refers_to_someone": 1.2748,
-        "top_coverage": 0.6496,
-        "top_memory_coverage": 0.6925,
-        "top_related": 1.4138,
-        "top_cosine": 2.9707,
-        "top_agree": 0.4407,
-        "top_answer_type": 0.3176,
-        "top_window": 0.6757,
-        "max_coverage": -0.4142,
-        "max_memory_coverage": -0.9432,
-        "max_related": 0.1876,
-        "max_cosine": 2.0192,
-        "max_agree": 2.4498,
-        "max_answer_type": 0.4008,
-        "max_window": 1.4730,
+        "known": 2.1944,
+        "best_cosine": 2.0617,
+        "no_vector": 6.2122,
+        "cosine_spread": 1.9706,
+        "says_nothing": -4.8863,
+        "refers_to_someone": 1.2972,
+        "top_coverage": 0.7349,
+        "top_memory_coverage": 0.5063,
+        "top_related": 1.5145,
+        "top_cosine": 2.9389,
+        "top_agree": 0.3414,
+        "top_answer_type": 0.3129,
+        "top_window": 0.7171,
+        "max_coverage": 0.1755,
+        "max_memory_coverage": -1.3161,
+        "max_related": 0.1998,
+        "max_cosine": 2.0234,
+        "max_agree": 2.4266,
+        "max_answer_type": 0.4041,
+        "max_window": 1.4865,
     },
 )
 EVIDENCE = Model.fitted(
     FEATURES,
-    -8.3398,
+    -8.5570,
     {
-        "coverage": 1.1180,
-        "memory_coverage": 0.9987,
-        "known": -0.6737,
-        "related": 0.7851,
-        "cosine": 7.3058,
-        "best_cosine": -2.4124,
-        "no_vector": 3.9700,
-        "window": 0.3970,
-        "agree": 0.8279,
-        "answer_type": 0.1864,
-        "off_speaker": -1.7822,
-        "by_agent": -0.6017,
-        "rank_score": 2.5703,
-        "top": 0.8061,
+        "coverage": 2.5609,
+        "memory_coverage": -0.5326,
+        "known": -0.7906,
+        "related": 0.9574,
+        "cosine": 7.2653,
+        "best_cosine": -2.0637,
+        "no_vector": 4.2427,
+        "window": 0.3704,
+        "agree": 0.8780,
+        "answer_type": 0.1953,
+        "off_speaker": -1.7845,
+        "by_agent": -0.6025,
+        "rank_score": 2.4381,
+        "top": 0.8251,
     },
 )
 
@@ -154,11 +154,18 @@ EVIDENCE = Model.fitted(
 LED = 0.9
 
 
+# The rows a term's rarity is counted against, at least: in a profile of three memories a word two of them
+# hold weighs almost nothing and one none holds weighs everything, so the share of the question a memory
+# holds would depend on the profile's size. Counted against at least this many rows, a term one memory
+# holds weighs nearly what an unknown one does, as in a large profile.
+MIN_ROWS = 1000
+
+
 @dataclass(frozen=True)
 class Question:
     """What the relevance of a question's candidates needs to know about the question and the profile."""
 
-    weights: Mapping[str, float]  # the question's own terms (not the names of speakers) → IDF in the profile
+    weights: Mapping[str, float]  # the question's own terms (not the names of speakers) → IDF (MIN_ROWS)
     df: Mapping[str, int]  # memories of the profile holding each term
     similar: Mapping[str, float] | None  # memory → the question's similarity (None: no semantic channel)
     in_window: frozenset[str] | None  # memories inside the question's time window (None: it names none)
@@ -194,8 +201,10 @@ def features(
         row = rows[memory_id]
         f = seen[memory_id]
         own = sum(question.weights.get(t, 0.0) for t in set(row.memory_terms)) / total if total > 0 else 0.0
+        held = set(row.memory_terms) | set(row.message_terms)
+        everywhere = sum(question.weights.get(t, 0.0) for t in held) / total if total > 0 else 0.0
         out[memory_id] = (
-            f.values[_RERANK["specific"]],
+            everywhere,
             own,
             known,
             f.values[_RERANK["related"]],

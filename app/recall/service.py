@@ -491,7 +491,7 @@ def _relevance_question(
     speaking left out: a name is whose memory, not what it is about), the semantic channel's similarities,
     the memories inside its time window."""
     names = name_terms(query, returned)
-    n = max(query.n, 1)
+    n = max(query.n, relevance.MIN_ROWS)
     weights = {t: idf(query.df.get(t, 0), n) for t in lexical.parsed.lexemes if t not in names}
     similar = dict(semantic[1]) if semantic is not None and semantic[1] else None
     found = lexical.found
