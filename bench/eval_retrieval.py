@@ -47,6 +47,8 @@ from bench.locomo import (
     Sample,
     Turn,
     aggregate,
+    auroc,
+    calibration,
     dataset_stats,
     format_table,
     load_samples,
@@ -535,33 +537,6 @@ async def run_agent_memory(
 
 
 # --------------------------------------------------------------------------- abstention
-
-CALIBRATION_BINS = 10
-
-
-def calibration(judged: list[tuple[float, bool]]) -> tuple[float, list[tuple[str, int, float, float]]]:
-    """Expected calibration error of candidate scores against whether each is evidence, and the reliability
-    table: per score bin (width 0.1), its candidates, their mean score and the share that are evidence."""
-    bins: dict[int, list[tuple[float, bool]]] = defaultdict(list)
-    for score, evidence in judged:
-        bins[min(int(score * CALIBRATION_BINS), CALIBRATION_BINS - 1)].append((score, evidence))
-    table = []
-    error = 0.0
-    for b in sorted(bins):
-        rows = bins[b]
-        mean = sum(s for s, _ in rows) / len(rows)
-        share = sum(e for _, e in rows) / len(rows)
-        error += len(rows) / max(len(judged), 1) * abs(mean - share)
-        table.append((f"{b / CALIBRATION_BINS:.1f}–{(b + 1) / CALIBRATION_BINS:.1f}", len(rows), mean, share))
-    return error, table
-
-
-def auroc(positive: list[float], negative: list[float]) -> float:
-    """The chance that a positive scores above a negative, ties counting half (Mann–Whitney)."""
-    if not positive or not negative:
-        return float("nan")
-    wins = sum((p > n) + 0.5 * (p == n) for p in positive for n in negative)
-    return wins / (len(positive) * len(negative))
 
 
 def abstention(results: list[QuestionResult]) -> dict[str, Any]:

@@ -23,8 +23,6 @@ import asyncio
 import json
 import os
 import sys
-from collections import defaultdict
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,14 +34,13 @@ from app.recall.relevance import FEATURES, QUESTION_FEATURES
 from app.recall.schemas import DEFAULT_MIN_SCORE
 from bench import eval_retrieval as ev
 from bench import harness
-from bench.locomo import UNANSWERABLE, load_samples
+from bench.locomo import UNANSWERABLE, auroc, calibration, load_samples
 
 DATA = Path(__file__).resolve().parent / "data"
 DEFAULT_SETS = ",".join(str(p) for p in sorted(DATA.glob("dev_*.json")))
 LEVELS = ("low", "medium", "high")
 K = 10
 L2 = 1.0
-BINS = 10
 
 
 async def _ask_all(
@@ -172,35 +169,6 @@ def predict(beta: NDArray[np.float64], x: NDArray[np.float64]) -> NDArray[np.flo
     return 1 / (1 + np.exp(-np.clip(z, -30, 30)))  # type: ignore[no-any-return]
 
 
-def ece(p: Sequence[float], y: Sequence[bool]) -> float:
-    """Expected calibration error over `BINS` equal-width bins."""
-    bins: dict[int, list[tuple[float, bool]]] = defaultdict(list)
-    for pi, yi in zip(p, y, strict=True):
-        bins[min(int(pi * BINS), BINS - 1)].append((pi, yi))
-    n = len(p)
-    return sum(
-        len(b) / n * abs(sum(pi for pi, _ in b) / len(b) - sum(yi for _, yi in b) / len(b))
-        for b in bins.values()
-    )
-
-
-def auroc(positive: Sequence[float], negative: Sequence[float]) -> float:
-    """The chance that a positive scores above a negative (ties count half)."""
-    if not positive or not negative:
-        return float("nan")
-    order = sorted([(s, 1) for s in positive] + [(s, 0) for s in negative])
-    rank_sum, i = 0.0, 0
-    while i < len(order):
-        j = i
-        while j < len(order) and order[j][0] == order[i][0]:
-            j += 1
-        mid = (i + j + 1) / 2  # ranks i+1 … j, averaged
-        rank_sum += mid * sum(label for _, label in order[i:j])
-        i = j
-    n_pos, n_neg = len(positive), len(negative)
-    return (rank_sum - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg)
-
-
 @dataclass
 class Fitted:
     """The two models' coefficients ([intercept, *weights]) fitted on some questions."""
@@ -239,7 +207,7 @@ def judge(questions: list[dict[str, Any]], scores: list[list[float]], min_score:
         for si, c in zip(s, q["candidates"], strict=True)
     ]
     return {
-        "ece": ece([p for p, _ in judged], [e for _, e in judged]),
+        "ece": calibration(judged)[0],
         "auroc": auroc(
             [max(s, default=0.0) for _, s in answerable], [max(s, default=0.0) for s in unanswerable]
         ),

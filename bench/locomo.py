@@ -498,6 +498,45 @@ def format_table(results: dict[str, dict[str, dict[str, float]]]) -> str:
 # --------------------------------------------------------------------------- self-check
 
 
+# --------------------------------------------------------------------------- relevance
+
+CALIBRATION_BINS = 10
+
+
+def calibration(judged: list[tuple[float, bool]]) -> tuple[float, list[tuple[str, int, float, float]]]:
+    """Expected calibration error of candidate scores against whether each is evidence, and the reliability
+    table: per score bin (width 0.1), its candidates, their mean score and the share that are evidence."""
+    bins: dict[int, list[tuple[float, bool]]] = defaultdict(list)
+    for score, evidence in judged:
+        bins[min(int(score * CALIBRATION_BINS), CALIBRATION_BINS - 1)].append((score, evidence))
+    table = []
+    error = 0.0
+    for b in sorted(bins):
+        rows = bins[b]
+        mean = sum(s for s, _ in rows) / len(rows)
+        share = sum(e for _, e in rows) / len(rows)
+        error += len(rows) / max(len(judged), 1) * abs(mean - share)
+        table.append((f"{b / CALIBRATION_BINS:.1f}–{(b + 1) / CALIBRATION_BINS:.1f}", len(rows), mean, share))
+    return error, table
+
+
+def auroc(positive: Sequence[float], negative: Sequence[float]) -> float:
+    """The chance that a positive scores above a negative (ties count half)."""
+    if not positive or not negative:
+        return float("nan")
+    order = sorted([(s, 1) for s in positive] + [(s, 0) for s in negative])
+    rank_sum, i = 0.0, 0
+    while i < len(order):
+        j = i
+        while j < len(order) and order[j][0] == order[i][0]:
+            j += 1
+        mid = (i + j + 1) / 2  # ranks i+1 … j, averaged
+        rank_sum += mid * sum(label for _, label in order[i:j])
+        i = j
+    n_pos, n_neg = len(positive), len(negative)
+    return (rank_sum - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg)
+
+
 def self_check() -> None:
     """Hand-computed cases for the metric and the loader helpers; raises AssertionError on a bug."""
 
