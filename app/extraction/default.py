@@ -207,18 +207,19 @@ def _is_specific(sentence: str, names: frozenset[str]) -> bool:
     return any(m.group(0).lower() not in names for m in _CAPITALISED_RE.finditer(sentence))
 
 
+def _formulas_only(core: str, tokens: Sequence[str], names: frozenset[str]) -> bool:
+    """A chit-chat phrase, a short greeting, or no word but filler and names ("ok cool", "lol")."""
+    return (
+        " ".join(tokens) in lx.CHIT_PHRASES
+        or (lx.GREETING_RE.match(core) is not None and len(tokens) <= SHORT_REMARK_TOKENS)
+        or all(t in lx.FILLER or t in names for t in tokens)
+    )
+
+
 def _is_chitchat(sentence: str, names: frozenset[str]) -> bool:
     core = strip_emoji(sentence)
     tokens = _tokens(core)
-    if not tokens:
-        return True
-    phrase = " ".join(tokens)
-    if phrase in lx.CHIT_PHRASES:
-        return True
-    if lx.GREETING_RE.match(core) and len(tokens) <= SHORT_REMARK_TOKENS:
-        return True
-    content = [t for t in tokens if t not in lx.FILLER and t not in names]
-    if not content:
+    if not tokens or _formulas_only(core, tokens, names):
         return True
     return bool(
         lx.REACTION_START_RE.match(core)
@@ -227,25 +228,20 @@ def _is_chitchat(sentence: str, names: frozenset[str]) -> bool:
     )
 
 
-def says_nothing(text: str) -> bool:
-    """Whether a message read on its own tells and asks nothing that a memory could answer: a greeting,
-    thanks, a well-wish, words that are all filler ("ok cool", "lol"), by the formulas that drop such
-    statements at extraction, in the message's language (`chit_chat.says_nothing_in` where it is not
-    English). Recall reads its question with it; a few keywords ("favourite colour") are a question, so
-    the rules for short remarks and reactions, which would take them for chit-chat, are not applied."""
-    language = detect(text)
-    if language.code != "en":
-        return cc.says_nothing_in(text, language.code)
+def says_nothing(text: str, code: str) -> bool:
+    """Whether a message in language `code` (`detect(text).code`), read on its own, tells and asks nothing
+    that a memory could answer: a greeting, thanks, a well-wish, words that are all filler ("ok cool",
+    "lol"), by the formulas that drop such statements at extraction (`chit_chat.says_nothing_in` where it
+    is not English). Recall reads its question with it; a few keywords ("favourite colour") are a question,
+    so the rules for short remarks and reactions, which would take them for chit-chat, are not applied."""
+    if code != "en":
+        return cc.says_nothing_in(text, code)
     core = strip_emoji(text)
     tokens = _tokens(core)
     if not tokens:
         # Emoji or symbols alone: searched for as they are ("🦄"), as memories keep them.
         return not text.strip()
-    if " ".join(tokens) in lx.CHIT_PHRASES or cc.is_well_wish(core):
-        return True
-    if lx.GREETING_RE.match(core) and len(tokens) <= SHORT_REMARK_TOKENS:
-        return True
-    return all(t in lx.FILLER for t in tokens)
+    return _formulas_only(core, tokens, frozenset()) or cc.is_well_wish(core)
 
 
 def _informative_question(text: str, names: frozenset[str]) -> bool:

@@ -5,8 +5,9 @@ questions (the best one is always the best). A question nothing in the profile a
 drive?" of a profile that never spoke of cars) still has a best candidate. Here each returned candidate
 is judged on an absolute scale, from what the ranking already saw:
 
-* **coverage**: the share of the question's weight (the IDF of its terms within the profile, `MIN_ROWS`) that the
-  memory or its source turns hold, and that the memory's own text holds;
+* **coverage**: the share of the question's weight (the IDF of its terms within the profile, counted
+  against at least `MIN_ROWS`) that the memory or its source turns hold, and that the memory's own text
+  holds;
 * **known**: the share of the question's weight whose terms occur in the profile at all. "What is my
   cat called?" of a profile that only knows a dog asks about something the profile never mentions;
 * **related**: the share the memory holds in other words (`app.recall.related_words`);
@@ -208,7 +209,7 @@ def features(
             own,
             known,
             f.values[_RERANK["related"]],
-            similar.get(memory_id, floor) if similar else 0.0,
+            similar.get(memory_id, floor),
             best_cosine,
             no_vector,
             1.0 if question.in_window is not None and memory_id in question.in_window else 0.0,

@@ -420,7 +420,7 @@ def fuse_and_answer(
     judged = relevance.features(asked.question, ranked, rows, rerank_seen, rank_scores)
     read = relevance.question_features(
         [judged[m] for m in ranked],
-        says_nothing=says_nothing(request.query),
+        says_nothing=says_nothing(request.query, lexical.language),
         refers_to_someone=bool(asked.names) or refers_to_someone(request.query, lexical.language),
     )
     answerable = relevance.ANSWERABILITY.probability(read)
@@ -450,10 +450,9 @@ def fuse_and_answer(
     answer = compose_answer(best, request.response_length, closeness, question=request.query, window=window)
     if tracer:
         tracer.lap("answer")
-        # Worked out again from the ranking's own inputs, off the clock: the trace changes nothing in it.
-        features = None
+        # The second stage's features as it computed them (none at `low`): the trace changes nothing.
+        features = rerank_seen if level.rerank else None
         if level.rerank:
-            features = rerank_features(first_stage, fused_rows, hits, query, len(channels))
             tracer.speakers(name_terms(query, fused_rows))
         prior = Channel("prior", W_PRIOR, prior_order)
         tracer.answerability(read, answerable)

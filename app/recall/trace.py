@@ -20,7 +20,7 @@ from datetime import datetime
 from typing import Protocol
 
 from app.recall.query import STEMMER, words_of
-from app.recall.relevance import ANSWERABILITY, EVIDENCE
+from app.recall.relevance import ANSWERABILITY, EVIDENCE, Model
 from app.recall.rerank import DEFAULT_WEIGHTS, FEATURES, Features
 from app.recall.schemas import (
     AppliedFactor,
@@ -104,10 +104,7 @@ class Tracer:
         assert self.analysis is not None
         self.analysis.answerability = probability
         self.analysis.answerability_intercept = ANSWERABILITY.intercept
-        self.analysis.answerability_features = [
-            FeatureContribution(name=name, value=value, weight=weight, contribution=value * weight)
-            for name, value, weight in ANSWERABILITY.contributions(values)
-        ]
+        self.analysis.answerability_features = _contributions(ANSWERABILITY, values)
 
     def speakers(self, names: set[str]) -> None:
         """The question's terms that name someone speaking in the candidates (the second stage's filter)."""
@@ -130,10 +127,10 @@ class Tracer:
         features: dict[str, Features] | None,
         final: dict[str, float],
     ) -> None:
-        """Each returned candidate's explanation. `capped`: their scores before rounding, each at most the
-        one above it; `judged`: their relevance features (`relevance.FEATURES`); `asked_for`: those a question
-        naming a time or a type alone asks for (`relevance.LED`); `channels`: every list the fusion summed, the priors included; `first_stage`: the
-        fused scores; `features`: the second stage's (None: it did not run); `final`: the scores the
+        """Each returned candidate's explanation. `capped`: their rank scores before rounding, each at most
+        the one above it; `judged`: their relevance features (`relevance.FEATURES`); `asked_for`: those a
+        question naming a time or a type alone asks for (`relevance.LED`); `channels`: every list the fusion
+        summed, the priors included; `first_stage`: the fused scores; `features`: the second stage's (None: it did not run); `final`: the scores the
         candidates were ordered by. Its own time counts in no stage, only in the total."""
         ranked = [c.id for c in candidates]
         wanted = set(ranked)
@@ -184,12 +181,7 @@ class Tracer:
                     score=candidate.score,
                     rank_score=score,
                     fusion_score=first_stage[memory_id],
-                    relevance=[
-                        FeatureContribution(
-                            name=name, value=value, weight=weight, contribution=value * weight
-                        )
-                        for name, value, weight in EVIDENCE.contributions(values_judged)
-                    ],
+                    relevance=_contributions(EVIDENCE, values_judged),
                     relevance_intercept=EVIDENCE.intercept,
                     asked_for=memory_id in asked_for,
                     channels=found[memory_id],
@@ -199,3 +191,11 @@ class Tracer:
                 )
             )
         self.last = time.perf_counter()
+
+
+def _contributions(model: Model, values: Sequence[float]) -> list[FeatureContribution]:
+    """A relevance model's features for these values, each with its weight and contribution."""
+    return [
+        FeatureContribution(name=name, value=value, weight=weight, contribution=value * weight)
+        for name, value, weight in model.contributions(values)
+    ]
