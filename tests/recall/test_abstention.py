@@ -1,7 +1,8 @@
 """Recall knows what it does not know: questions nothing in the profile answers get `count: 0`, an empty
 `answer` and no candidates, in several languages, with the semantic channel on (the packaged local model,
 through the worker's real embedding jobs) and off; the questions it can answer still are; `minScore` 0
-shows what was held back; `score` is an absolute relevance in [0, 1]. Through HTTP and MCP."""
+shows what was held back; `score` is an absolute relevance in [0, 1]. Through HTTP, MCP and the session
+tool."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
+from app.context.tools import NO_RESULTS
 from app.recall.schemas import DEFAULT_MIN_SCORE
 from app.worker.runner import Worker
 from tests.mcp.test_mcp import admin, data, mcp_client
+from tests.sessions.helpers import new_session
 
 FACTS = [
     "I work as a pediatric nurse at Santa Maria hospital in Lisbon.",
@@ -137,3 +140,24 @@ async def test_min_score_is_checked_and_mcp_abstains(
         assert "Biscuit" in found["answer"]
         strict = {"query": "What is my dog called?", "min_score": 1, **where}
         assert data(await mcp.call_tool("recall", strict))["count"] == 0
+
+
+async def test_the_session_tool_abstains_too(client: httpx.AsyncClient, ns: str) -> None:
+    """The Session API's `recall_memory` tool: nothing relevant is "No results found.", as an empty store
+    is; `minScore` is the tool's argument too."""
+    url = f"/v1/namespaces/{ns}/profiles/alice"
+    await _remember_all(client, url)
+    assert (await client.put(f"{url}/context/memory", json={"kind": "summary"})).status_code == 201
+    tool = f"{url}/sessions/{await new_session(client, url)}/tools/recall_memory"
+
+    async def call(**arguments: object) -> str:
+        response = await client.post(tool, json={"arguments": arguments})
+        assert response.status_code == 200, response.text
+        return str(response.json()["result"])
+
+    assert await call(query="What car do I drive?") == NO_RESULTS
+    assert await call(query="Wie heißt meine Katze?") == NO_RESULTS
+    assert "Biscuit" in await call(query="What is my dog called?")
+    assert await call(query="What is my dog called?", minScore=1) == NO_RESULTS
+    refused = await client.post(tool, json={"arguments": {"query": "x", "minScore": 2}})
+    assert refused.status_code == 422 and "minScore" in refused.json()["detail"]
