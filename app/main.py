@@ -18,6 +18,7 @@ from app.context.schemas import BlockKind
 from app.core import tracing
 from app.core.auth import KeyCache, KeyChangeListener, OpenMode
 from app.core.blas import one_blas_thread
+from app.core.consistency import ConsistencyMiddleware
 from app.core.db import create_sessionmaker
 from app.core.docs import install_docs
 from app.core.embedded import Database
@@ -33,6 +34,7 @@ from app.core.middleware import (
 )
 from app.core.migrations import upgrade_to_head
 from app.core.openapi_shape import named_literals, shape_for_sdks
+from app.core.replicas import ReplicaSet
 from app.core.settings import Settings, get_settings, to_plain_url
 from app.embeddings import repository
 from app.embeddings.job import enqueue_backfill
@@ -102,6 +104,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.database_url = url
     app.state.sessionmaker = create_sessionmaker(engine)
     batcher = app.state.remember_batcher = RememberBatcher(engine)
+    # None without AGENT_MEMORY_READ_DATABASE_URLS: every read is the primary's.
+    replicas = ReplicaSet.from_settings(settings, engine)
     # None when no LLM is configured; compaction (and recall answers) then take their offline paths.
     llm = app.state.llm = LlmClient.from_settings(settings)
     # None with AGENT_MEMORY_EMBEDDINGS=none: recall stays lexical and no embedding job is ever queued.
@@ -111,6 +115,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     try:
         if app.state.migrate_on_start:
             await upgrade_to_head(engine)
+        if replicas is not None:
+            await replicas.start()
+            app.state.replicas = replicas
         async with app.state.sessionmaker() as db:
             # One of `serve`'s API processes takes the open or closed start `serve` decided, once for all of
             # them: a process started later (a slow start, a restart) must not start closed beside open
@@ -162,6 +169,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if semantic is not None:
             await semantic.aclose()
         await batcher.close()
+        if replicas is not None:
+            app.state.replicas = None
+            await replicas.close()
         await database.close()
         tracing.shutdown()
         process_exited()
@@ -197,7 +207,10 @@ def create_app(
     app.state.run_worker = settings.run_worker if run_worker is None else run_worker
     app.state.migrate_on_start = migrate_on_start
     app.state.started_open = started_open
+    app.state.replicas = None
     install_error_handlers(app)
+    # Innermost: a request the guards refuse neither routes a read nor gets a token.
+    app.add_middleware(ConsistencyMiddleware)
     app.add_middleware(BodyGuardMiddleware)
     install_cors(app, settings.cors_origin_list)  # outside the guard: a preflight is answered before it
     app.add_middleware(

@@ -280,7 +280,10 @@ def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]
 
 async def get_db(request: Request) -> AsyncIterator[AsyncSession]:
     """The request's unit of work: committed before the response is sent, rolled back on any error."""
-    maker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
+    # A read that may lag was routed to a replica (`app.core.consistency.ReplicaRead`); else the primary.
+    maker: async_sessionmaker[AsyncSession] = (
+        getattr(request.state, "read_sessionmaker", None) or request.app.state.sessionmaker
+    )
     with wait_budget(request_received_var.get() or time.monotonic()):
         # The session takes its connection at its first statement, not here: nothing holds a connection
         # while the route's other dependencies run (authentication may check a key out of the cache on a

@@ -41,6 +41,18 @@ class Settings(BaseSettings):
         description="API processes `serve` runs. Unset: one per core with an external database, one on the "
         "embedded server.",
     )
+    read_database_urls: str = Field(
+        default="",
+        description="Comma-separated PostgreSQL URLs of streaming read replicas. Reads that may lag (recall, "
+        "list, get, summary, session reads, export) go to one that has replayed the client's last write "
+        "(its consistency token), else to the primary. Empty: every read goes to the primary.",
+    )
+    read_replica_max_lag_seconds: float = Field(
+        default=5.0,
+        gt=0,
+        le=3600,
+        description="A replica further behind the primary than this is skipped until it catches up.",
+    )
     db_pool_size: int = Field(default=10, ge=1, le=200)
     db_max_overflow: int = Field(default=10, ge=0, le=200)
     db_pool_timeout_seconds: float = Field(
@@ -211,6 +223,18 @@ class Settings(BaseSettings):
             if origin and origin != "*" and not origin.startswith(("http://", "https://")):
                 raise ValueError(f"{origin!r} is not an origin: write it as https://app.example.com")
         return value
+
+    @field_validator("read_database_urls")
+    @classmethod
+    def _check_read_urls(cls, value: str) -> str:
+        for url in (u.strip() for u in value.split(",")):
+            if url and not url.startswith(("postgresql://", "postgres://", "postgresql+asyncpg://")):
+                raise ValueError("each read replica must be a postgresql:// URL (comma-separated)")
+        return value
+
+    @property
+    def read_database_url_list(self) -> list[str]:
+        return [u.strip() for u in self.read_database_urls.split(",") if u.strip()]
 
     @property
     def cors_origin_list(self) -> list[str]:

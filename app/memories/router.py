@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 from fastapi import Depends, Query, Request, Response
 
 from app.core.auth import CurrentPrincipal
+from app.core.consistency import ReplicaRead
 from app.core.db import DbSession
 from app.core.errors import PROBLEM_JSON, ValidationFailed, error_responses
 from app.core.metadata import parse_filter
@@ -99,7 +100,7 @@ AsOf = Annotated[
 ]
 
 
-@router.get("/memories")
+@router.get("/memories", dependencies=[ReplicaRead])
 async def list_memories(
     profile: ExistingProfile,
     db: DbSession,
@@ -137,7 +138,7 @@ async def list_memories(
     )
 
 
-@router.get("/memories/{memory_id}")
+@router.get("/memories/{memory_id}", dependencies=[ReplicaRead])
 async def get_memory(
     memory_id: str, profile: ExistingProfile, db: DbSession, as_of: AsOf = None
 ) -> MemoryDetail:
@@ -154,7 +155,7 @@ async def edit_memory(
     return await service.edit_memory(db, profile, memory_id, body, embed=semantic is not None)
 
 
-@router.get("/memories/{memory_id}/history")
+@router.get("/memories/{memory_id}/history", dependencies=[ReplicaRead])
 async def memory_history(memory_id: str, profile: ExistingProfile, db: DbSession) -> MemoryHistory:
     """The memory's version chain, oldest first: created, edited, restored, superseded (by whom), deleted."""
     return await service.memory_history(db, profile, memory_id)

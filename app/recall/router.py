@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 
 from app.core.auth import CurrentPrincipal
+from app.core.consistency import ReplicaRead, read_engine
 from app.core.errors import error_responses
 from app.core.names import NamespacePath, ProfilePath
 from app.profiles.service import Named
@@ -18,7 +19,7 @@ router = APIRouter(
 )
 
 
-@router.post("/recall")
+@router.post("/recall", dependencies=[ReplicaRead])
 async def recall(
     body: RecallRequest,
     namespace: NamespacePath,
@@ -30,5 +31,7 @@ async def recall(
     # The app's parts are read off its state, not solved as dependencies: each dependency costs the hot
     # path its solving on every request.
     return await service.recall_and_answer(
-        service.RecallApp.of(request.app.state), Named(principal, namespace, profile), body
+        service.RecallApp.of(request.app.state, read_engine(request)),
+        Named(principal, namespace, profile),
+        body,
     )

@@ -523,9 +523,10 @@ class RecallApp:
     llm: LlmClient | None
 
     @classmethod
-    def of(cls, state: Any) -> RecallApp:
-        """From the app's state (`request.app.state`), as the lifespan set it up."""
-        return cls(state.engine, state.settings, semantic_of(state), llm_of(state))
+    def of(cls, state: Any, engine: AsyncEngine | None = None) -> RecallApp:
+        """From the app's state (`request.app.state`), as the lifespan set it up; `engine`: where its reads
+        go when not the primary (a read replica, `app.core.consistency.read_engine`)."""
+        return cls(engine or state.engine, state.settings, semantic_of(state), llm_of(state))
 
 
 async def recall_and_answer(app: RecallApp, profile: Profile | Named, request: RecallRequest) -> RecallResult:

@@ -6,6 +6,7 @@ from typing import Annotated
 
 from fastapi import Query, Request, Response, status
 
+from app.core.consistency import ReplicaRead
 from app.core.db import DbSession, ReleaseDb
 from app.core.errors import CREATED, ValidationFailed, error_responses
 from app.core.names import MessagePath, SessionPath
@@ -54,7 +55,7 @@ async def create_session(body: SessionCreate, profile: ProfileForWrite, db: DbSe
     return await service.create_session(db, profile, body)
 
 
-@router.get("/sessions")
+@router.get("/sessions", dependencies=[ReplicaRead])
 async def list_sessions(
     profile: ExistingProfile, db: DbSession, limit: Limit = 20, cursor: Cursor = None
 ) -> SessionList:
@@ -62,7 +63,7 @@ async def list_sessions(
     return await service.list_sessions(db, profile, limit, cursor)
 
 
-@router.get("/sessions/{session_id}")
+@router.get("/sessions/{session_id}", dependencies=[ReplicaRead])
 async def get_session(session_id: SessionPath, profile: ExistingProfile, db: DbSession) -> SessionInfo:
     """One session with its usage counters."""
     return await service.get_session(db, profile, session_id)
@@ -141,7 +142,7 @@ async def upsert_message(
     return message
 
 
-@router.get("/sessions/{session_id}/messages/{message_id}")
+@router.get("/sessions/{session_id}/messages/{message_id}", dependencies=[ReplicaRead])
 async def get_session_message(
     session_id: SessionPath, message_id: MessagePath, profile: ExistingProfile, db: DbSession
 ) -> SessionMessage:
@@ -183,7 +184,7 @@ async def delete_session_messages(
     return DeletedMessages(deleted=await service.delete_messages(db, profile, session_id, body.ids))
 
 
-@router.get("/sessions/{session_id}/messages/{message_id}/branches")
+@router.get("/sessions/{session_id}/messages/{message_id}/branches", dependencies=[ReplicaRead])
 async def get_message_branches(
     session_id: SessionPath, message_id: MessagePath, profile: ExistingProfile, db: DbSession
 ) -> MessageList:
@@ -191,7 +192,7 @@ async def get_message_branches(
     return MessageList(messages=await service.branches(db, profile, session_id, message_id))
 
 
-@router.get("/sessions/{session_id}/history")
+@router.get("/sessions/{session_id}/history", dependencies=[ReplicaRead])
 async def get_history(
     session_id: SessionPath,
     profile: ExistingProfile,
@@ -221,7 +222,7 @@ async def get_history(
     return await service.history(db, profile, session_id, leaf_id, raw, truncation)
 
 
-@router.get("/sessions/{session_id}/leaf")
+@router.get("/sessions/{session_id}/leaf", dependencies=[ReplicaRead])
 async def get_latest_leaf(
     session_id: SessionPath, profile: ExistingProfile, db: DbSession
 ) -> SessionMessage | None:
@@ -229,7 +230,7 @@ async def get_latest_leaf(
     return await service.latest_leaf(db, profile, session_id)
 
 
-@router.get("/sessions/{session_id}/search")
+@router.get("/sessions/{session_id}/search", dependencies=[ReplicaRead])
 async def search_session_messages(
     session_id: SessionPath, q: SearchQuery, profile: ExistingProfile, db: DbSession, limit: SearchLimit = 20
 ) -> SearchResults:
@@ -237,7 +238,7 @@ async def search_session_messages(
     return await service.search(db, profile, session_id, q, limit)
 
 
-@router.get("/search")
+@router.get("/search", dependencies=[ReplicaRead])
 async def search_messages(
     q: SearchQuery, profile: ExistingProfile, db: DbSession, limit: SearchLimit = 20
 ) -> SearchResults:
@@ -245,7 +246,7 @@ async def search_messages(
     return await service.search(db, profile, None, q, limit)
 
 
-@router.get("/sessions/{session_id}/compactions")
+@router.get("/sessions/{session_id}/compactions", dependencies=[ReplicaRead])
 async def list_compactions(
     session_id: SessionPath, profile: ExistingProfile, db: DbSession
 ) -> CompactionList:

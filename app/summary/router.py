@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app.core.consistency import ReplicaRead
 from app.core.db import DbSession
 from app.profiles.access import ExistingProfile, profile_router
 from app.summary import service
@@ -10,7 +11,7 @@ from app.summary.schemas import SummaryOut, SummaryRequest
 router = profile_router("memory")
 
 
-@router.post("/summary")
+@router.post("/summary", dependencies=[ReplicaRead])
 async def get_summary(
     profile: ExistingProfile, db: DbSession, body: SummaryRequest | None = None
 ) -> SummaryOut:

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import StreamingResponse
 
 from app.core.auth import CurrentPrincipal
+from app.core.consistency import ReplicaRead, read_engine
 from app.core.db import DbSession
 from app.core.errors import NotFound, error_responses
 from app.core.names import NamespacePath
@@ -28,6 +29,7 @@ class ProfileNotFound(NotFound, code="profile_not_found"): ...
 
 @router.get(
     "/export",
+    dependencies=[ReplicaRead],
     response_class=StreamingResponse,
     responses={200: {"content": {NDJSON: {}}, "description": "The export, one JSON record per line."}},
 )
@@ -45,7 +47,7 @@ async def export_namespace(
     found = await namespaces.resolve(db, principal, namespace)
     if profile is not None and not await service.profile_exists(db, found.id, profile):
         raise ProfileNotFound(f"profile '{profile}' not found in namespace '{namespace}'")
-    stream = service.export_stream(request.app.state.engine, found.id, namespace, profile)
+    stream = service.export_stream(read_engine(request), found.id, namespace, profile)
     filename = f"{namespace}{'-' + profile if profile else ''}.ndjson"
     return StreamingResponse(
         stream, media_type=NDJSON, headers={"Content-Disposition": f'attachment; filename="{filename}"'}

@@ -1,4 +1,5 @@
-"""A throw-away PostgreSQL cluster under a temporary directory, for faults the shared server must not see.
+"""A throw-away PostgreSQL cluster under a temporary directory, for faults the shared server must not see,
+and for a streaming replica of one (`start_replica_of`).
 
 Built with the machine's binaries (`/usr/lib/postgresql/<v>/bin`, or AGENT_MEMORY_PG_BIN); run as the
 `postgres` user through `runuser` when this process is root (PostgreSQL refuses to run as root). It listens
@@ -54,6 +55,33 @@ class Cluster:
         self._run("initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "--no-sync")
         self.pg_ctl("start", "-w")
 
+    def start_replica_of(self, primary: Cluster) -> None:
+        """Start as a streaming replica of `primary` (pg_basebackup -R: hot standby, following it over
+        loopback replication, which initdb's trust setup allows)."""
+        if self.as_root:
+            shutil.chown(self.root, "postgres", "postgres")
+        self._run(
+            "pg_basebackup",
+            "-D",
+            str(self.data),
+            "-h",
+            "127.0.0.1",
+            "-p",
+            str(primary.port),
+            "-U",
+            "postgres",
+            "-R",
+            "-X",
+            "stream",
+            "-c",
+            "fast",
+        )
+        self.pg_ctl("start", "-w")
+
+    def start_again(self) -> None:
+        """Start after `pg_ctl stop` (the data kept)."""
+        self.pg_ctl("start", "-w")
+
     def pg_ctl(self, action: str, *extra: str) -> None:
         options = f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.root} -c max_connections=200"
         self._run("pg_ctl", "-D", str(self.data), "-l", str(self.root / "log"), "-o", options, action, *extra)
@@ -61,6 +89,10 @@ class Cluster:
     def restart(self, mode: str) -> None:
         """`pg_ctl restart -m fast|immediate`: fast rolls back and disconnects, immediate is a crash."""
         self.pg_ctl("restart", "-m", mode, "-w")
+
+    def halt(self, mode: str = "fast") -> None:
+        """`pg_ctl stop -m fast|immediate`, the data kept for `start_again`."""
+        self._run("pg_ctl", "-D", str(self.data), "stop", "-m", mode, "-w")
 
     def stop(self) -> None:
         self._run("pg_ctl", "-D", str(self.data), "stop", "-m", "immediate", check=False)
