@@ -13,6 +13,8 @@ from typing import Any
 
 from app.core.timestamps import earlier_by
 from app.embeddings.job import enqueue_embedding
+from app.events import repository as events
+from app.events.types import EventType
 from app.extraction.text import parse_message
 from app.extraction.types import Extractor, InputMessage
 from app.language.detect import Language, detect
@@ -100,7 +102,14 @@ async def run_extraction(ctx: JobContext, job: JobInfo, payload: ExtractPayload)
     languages = {message_id: lang.config for message_id, lang in said_in.items() if not lang.english}
     async with ctx.transaction() as db:
         await sessions_repository.set_languages(db, profile_id, session_id, languages)
-        created = await service.store(db, profile_id, service.new_memories(extracted, session_id, metadata))
-        if created and ctx.settings.embeddings != "none":
+        stored = await service.store(db, profile_id, service.new_memories(extracted, session_id, metadata))
+        if stored.created and ctx.settings.embeddings != "none":
             await enqueue_embedding(db, profile_id)  # vectors for them, committed with them
-    return ExtractResult(memories_created=created, memories_over_bound=over_bound)
+        counts = {
+            "jobId": job.id,
+            "memoriesCreated": stored.created,
+            "memoriesSuperseded": stored.superseded,
+            "memoriesSkipped": stored.skipped + over_bound,
+        }
+        await events.record(db, profile_id, EventType.INGEST_COMPLETED, session_id=session_id, data=counts)
+    return ExtractResult(memories_created=stored.created, memories_over_bound=over_bound)

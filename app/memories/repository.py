@@ -181,15 +181,17 @@ _SUPERSEDE_CHAIN = text(
 )
 
 
-async def insert_memories(db: AsyncSession, profile_id: int, memories: list[NewMemory]) -> list[NewMemory]:
+async def insert_memories(
+    db: AsyncSession, profile_id: int, memories: list[NewMemory]
+) -> tuple[list[NewMemory], int]:
     """Insert those whose content is new to the profile and not forgotten (a tombstone holds it), link their
     sources, apply supersession.
 
-    Returns the memories actually created. A source message deleted meanwhile makes the source insert
+    Returns the memories actually created and how many memories they superseded. A source message deleted meanwhile makes the source insert
     fail (foreign key), so a racing delete can never leave a memory pointing at nothing.
     """
     if not memories:
-        return []
+        return [], 0
     rows = await db.execute(
         _INSERT,
         {
@@ -226,27 +228,32 @@ async def insert_memories(db: AsyncSession, profile_id: int, memories: list[NewM
                 "message_ids": [c for _, _, c in links],
             },
         )
-    await _supersede_in_order(db, profile_id, created)
-    return created
+    return created, await _supersede_in_order(db, profile_id, created)
 
 
-async def _supersede_in_order(db: AsyncSession, profile_id: int, created: list[NewMemory]) -> None:
+async def _supersede_in_order(db: AsyncSession, profile_id: int, created: list[NewMemory]) -> int:
     """Leave exactly the newest statement of each topic active.
 
     The memories of one batch are in statement order: within a topic each one is superseded by the next,
     and what the profile held before by the first. Superseding "every other active one" per memory, as
     this once did, let the first of a batch supersede the later ones before they superseded it back.
-    """
+    Returns how many memories it superseded (the batch's own chain included)."""
     by_topic: dict[str, list[str]] = {}
     for memory in created:
         if memory.supersedes and memory.topic_key:  # (the second test only narrows the type)
             by_topic.setdefault(memory.topic_key, []).append(memory.id)
+    superseded = 0
     if by_topic:
         await db.execute(_LOCK_TOPICS, {"profiles": [profile_id] * len(by_topic), "topics": list(by_topic)})
     for topic, ids in by_topic.items():
-        await db.execute(_SUPERSEDE_OLDER, {"p": profile_id, "topic": topic, "new_id": ids[0], "batch": ids})
+        older = await db.execute(
+            _SUPERSEDE_OLDER, {"p": profile_id, "topic": topic, "new_id": ids[0], "batch": ids}
+        )
+        superseded += older.rowcount  # type: ignore[attr-defined]
         if len(ids) > 1:
             await db.execute(_SUPERSEDE_CHAIN, {"p": profile_id, "olds": ids[:-1], "news": ids[1:]})
+            superseded += len(ids) - 1
+    return superseded
 
 
 async def _supersede(db: AsyncSession, profile_id: int, topic_key: str | None, new_id: str) -> None:
@@ -811,13 +818,15 @@ async def delete_memory(db: AsyncSession, profile_id: int, memory_id: str) -> No
     )
 
 
-async def delete_session(db: AsyncSession, profile_id: int, session_id: str) -> None:
+async def delete_session(db: AsyncSession, profile_id: int, session_id: str) -> bool:
     """Everything of one session: its memories and their tombstones, queued jobs, messages (sources cascade)
-    and the session row."""
+    and the session row. Whether the session or any memory of it was there."""
     params = {"p": profile_id, "sid": session_id}
     # The session row first, as every writer of a session takes it: deleting in another order deadlocks.
     await sessions_repository.lock_session(db, profile_id, session_id)
-    await db.execute(text("DELETE FROM memories WHERE profile_id = :p AND session_id = :sid"), params)
+    memories = await db.execute(
+        text("DELETE FROM memories WHERE profile_id = :p AND session_id = :sid"), params
+    )
     # Its tombstones too: a deleted session leaves nothing of itself, and its id may be used afresh.
     await db.execute(
         text("DELETE FROM memory_tombstones WHERE profile_id = :p AND session_id = :sid"), params
@@ -826,7 +835,8 @@ async def delete_session(db: AsyncSession, profile_id: int, session_id: str) -> 
         text("DELETE FROM tombstone_messages WHERE profile_id = :p AND session_id = :sid"), params
     )
     await queue.drop_queued_for_session(db, profile_id, session_id)
-    await sessions_repository.delete_session(db, profile_id, session_id)
+    had_session = await sessions_repository.delete_session(db, profile_id, session_id)
+    return had_session or bool(memories.rowcount)  # type: ignore[attr-defined]
 
 
 # ---------------------------------------------------------------- tombstones

@@ -5,7 +5,7 @@ output."""
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -16,6 +16,8 @@ from app.core.auth import Principal
 from app.core.errors import Conflict, NotFound
 from app.core.metrics import MEMORIES_CREATED
 from app.core.pagination import decode_cursor, encode_cursor
+from app.events import repository as events
+from app.events.types import EventType
 from app.extraction.types import ExtractedMemory, content_hash
 from app.memories import repository
 from app.memories.batching import RememberBatcher
@@ -100,11 +102,21 @@ def new_memories(
     ]
 
 
-async def store(db: AsyncSession, profile_id: int, memories: list[NewMemory]) -> int:
-    created = await repository.insert_memories(db, profile_id, memories)
+@dataclass(frozen=True)
+class Stored:
+    """What storing extraction output did: memories created, memories they superseded, and those skipped
+    (already held by the profile, or forgotten: a tombstone holds their content)."""
+
+    created: int
+    superseded: int
+    skipped: int
+
+
+async def store(db: AsyncSession, profile_id: int, memories: list[NewMemory]) -> Stored:
+    created, superseded = await repository.insert_memories(db, profile_id, memories)
     for memory in created:
         MEMORIES_CREATED.labels(memory.type).inc()
-    return len(created)
+    return Stored(len(created), superseded, len(memories) - len(created))
 
 
 async def remember(
@@ -412,4 +424,7 @@ async def lift_tombstone(db: AsyncSession, profile: Profile, tombstone_id: str) 
 
 
 async def delete_session(db: AsyncSession, profile: Profile, session_id: str) -> None:
-    await repository.delete_session(db, profile.id, session_id)
+    """The session and everything of it; `session.deleted` (after a `memory.deleted` per memory) when there
+    was anything to delete (a repeated delete changes nothing and says nothing)."""
+    if await repository.delete_session(db, profile.id, session_id):
+        await events.record(db, profile.id, EventType.SESSION_DELETED, session_id=session_id)

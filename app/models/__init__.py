@@ -8,6 +8,7 @@ from app.models.context import (
     ContextSessionBlock,
     ContextSessionEntry,
 )
+from app.models.events import Event, EventCounter, EventCursor
 from app.models.jobs import Job
 from app.models.memories import Memory, MemorySource, MemoryVersion
 from app.models.namespaces import ApiKey, Namespace
@@ -23,6 +24,9 @@ __all__ = [
     "ContextEntry",
     "ContextSessionBlock",
     "ContextSessionEntry",
+    "Event",
+    "EventCounter",
+    "EventCursor",
     "Job",
     "Memory",
     "MemorySource",

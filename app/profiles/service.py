@@ -11,6 +11,8 @@ from app.core.auth import Principal
 from app.core.db import Reads
 from app.core.errors import NotFound
 from app.core.pagination import decode_cursor, encode_cursor
+from app.events import repository as events
+from app.events.types import EventType
 from app.models import Profile
 from app.namespaces import service as namespaces
 from app.profiles import repository
@@ -107,3 +109,4 @@ async def delete(db: AsyncSession, principal: Principal, namespace: str, name: s
         return  # deleted already (or never there): deletes are idempotent, a repeat answers as the first
     await repository.soft_delete(db, profile.id)
     await queue.enqueue_purge_profile(db, profile.id)
+    await events.record(db, profile.id, EventType.PROFILE_DELETED)

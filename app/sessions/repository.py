@@ -391,9 +391,13 @@ async def lock_session(db: AsyncSession, profile_id: int, session_id: str) -> No
     )
 
 
-async def delete_session(db: AsyncSession, profile_id: int, session_id: str) -> None:
-    """The session row; its foreign keys cascade to its messages (and their sources) and compactions."""
-    await db.execute(delete(Session).where(Session.profile_id == profile_id, Session.id == session_id))
+async def delete_session(db: AsyncSession, profile_id: int, session_id: str) -> bool:
+    """The session row; its foreign keys cascade to its messages (and their sources) and compactions.
+    Whether there was one."""
+    result = await db.execute(
+        delete(Session).where(Session.profile_id == profile_id, Session.id == session_id)
+    )
+    return bool(result.rowcount)  # type: ignore[attr-defined]
 
 
 async def count_sessions(db: AsyncSession, profile_id: int) -> int:

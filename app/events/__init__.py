@@ -1,0 +1,1 @@
+"""Events: every change to memory as a row of one outbox, numbered per namespace in commit order."""

@@ -1,0 +1,82 @@
+"""The outbox: every change to a memory is an event of its namespace, written with the change, numbered in
+commit order; session and profile deletes and an extraction's counts too."""
+
+from __future__ import annotations
+
+import httpx
+from fastapi import FastAPI
+from sqlalchemy import text
+
+from app.events import repository as events
+from app.events.types import EventRow
+from app.worker.runner import Worker
+
+
+async def _namespace_id(app: FastAPI, ns: str) -> int:
+    async with app.state.sessionmaker() as db:
+        found = await db.execute(
+            text("SELECT id FROM namespaces WHERE name = :n AND deleted_at IS NULL"), {"n": ns}
+        )
+        return int(found.scalar_one())
+
+
+async def _events(app: FastAPI, ns: str) -> list[EventRow]:
+    async with app.state.sessionmaker() as db:
+        return await events.events_after(db, await _namespace_id(app, ns), 0, 1000)
+
+
+async def test_each_change_to_a_memory_is_one_event_in_order(
+    app: FastAPI, client: httpx.AsyncClient, ns: str, profile_url: str, worker: Worker
+) -> None:
+    first = (await client.post(f"{profile_url}/remember", json={"content": "I live in Lisbon."})).json()
+    second = (await client.post(f"{profile_url}/remember", json={"content": "I live in Porto."})).json()
+    patched = await client.patch(
+        f"{profile_url}/memories/{second['id']}", json={"metadata": {"source": "test"}}
+    )
+    assert patched.status_code == 200, patched.text
+    assert (await client.delete(f"{profile_url}/memories/{second['id']}")).status_code in (200, 204)
+    got = await _events(app, ns)
+    assert [(e.type, e.memory_id) for e in got] == [
+        ("memory.created", first["id"]),
+        ("memory.superseded", first["id"]),
+        ("memory.created", second["id"]),
+        ("memory.updated", second["id"]),
+        ("memory.deleted", second["id"]),
+    ]
+    assert [e.id for e in got] == [1, 2, 3, 4, 5]
+    assert {e.profile for e in got} == {"alice"}
+    created = got[2].data["memory"]
+    assert created == {**second, "sessionId": None} or created["content"] == second["content"]
+    assert got[3].data["memory"]["metadata"] == {"source": "test"}
+    assert got[3].data["change"] == "edited"
+    assert got[1].data["memory"]["supersededBy"] == second["id"]
+
+
+async def test_extraction_session_and_profile_deletes(
+    app: FastAPI, client: httpx.AsyncClient, ns: str, profile_url: str, worker: Worker
+) -> None:
+    messages = [
+        {"role": "user", "content": "I moved to Lisbon."},
+        {"role": "user", "content": "I like fado."},
+    ]
+    response = await client.post(f"{profile_url}/ingest", json={"sessionId": "s1", "messages": messages})
+    assert response.status_code == 202, response.text
+    await worker.drain()
+    got = await _events(app, ns)
+    assert [e.type for e in got] == ["memory.created", "memory.created", "ingest.completed"]
+    assert got[-1].data["memoriesCreated"] == 2 and got[-1].data["memoriesSuperseded"] == 0
+    assert got[-1].session_id == "s1"
+    assert (await client.delete(f"{profile_url}/sessions/s1")).status_code in (200, 204)
+    assert (await client.delete(f"{profile_url}/sessions/s1")).status_code in (200, 204)  # says nothing
+    assert (await client.post(f"{profile_url}/remember", json={"content": "I like tea."})).status_code == 201
+    assert (await client.delete(profile_url)).status_code == 202
+    await worker.drain()  # the purge removes the memory: no event for it, the profile's says it
+    got = await _events(app, ns)
+    assert [e.type for e in got[3:]] == [
+        "memory.deleted",
+        "memory.deleted",
+        "session.deleted",
+        "memory.created",
+        "profile.deleted",
+    ]
+    assert [e.id for e in got] == list(range(1, 9))
