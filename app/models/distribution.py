@@ -2,7 +2,7 @@
 
 - Per-profile tables are distributed by `profile_id` and co-located, so everything one request touches
   for a profile sits on one worker node.
-- Namespace-wide tables (none yet besides keys) are distributed by `namespace_id`.
+- Namespace-wide tables (the event outbox) are distributed by `namespace_id`.
 - `namespaces`, `api_keys` and `profiles` are reference tables (a copy on every node): every request
   resolves its key and its profile by name, and a per-profile table's foreign key to `profiles` is then
   a key to a reference table, which Citus allows. Creating a profile is a write to every node; profiles
@@ -59,6 +59,10 @@ TABLES: dict[str, Distribution] = {
     "context_entries": BY_PROFILE,
     "context_session_blocks": BY_PROFILE,
     "context_session_entries": BY_PROFILE,
+    # The event outbox, numbered per namespace (migration 0017): its counter and cursors with it.
+    "event_counters": BY_NAMESPACE,
+    "events": BY_NAMESPACE,
+    "event_cursors": BY_NAMESPACE,
 }
 
 # Tables of the tools, not of the product.
