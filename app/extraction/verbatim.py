@@ -46,7 +46,7 @@ CJK_CHARS_A_WORD = 2
 
 
 def _size(text: str, language: Language) -> int:
-    if language.cjk:
+    if language.unspaced:
         return len(text) // CJK_CHARS_A_WORD
     return len(text.split())
 
@@ -64,7 +64,7 @@ def statements(
     when it opens the message ("Ya llegué. Mañana vuelvo a Sevilla."); chit-chat makes none of its own, nor
     a question that tells nothing of anyone. `agent_speaking` (the assistant as itself): only what concerns
     the user, read against the `partner`'s turn before it."""
-    joiner = "" if language.cjk else " "
+    joiner = "" if language.unspaced else " "
     kept: list[str] = []
     opening = ""
     # Read once for all the statements of the reply (a long reply has many).

@@ -19,10 +19,13 @@ from datetime import date, datetime, time, timedelta
 
 from app.language.formulas import fold
 
-# A sentence ends at . ! ? … followed by a space, or at the full-width marks of CJK text (no space follows
-# them), or at a line break.
-_SENTENCE_END_RE = re.compile(r"(?<=[.!?…])\s+|(?<=[。！？])\s*|\n\s*")
-_QUESTION_RE = re.compile(r"[?？؟]\s*[\"'”’»)\]]*\s*$")
+# A sentence ends at . ! ? … followed by a space, or at a script's own full stop or question mark (CJK's
+# full-width marks, the Devanagari and Bengali danda, the Ethiopic, Armenian, Khmer, Myanmar and Urdu full
+# stops, the Arabic question mark: a space may or may not follow them), or at a line break.
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?…])\s+|(?<=[。！？।॥።፧։។៕။۔؟])\s*|\n\s*")
+# A question ends at its script's question mark: Latin's, the full-width one, the Arabic, the Greek (;)
+# and the Ethiopic (፧).
+_QUESTION_RE = re.compile(r"[?？؟;፧]\s*[\"'”’»)\]]*\s*$")
 
 # A relative time word names a day (`D`: that many days from the message's), a weekend (`W`: its Saturday,
 # that many weeks on), a month (`M`: the same day that many months on) or a year (`Y`: its first day); `None`

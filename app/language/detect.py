@@ -1,9 +1,15 @@
 """Which language a text is written in, and which full-text configuration reads it.
 
 Script decides first, for free: Chinese, Japanese and Korean (Han, kana, Hangul), Cyrillic, Greek and
-Arabic need no statistics. Latin-script text is given to py3langid (a naive Bayes model over byte n-grams,
-shipped inside its package: nothing is downloaded), restricted to the languages PostgreSQL has a snowball
-configuration for. English is the answer whenever the model is unsure: a short English reply ("Nice!",
+Arabic need no statistics. Any other script that is not Latin (Hebrew, Devanagari, Bengali, Tamil, Thai,
+Lao, Khmer, Myanmar, Georgian, Armenian, Ethiopic, …: the Unicode name of its letters says which) is
+never English: py3langid's full model names its language, or, where the model does not know it, the
+text is of an undetermined language (`und`) all the same, kept verbatim and searched word for word.
+Latin-script text is given to py3langid (a naive Bayes model over byte n-grams, shipped inside its
+package: nothing is downloaded), restricted to the languages PostgreSQL has a snowball configuration for;
+where that reading is unsure, a text with letters beyond ASCII (Polish, Czech, Vietnamese, …) or of
+several words is read by the full model too, and taken to be in the language it names when the model is
+all but certain. English is the answer whenever the models are unsure: a short English reply ("Nice!",
 "haha same") scores low for every language, and reading it with the English rules is what the service
 did before it detected anything.
 
@@ -18,6 +24,8 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
+from collections import Counter
 from dataclasses import dataclass
 
 import py3langid.langid as langid
@@ -69,6 +77,15 @@ _GREEK_RE = re.compile(r"[\u0370-\u03ff]")
 _ARABIC_RE = re.compile(r"[\u0600-\u06ff]")
 _LATIN_RE = re.compile(r"[A-Za-z\u00c0-\u024f]")
 _WORD_RE = re.compile(r"\w+")
+# How sure py3langid's full model must be to name a language the restricted one does not read (Polish,
+# Vietnamese, Tagalog…): a text it is less sure of stays English, as before.
+CONFIDENT_OTHER = 0.95
+# The undetermined language (ISO 639-2 `und`): a script the full model does not know.
+UNDETERMINED = "und"
+# Scripts written without spaces between words, besides Han, kana and Hangul: their text is segmented as
+# character bigrams too (migration 0017).
+_UNSPACED_SCRIPTS = frozenset(("THAI", "LAO", "KHMER", "MYANMAR"))
+_UNSPACED_CODES = frozenset(("zh", "ja", "ko", "th", "lo", "km", "my"))
 
 
 @dataclass(frozen=True)
@@ -83,9 +100,10 @@ class Language:
         return self.code == ENGLISH.code
 
     @property
-    def cjk(self) -> bool:
-        """Written without spaces between words: segmented as character bigrams."""
-        return self.code in ("zh", "ja", "ko")
+    def unspaced(self) -> bool:
+        """Written without spaces between words (Chinese, Japanese, Thai, Lao, Khmer, Myanmar; Korean's
+        words are runs of syllables): segmented as character bigrams."""
+        return self.code in _UNSPACED_CODES
 
 
 ENGLISH = Language("en", "english")
@@ -104,6 +122,54 @@ def _identifier() -> langid.LanguageIdentifier:
     identifier = langid.LanguageIdentifier.from_model_file(langid.MODEL_FILE, norm_probs=True)
     identifier.set_languages(list(LATIN_CONFIGS))
     return identifier
+
+
+@functools.cache
+def _full_identifier() -> langid.LanguageIdentifier:
+    """py3langid over every language its model knows (some 120)."""
+    return langid.LanguageIdentifier.from_model_file(langid.MODEL_FILE, norm_probs=True)
+
+
+@functools.cache
+def _script_of(char: str) -> str:
+    """The script a letter belongs to, as the first word of its Unicode name ("DEVANAGARI", "HEBREW",
+    "THAI", "LATIN"); empty for what is not a letter or a combining mark."""
+    if not unicodedata.category(char).startswith(("L", "M")):
+        return ""
+    return unicodedata.name(char, "").split(" ", 1)[0]
+
+
+def _main_other_script(text: str) -> str | None:
+    """The script most of a text's letters are in when it is neither Latin nor one `_script` reads."""
+    scripts = Counter(s for s in map(_script_of, text) if s)
+    if not scripts:
+        return None
+    script, count = scripts.most_common(1)[0]
+    return None if script == "LATIN" or 2 * count <= sum(scripts.values()) else script
+
+
+def _other_script(text: str, script: str) -> Language:
+    """A text in a script that is neither Latin nor CJK, Cyrillic, Greek or Arabic: the language
+    py3langid's full model names, or an undetermined one; never English, and read word for word (or by
+    bigrams where the script writes no spaces)."""
+    code, _ = _full_identifier().classify(text)
+    if code in (ENGLISH.code, "zxx") or not code.isalpha():
+        code = UNDETERMINED
+    if script in _UNSPACED_SCRIPTS and code not in _UNSPACED_CODES:
+        code = {"THAI": "th", "LAO": "lo", "KHMER": "km", "MYANMAR": "my"}[script]
+    return Language(code, "simple")
+
+
+def _other_latin(sample: str, words: int) -> Language | None:
+    """A Latin-script text the restricted model reads as English or is unsure of, in a language it does not
+    read (Polish, Czech, Vietnamese, Tagalog…): the full model's language when it is all but certain and
+    the text is not a few plain ASCII words."""
+    if words < SHORT_WORDS:
+        return None
+    code, confidence = _full_identifier().classify(sample)
+    if code == ENGLISH.code or confidence < CONFIDENT_OTHER or not code.isalpha():
+        return None
+    return Language(code, LATIN_CONFIGS.get(code, "simple"))
 
 
 def _script(text: str) -> str | None:
@@ -127,8 +193,11 @@ def detect(text: str) -> Language:
     """The language of `text`; English when nothing says otherwise (no letters, a short reply, a guess
     the model is not sure of)."""
     sample = text[:SAMPLE_CHARS]
-    if not sample.isascii() and (code := _script(sample)) is not None:
-        return _BY_SCRIPT[code]
+    if not sample.isascii():
+        if (code := _script(sample)) is not None:
+            return _BY_SCRIPT[code]
+        if (script := _main_other_script(sample)) is not None:
+            return _other_script(sample, script)
     words = len(_WORD_RE.findall(sample))
     if words < 2 or len(ENGLISH_WORDS.intersection(_ENGLISH_WORD_RE.findall(sample.lower()))) >= 2:
         return ENGLISH
@@ -136,7 +205,7 @@ def detect(text: str) -> Language:
     # Accents and inverted marks are rare in English: a short text that has them needs no more.
     short = words < SHORT_WORDS and sample.isascii()
     if code == ENGLISH.code or confidence < (CONFIDENT_SHORT if short else CONFIDENT):
-        return ENGLISH
+        return _other_latin(sample, words) or ENGLISH
     return Language(code, LATIN_CONFIGS[code])
 
 

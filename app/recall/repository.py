@@ -559,7 +559,7 @@ async def analyse(
     analysis says what it found: `Named.resolved` applies the rules)."""
     params: dict[str, Any] = {
         "q": query, "phrases": phrases, "related": related, "exact_rows": exact_rows,
-        "config": language.config, "cjk": language.cjk
+        "config": language.config, "cjk": language.unspaced
     }  # fmt: skip
     if isinstance(profile, int):
         params["p"] = profile

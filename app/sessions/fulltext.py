@@ -41,7 +41,7 @@ MESSAGE_TERMS_QUERY = _all_terms_query(query_vector("CAST(:words AS text)"), QUE
 def language_params(query: str) -> dict[str, Any]:
     """The parameters `MESSAGE_TERMS_QUERY` and `query_vector` read: the query's language."""
     language = detect(query)
-    return {"config": language.config, "cjk": language.cjk}
+    return {"config": language.config, "cjk": language.unspaced}
 
 
 def split_query(query: str) -> tuple[str, list[str]]:
