@@ -83,7 +83,7 @@ CONFIDENT_OTHER = 0.95
 # The undetermined language (ISO 639-2 `und`): a script the full model does not know.
 UNDETERMINED = "und"
 # Scripts written without spaces between words, besides Han, kana and Hangul: their text is segmented as
-# character bigrams too (migration 0017).
+# character bigrams too (migration 0018).
 _UNSPACED_SCRIPTS = frozenset(("THAI", "LAO", "KHMER", "MYANMAR"))
 _UNSPACED_CODES = frozenset(("zh", "ja", "ko", "th", "lo", "km", "my"))
 

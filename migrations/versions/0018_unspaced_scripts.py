@@ -7,16 +7,16 @@ overlapping character bigrams (their combining vowel and tone marks are characte
 question detected in one of these languages (`app.language.detect`: `Language.unspaced`) is read the same
 way. The rows that hold such text are rewritten in place so their stored `tsv` is computed again.
 
-Revision ID: 0017
-Revises: 0016
+Revision ID: 0018
+Revises: 0017
 """
 
 from collections.abc import Sequence
 
 from alembic import op
 
-revision: str = "0017"
-down_revision: str | None = "0016"
+revision: str = "0018"
+down_revision: str | None = "0017"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
