@@ -1,9 +1,10 @@
 """The TypeScript client and its AI SDK tools (clients/typescript), built and tested with Node against a live
 `agent-memory serve`: a real server with an admin key on a free loopback port, its own database and its
 worker; then `npm ci` (the committed package-lock.json) and `npm test`, which generates the types from
-openapi/openapi.json, takes the examples from docs/typescript-client.md and docs/integrations/ai-sdk.md,
-compiles everything with tsc (a client that no longer matches the API fails here) and runs node's test
-runner: the client's operations and errors, and the AI SDK's own generateText executing the tools."""
+openapi/openapi.json, takes the examples from docs/integrations/typescript-client.md and
+docs/integrations/ai-sdk.md, compiles everything with tsc (a client that no longer matches the API fails
+here) and runs node's test runner: the client's operations and errors, and the AI SDK's own generateText
+executing the tools."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 const here = dirname(fileURLToPath(import.meta.url));
 const docs = join(here, "..", "..", "..", "docs");
 const out = join(here, "..", "test", "examples");
-const pages = { "typescript-client.ts": "typescript-client.md", "ai-sdk.ts": "integrations/ai-sdk.md" };
+const pages = { "typescript-client.ts": "integrations/typescript-client.md", "ai-sdk.ts": "integrations/ai-sdk.md" };
 
 mkdirSync(out, { recursive: true });
 for (const [file, page] of Object.entries(pages)) {
