@@ -130,7 +130,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.open_mode = OpenMode(active=open_mode, has_admin_key=has_admin_key)
         # Revocations made by other processes (API processes, the CLI) reach this one's key cache.
         listener = app.state.key_listener = KeyChangeListener(
-            to_plain_url(url), app.state.key_cache, app.state.open_mode
+            settings.listen_url(url), app.state.key_cache, app.state.open_mode
         )
         listener.start()
         if open_mode and not settings.binds_loopback():

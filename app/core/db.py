@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import time
+import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
@@ -152,6 +153,20 @@ def _drop_closed_connection(dbapi_connection: Any, record: ConnectionPoolEntry, 
         raise DisconnectionError("the server closed this pooled connection")  # the pool takes another
 
 
+def _pooler_args(settings: Settings) -> dict[str, Any]:
+    """Behind a pooler in transaction mode, consecutive transactions of one connection may run on different
+    server connections: a prepared statement cached on one would be missing on the next, and two clients'
+    statements named alike (`__asyncpg_stmt_1__`) would collide on one. So nothing is cached, SQLAlchemy's
+    statements get names no other can take, and asyncpg's own are unnamed (parsed and run in one exchange)."""
+    if not settings.db_transaction_pooler:
+        return {}
+    return {
+        "statement_cache_size": 0,
+        "prepared_statement_cache_size": 0,
+        "prepared_statement_name_func": lambda: f"__am_{uuid.uuid4().hex}__",
+    }
+
+
 def create_engine(url: str, settings: Settings) -> AsyncEngine:
     engine = create_async_engine(
         url,
@@ -166,7 +181,7 @@ def create_engine(url: str, settings: Settings) -> AsyncEngine:
         pool_timeout=settings.db_pool_timeout_seconds,
         # A server that accepts TCP but never finishes the handshake (starting up, overloaded) fails
         # the request within this bound rather than asyncpg's default minute.
-        connect_args={"timeout": settings.db_connect_timeout_seconds},
+        connect_args={"timeout": settings.db_connect_timeout_seconds, **_pooler_args(settings)},
         # No ping before every checkout (a round trip per request): a connection the server closed is
         # replaced at checkout without one (`_drop_closed_connection`), one that died silently fails its
         # request with 503 and the pool drops it; recycling keeps idle connections from going stale.

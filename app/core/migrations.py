@@ -54,7 +54,9 @@ async def schema_revision_within(url: str, timeout: float) -> str | None:
     which must answer promptly whatever the pool is doing). Raises on any failure, TimeoutError included."""
 
     async def read() -> str | None:
-        conn = await asyncpg.connect(to_plain_url(url), timeout=timeout)
+        # No statement cache: one statement, and through a transaction pooler a named statement would
+        # outlive this connection on the server connection it leaves behind.
+        conn = await asyncpg.connect(to_plain_url(url), timeout=timeout, statement_cache_size=0)
         try:
             revision: str | None = await conn.fetchval("SELECT version_num FROM alembic_version")
             return revision

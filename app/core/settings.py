@@ -41,6 +41,16 @@ class Settings(BaseSettings):
         description="API processes `serve` runs. Unset: one per core with an external database, one on the "
         "embedded server.",
     )
+    db_transaction_pooler: bool = Field(
+        default=False,
+        description="The database URL is a pooler in transaction mode (PgBouncer before 1.21): no prepared "
+        "statement is cached or reused across transactions. Needs AGENT_MEMORY_LISTEN_DATABASE_URL.",
+    )
+    listen_database_url: str | None = Field(
+        default=None,
+        description="A direct PostgreSQL URL (not through a pooler) for LISTEN: key revocations and job "
+        "wake-ups. Unset: the database URL.",
+    )
     read_database_urls: str = Field(
         default="",
         description="Comma-separated PostgreSQL URLs of streaming read replicas. Reads that may lag (recall, "
@@ -160,13 +170,13 @@ class Settings(BaseSettings):
         description="Comma-separated origins allowed to call the API from a browser (CORS). Empty: CORS off.",
     )
 
-    @field_validator("database_url", "admin_key", mode="before")
+    @field_validator("database_url", "admin_key", "listen_database_url", mode="before")
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         # An empty variable (`AGENT_MEMORY_ADMIN_KEY=` in a .env file) means the setting is not set.
         return None if value == "" else value
 
-    @field_validator("database_url")
+    @field_validator("database_url", "listen_database_url")
     @classmethod
     def _check_url(cls, value: str | None) -> str | None:
         if value is None:
@@ -189,6 +199,21 @@ class Settings(BaseSettings):
     @classmethod
     def _check_endpoint_key(cls, value: str | None) -> str | None:
         return value.strip() or None if value is not None else None
+
+    @model_validator(mode="after")
+    def _check_pooler(self) -> Settings:
+        # LISTEN through a pooler in transaction mode is accepted and then never hears a NOTIFY: revoked
+        # keys would stay trusted in other processes' caches, and workers would wake only by polling.
+        if self.db_transaction_pooler and self.listen_database_url is None:
+            raise ValueError(
+                "AGENT_MEMORY_DB_TRANSACTION_POOLER needs AGENT_MEMORY_LISTEN_DATABASE_URL: a direct URL to "
+                "PostgreSQL (LISTEN cannot work through a transaction pooler)"
+            )
+        return self
+
+    def listen_url(self, database_url: str) -> str:
+        """Where LISTEN connects (libpq form): the direct URL if set, else the database's own."""
+        return to_plain_url(self.listen_database_url or database_url)
 
     @model_validator(mode="after")
     def _check_embeddings(self) -> Settings:

@@ -68,7 +68,7 @@ async def run_worker_process(
                     raise
                 logger.warning("database not ready (%s); retrying", type(exc).__name__)
                 await asyncio.sleep(START_RETRY_SECONDS)
-        worker = Worker(settings, create_sessionmaker(engine), url, name=name, jobs=jobs)
+        worker = Worker(settings, create_sessionmaker(engine), settings.listen_url(url), name=name, jobs=jobs)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):

@@ -1,6 +1,7 @@
 """The fault suite: crash and restart the pieces of a running service under load, and count what clients saw.
 
-Run: .venv/bin/python -m bench faults [--only worker-kill,api-kill,pg-fast,pg-immediate,forget,pool,healthz]
+Run: .venv/bin/python -m bench faults [--only worker-kill,api-kill,pg-fast,pg-immediate,forget,pool,healthz,
+     hostile,scaled,scaled-pgbouncer]
      [--seconds 12] [--concurrency 16] [--healthz-seconds 300] [--pool-embeddings none|local]
 
 Everything runs on loopback against a throw-away PostgreSQL cluster (bench/faults/cluster.py) and real
@@ -17,6 +18,10 @@ Scenarios:
   with 503 within the pool's bounded wait, not queue for half a minute (`--pool-embeddings local`: with
   the semantic channel, two checkouts per recall).
 - healthz: `/healthz` latency while serve extracts 4 × 300 messages of ~11 KB.
+- scaled: two API processes and two `agent-memory worker` processes on one database under the writers'
+  load; one API process and one worker SIGKILLed and started again, then PostgreSQL restarted
+  (bench/faults/scaled.py). scaled-pgbouncer: the same with every process connecting through PgBouncer
+  in transaction mode.
 
 For each: requests, status codes overall and during the fault, acknowledged writes (201'd memories and
 202'd messages), lost (acknowledged but not in the database afterwards), duplicated memories, how long
@@ -88,16 +93,34 @@ async def _call(
     return response
 
 
-async def load(run: Run, base: str, ns: str, seconds: float, concurrency: int) -> None:
-    """Writers: remember and ingest unique statements for `seconds`, keeping what was acknowledged."""
+async def load(
+    run: Run,
+    base: str | list[str],
+    ns: str,
+    seconds: float,
+    concurrency: int,
+    stop: asyncio.Event | None = None,
+) -> None:
+    """Writers: remember and ingest unique statements for `seconds` (or until `stop`), keeping what was
+    acknowledged. With several API processes (`base` a list) writer w starts on process w modulo their
+    number and, as behind a load balancer, moves to the next one when its process does not answer."""
     deadline = time.monotonic() + seconds
     headers = {"Authorization": f"Bearer {ADMIN_KEY}"}
+    bases = [base] if isinstance(base, str) else base
 
     async def writer(w: int) -> None:
         profile = f"/v1/namespaces/{ns}/profiles/p{w % 4}"
         i = 0
-        async with httpx.AsyncClient(base_url=base, headers=headers, timeout=TIMEOUT) as client:
-            while time.monotonic() < deadline:
+        at = w % len(bases)
+        async with contextlib.AsyncExitStack() as stack:
+            clients = [
+                await stack.enter_async_context(
+                    httpx.AsyncClient(base_url=b, headers=headers, timeout=TIMEOUT)
+                )
+                for b in bases
+            ]
+            while time.monotonic() < deadline and not (stop is not None and stop.is_set()):
+                client = clients[at]
                 i += 1
                 text = f"In {run.name} round {w}-{i} I planted {i} tomato seedlings in pot number {w}."
                 if i % 2:
@@ -110,6 +133,7 @@ async def load(run: Run, base: str, ns: str, seconds: float, concurrency: int) -
                     if r is not None and r.status_code == 202:
                         run.messages.append(text)
                 if r is None:
+                    at = (at + 1) % len(clients)
                     await asyncio.sleep(0.05)  # the API is down: do not spin
 
     await asyncio.gather(*(writer(w) for w in range(concurrency)))
@@ -550,12 +574,19 @@ async def scenario_healthz(
 def main(argv: list[str] | None = None) -> int:
     parser = harness.parser(__doc__, database=False)
     parser.add_argument(
-        "--only", default="worker-kill,api-kill,pg-fast,pg-immediate,forget,pool,healthz,hostile"
+        "--only",
+        default="worker-kill,api-kill,pg-fast,pg-immediate,forget,pool,healthz,hostile,scaled,scaled-pgbouncer",
     )
     parser.add_argument("--seconds", type=float, default=12.0, help="load duration per scenario")
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--healthz-seconds", type=float, default=300.0)
     parser.add_argument("--pool-embeddings", default="none", choices=["none", "local"])
+    parser.add_argument(
+        "--scaled-embeddings",
+        default="none",
+        choices=["none", "local"],
+        help="embeddings of the scaled scenarios' four processes (local: four copies of the model)",
+    )
     return harness.run_benchmark(parser, run, argv)
 
 
@@ -567,29 +598,36 @@ async def run(args: argparse.Namespace) -> None:
     results: list[tuple[Run, dict[str, Any]]] = []
     try:
         _, db = await harness.create_database(cluster.url, "agent_memory", exact=True)
-        server = service(db, env={"AGENT_MEMORY_JOB_LEASE_SECONDS": "10"})
-        server.spawn()
-        await server.ready(timeout=300)
-        try:
-            scenarios = {
-                "worker-kill": scenario_worker_kill,
-                "api-kill": scenario_api_kill,
-                "pg-fast": scenario_pg("fast"),
-                "pg-immediate": scenario_pg("immediate"),
-                "forget": scenario_forget,
-            }
-            for name, scenario in scenarios.items():
-                if name in chosen:
-                    results.append(await scenario(server, cluster, args))
-                    print(f"{name} done", flush=True)
-        finally:
-            server.stop()
+        scenarios = {
+            "worker-kill": scenario_worker_kill,
+            "api-kill": scenario_api_kill,
+            "pg-fast": scenario_pg("fast"),
+            "pg-immediate": scenario_pg("immediate"),
+            "forget": scenario_forget,
+        }
+        if set(scenarios) & set(chosen):
+            server = service(db, env={"AGENT_MEMORY_JOB_LEASE_SECONDS": "10"})
+            server.spawn()
+            await server.ready(timeout=300)
+            try:
+                for name, scenario in scenarios.items():
+                    if name in chosen:
+                        results.append(await scenario(server, cluster, args))
+                        print(f"{name} done", flush=True)
+            finally:
+                server.stop()
         if "pool" in chosen:
             results.append(await scenario_pool(cluster, args))
         if "healthz" in chosen:
             results.append(await scenario_healthz(cluster, args))
         if "hostile" in chosen:
             results.append(await scenario_hostile(cluster, args))
+        from bench.faults.scaled import scenario_scaled  # it builds on this module's load and checks
+
+        if "scaled" in chosen:
+            results.append(await scenario_scaled(cluster, args, pooler=False))
+        if "scaled-pgbouncer" in chosen:
+            results.append(await scenario_scaled(cluster, args, pooler=True))
     finally:
         cluster.stop()
 
