@@ -4,6 +4,7 @@ the worker's own health port, the Dockerfile basics, .dockerignore, the CI scrip
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -80,3 +81,35 @@ def test_readme_commands_exist() -> None:
     assert "agent-memory serve" in readme
     assert "pytest" in readme and "pytest" in (ROOT / ".ci" / "run").read_text()
     assert "sdk_check.sh" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_scaled_compose_file_wires_primary_replica_pooler_two_apis_and_two_workers() -> None:
+    """docker-compose.scaled.yml (docs/scale-out.md): what each process connects to. Its syntax is checked
+    as YAML here; `docker compose config` is the check where Docker Compose is installed."""
+    compose: dict[str, Any] = yaml.safe_load((ROOT / "docker-compose.scaled.yml").read_text())
+    services = compose["services"]
+    assert set(services) == {
+        "primary", "replica", "pgbouncer", "migrate", "api-1", "api-2", "worker-1", "worker-2", "lb"
+    }  # fmt: skip
+    assert "pg_basebackup -h primary" in " ".join(services["replica"]["entrypoint"]) and "-R" in " ".join(
+        services["replica"]["entrypoint"]
+    )
+    assert "pool_mode = transaction" in compose["configs"]["pgbouncer-ini"]["content"]
+    assert "host replication" in compose["configs"]["allow-replication"]["content"]
+    for name in ("migrate", "api-1", "api-2", "worker-1", "worker-2"):
+        env = services[name]["environment"]
+        assert "@pgbouncer:6432/" in env["AGENT_MEMORY_DATABASE_URL"], name
+        assert env["AGENT_MEMORY_DB_TRANSACTION_POOLER"] == "true", name
+        assert "@primary:5432/" in env["AGENT_MEMORY_LISTEN_DATABASE_URL"], name
+        assert "@replica:5432/" in env["AGENT_MEMORY_READ_DATABASE_URLS"], name
+    for name in ("api-1", "api-2"):
+        assert (
+            services[name]["command"][:2] == ["agent-memory", "serve"]
+            and "--no-worker" in services[name]["command"]
+        )
+        assert services[name]["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+    for name in ("worker-1", "worker-2"):
+        assert services[name]["command"][:2] == ["agent-memory", "worker"]
+    upstream = compose["configs"]["nginx"]["content"]
+    assert "api-1:8080" in upstream and "api-2:8080" in upstream
+    assert services["lb"]["ports"] == ["8080:8080"]
