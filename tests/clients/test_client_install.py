@@ -19,7 +19,7 @@ README = (ROOT / "README.md").read_text()
 
 
 def client_section() -> str:
-    start = README.index("## Python client")
+    start = README.index("## Clients and framework integrations")
     return README[start : README.find("\n## ", start + 3)]
 
 
