@@ -6,6 +6,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from app.context.router import router as context_router
+from app.events.router import router as events_router
 from app.ingest.router import router as ingest_router
 from app.jobs.router import router as jobs_router
 from app.memories.router import router as memories_router
@@ -35,6 +36,7 @@ ROUTERS: list[APIRouter] = [
     sessions_router,
     context_router,
     transfer_router,
+    events_router,
 ]
 
 # The API reference's sections (OpenAPI tags), in the order a reader meets them.
@@ -46,4 +48,5 @@ TAGS: list[dict[str, Any]] = [
     {"name": "sessions", "description": "The Session API: branching message trees, compaction, search."},
     {"name": "context", "description": "Context blocks rendered into a session's system prompt."},
     {"name": "export", "description": "Export and import of a namespace's data."},
+    {"name": "events", "description": "Every change to memory, in order: the events feed."},
 ]

@@ -17,7 +17,10 @@ SECONDS_PER_PASS = 45
 
 async def test_schemathesis_finds_no_server_error() -> None:
     async with fresh_database("am_fuzz") as url:
-        server = service(url, env={"AGENT_MEMORY_LOG_LEVEL": "ERROR"})
+        # The events feed's long-poll bounded to a second: an example waits at most that (a longer `wait`
+        # is a 422), so the passes end in their time.
+        env = {"AGENT_MEMORY_LOG_LEVEL": "ERROR", "AGENT_MEMORY_EVENTS_MAX_WAIT_SECONDS": "1"}
+        server = service(url, env=env)
         server.spawn()
         try:
             await server.ready(timeout=180)  # bounded: a loaded machine starts slowly

@@ -33,6 +33,14 @@ JOB_SECONDS = Histogram(
     buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60),
 )
 MEMORIES_CREATED = Counter("agent_memory_memories_created_total", "Memories created by type", ["type"])
+# Counted once each by the worker that reads it from the outbox (its `metrics` subscriber).
+EVENTS_WRITTEN = Counter("agent_memory_events_total", "Events written to the outbox, by type", ["type"])
+EVENTS_PURGED = Counter("agent_memory_events_purged_total", "Events deleted past their retention")
+EVENT_FEED_WAITS = Counter(
+    "agent_memory_event_feed_waits_total",
+    "Feed requests that waited for events, by how the wait ended",
+    ["outcome"],
+)
 REMEMBER_STATEMENT_ITEMS = Histogram(
     "agent_memory_remember_statement_items",
     "Remembers stored by one statement (concurrent remembers of a process share one: group commit)",

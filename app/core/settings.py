@@ -83,6 +83,18 @@ class Settings(BaseSettings):
     job_lease_seconds: float = Field(default=30.0, ge=1, le=3600)
     job_max_attempts: int = Field(default=5, ge=1, le=100)
     job_backoff_seconds: float = Field(default=2.0, gt=0, le=3600)
+    events_retention_days: float = Field(
+        default=7.0,
+        gt=0,
+        le=3650,
+        description="How long events (the feed, webhooks) are kept; the worker deletes older ones.",
+    )
+    events_max_wait_seconds: float = Field(
+        default=30.0,
+        ge=0,
+        le=300,
+        description="The longest `wait` a feed request may ask for (a long-poll holds no database connection).",
+    )
     llm_base_url: str | None = Field(
         default=None,
         description="OpenAI-compatible endpoint (…/v1) for extraction, compaction and answers. Unset: no LLM.",

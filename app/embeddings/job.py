@@ -1,7 +1,8 @@
 """The `embed` job: vectors for a profile's memories that have none of the configured model yet.
 
-Queued (one per profile: queued jobs coalesce) by the extraction job when it created memories and by
-remember, in the transaction that wrote them; never run on a request path. It works in rounds — read a batch
+Queued (one per profile: queued jobs coalesce) when a memory is created or edited, by the subscriber below
+reading the event outbox (app.events.dispatch): whichever way the memory was written (REST, MCP, the
+Session API's extraction, import, an edit), its event queues its vectors; never run on a request path. It works in rounds — read a batch
 of memories still without a vector, embed them with no database connection held, store the vectors — until
 none is left, so it also backfills after the model changes. Idempotent: a re-run stores nothing new.
 
@@ -21,6 +22,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.embeddings import repository
 from app.embeddings.service import Semantic, text_of
+from app.events.dispatch import subscriber
+from app.events.types import EventRow, EventType
 from app.worker import queue
 from app.worker.context import JobContext, JobInfo
 from app.worker.kinds import EmbedPayload, EmbedResult
@@ -51,6 +54,16 @@ async def enqueue_backfill(db: AsyncSession, semantic: Semantic) -> int:
     for profile_id in profiles:
         await enqueue_embedding(db, profile_id)
     return len(profiles)
+
+
+@subscriber("embeddings", [EventType.MEMORY_CREATED, EventType.MEMORY_UPDATED])
+async def embed_written_memories(ctx: JobContext, db: AsyncSession, events: list[EventRow]) -> None:
+    """Vectors for the profiles whose memories were created or edited (an edit of the statement dropped its
+    vectors; an edit of anything else leaves them, and the job finds nothing to do)."""
+    if ctx.settings.embeddings == "none":
+        return
+    for profile_id in sorted({e.profile_id for e in events if e.profile_id is not None}):
+        await enqueue_embedding(db, profile_id)
 
 
 def semantic_for(ctx: JobContext) -> Semantic | None:

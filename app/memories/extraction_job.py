@@ -12,7 +12,6 @@ from datetime import UTC, timedelta
 from typing import Any
 
 from app.core.timestamps import earlier_by
-from app.embeddings.job import enqueue_embedding
 from app.events import repository as events
 from app.events.types import EventType
 from app.extraction.text import parse_message
@@ -103,8 +102,6 @@ async def run_extraction(ctx: JobContext, job: JobInfo, payload: ExtractPayload)
     async with ctx.transaction() as db:
         await sessions_repository.set_languages(db, profile_id, session_id, languages)
         stored = await service.store(db, profile_id, service.new_memories(extracted, session_id, metadata))
-        if stored.created and ctx.settings.embeddings != "none":
-            await enqueue_embedding(db, profile_id)  # vectors for them, committed with them
         counts = {
             "jobId": job.id,
             "memoriesCreated": stored.created,

@@ -458,6 +458,18 @@ _REMEMBER_MANY = f"""
 async def remember_many(conn: Any, items: list[RememberItem]) -> list[Remembered]:
     """remember for several items as one statement on the driver's connection (see `_REMEMBER_MANY`),
     the results in item order; no two items that supersede may share a profile and topic."""
+    # Stored in namespace order: each namespace's event counter is locked at commit in the order its first
+    # memory was written (migration 0017), so two processes' batches spanning the same namespaces take
+    # those locks in one order and never wait on each other in a cycle.
+    order = sorted(range(len(items)), key=lambda i: items[i].namespace)
+    results = await _remember_many_in_order(conn, [items[i] for i in order])
+    by_item: list[Remembered | None] = [None] * len(items)
+    for position, result in zip(order, results, strict=True):
+        by_item[position] = result
+    return [r for r in by_item if r is not None]
+
+
+async def _remember_many_in_order(conn: Any, items: list[RememberItem]) -> list[Remembered]:
     memories = [item.memory for item in items]
     rows = await conn.fetch(
         _REMEMBER_MANY,

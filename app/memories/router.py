@@ -14,7 +14,6 @@ from app.core.metadata import parse_filter
 from app.core.names import NamespacePath, ProfilePath, SessionPath
 from app.core.pagination import Cursor, Limit
 from app.core.timestamps import AwareTimestamp
-from app.embeddings.service import ConfiguredSemantic, semantic_of
 from app.memories import service
 from app.memories.schemas import (
     EditRequest,
@@ -68,7 +67,6 @@ async def remember(
         body.content,
         body.session_id,
         body.metadata,
-        embed=semantic_of(state) is not None,
         restore=body.restore,
     )
     response.status_code = 201 if created else 200
@@ -148,11 +146,11 @@ async def get_memory(
 
 @router.patch("/memories/{memory_id}", responses=error_responses(409))
 async def edit_memory(
-    memory_id: str, body: EditRequest, profile: ExistingProfile, db: DbSession, semantic: ConfiguredSemantic
+    memory_id: str, body: EditRequest, profile: ExistingProfile, db: DbSession
 ) -> MemoryOut:
     """Correct a memory; the previous version is kept in its history. A superseded memory → 409
     `memory_superseded`; content another memory already holds → 409 `memory_content_exists`."""
-    return await service.edit_memory(db, profile, memory_id, body, embed=semantic is not None)
+    return await service.edit_memory(db, profile, memory_id, body)
 
 
 @router.get("/memories/{memory_id}/history", dependencies=[ReplicaRead])

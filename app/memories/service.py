@@ -129,19 +129,19 @@ async def remember(
     session_id: str | None,
     metadata: dict[str, Any] | None = None,
     *,
-    embed: bool = False,
     restore: bool = False,
 ) -> tuple[MemoryOut, bool]:
     """One statement → one memory, classified by the extractor. Returns (memory, created); content the
     profile forgot (a tombstone holds it) is `MemoryForgotten` unless `restore` lifts the tombstone.
 
-    The usual case (new content, embeddings off) is one autocommit statement on the driver's connection,
-    the profile resolved (or created) inside it, shared with the process's concurrent remembers
-    (`batching`). The rarer cases (content already stored, a profile created concurrently, an embedding
-    job to queue with the memory) take a unit of work of their own, committed before this returns.
+    The usual case (new content) is one autocommit statement on the driver's connection, the profile
+    resolved (or created) inside it, shared with the process's concurrent remembers (`batching`); its
+    `memory.created` event, written with it, has the worker embed it. The rarer cases (content already
+    stored, a profile created concurrently, a restore) take a unit of work of their own, committed before
+    this returns.
     """
     memory = await _classified(content, session_id, metadata)
-    if not embed and not restore:
+    if not restore:
         done = await batcher.remember(RememberItem(principal.namespace_id, namespace, profile_name, memory))
         if done.namespace_id is None:
             raise NamespaceNotFound(f"namespace '{namespace}' not found")
@@ -150,7 +150,7 @@ async def remember(
             return MemoryOut.model_validate(done.memory), True
     async with sessionmaker.begin() as db:
         profile, _ = await profiles.for_write(db, principal, namespace, profile_name)
-        return await _remember_in_transaction(db, profile, memory, embed=embed, restore=restore)
+        return await _remember_in_transaction(db, profile, memory, restore=restore)
 
 
 async def remember_in_profile(
@@ -160,12 +160,11 @@ async def remember_in_profile(
     session_id: str | None,
     metadata: dict[str, Any] | None = None,
     *,
-    embed: bool = False,
     restore: bool = False,
 ) -> tuple[MemoryOut, bool]:
     """remember into a profile already resolved in the caller's transaction (the MCP tool)."""
     return await _remember_in_transaction(
-        db, profile, await _classified(content, session_id, metadata), embed=embed, restore=restore
+        db, profile, await _classified(content, session_id, metadata), restore=restore
     )
 
 
@@ -188,17 +187,13 @@ async def _classified(content: str, session_id: str | None, metadata: dict[str, 
 
 
 async def _remember_in_transaction(
-    db: AsyncSession, profile: Profile, memory: NewMemory, *, embed: bool, restore: bool = False
+    db: AsyncSession, profile: Profile, memory: NewMemory, *, restore: bool = False
 ) -> tuple[MemoryOut, bool]:
     if restore:  # the explicit way back for forgotten content: its tombstones are lifted first
         await repository.lift_tombstones_of(db, profile.id, memory.content_hash)
     row = await repository.insert_one(db, profile.id, memory)
     if row is not None:
         MEMORIES_CREATED.labels(memory.type).inc()
-        if embed:  # the vector is made by the worker, never on this request's path
-            from app.embeddings.job import enqueue_embedding
-
-            await enqueue_embedding(db, profile.id)
         return MemoryOut.model_validate(row), True
     # Already stored (perhaps by a concurrent remember): answer that memory, current again if it was replaced.
     existing = await repository.get_by_hash(db, profile.id, memory.content_hash)
@@ -285,9 +280,7 @@ async def get_memory(
     return MemoryDetail(**MemoryOut.model_validate(row).model_dump(), sources=sources)
 
 
-async def edit_memory(
-    db: AsyncSession, profile: Profile, memory_id: str, edit: EditRequest, *, embed: bool = False
-) -> MemoryOut:
+async def edit_memory(db: AsyncSession, profile: Profile, memory_id: str, edit: EditRequest) -> MemoryOut:
     """Correct a memory: the current state is archived, the new one becomes version + 1."""
     # A new statement is summarised and typed again, unless the client said what those are; classified
     # first, so that the topic it may move to is locked with the memory's own (repository.get_for_edit).
@@ -329,13 +322,11 @@ async def edit_memory(
         metadata=edit.metadata if edit.metadata is not None else current.metadata,
     )
     if content != current.content:
-        # Its vectors describe the old statement: drop them, and have the worker embed the new one.
+        # Its vectors describe the old statement: dropped; its `memory.updated` event has the worker embed
+        # the new one.
         from app.embeddings import repository as embeddings
-        from app.embeddings.job import enqueue_embedding
 
         await embeddings.forget(db, profile.id, memory_id)
-        if embed:
-            await enqueue_embedding(db, profile.id)
     return MemoryOut.model_validate(row)
 
 

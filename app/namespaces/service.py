@@ -78,6 +78,8 @@ async def delete(db: AsyncSession, principal: Principal, name: str) -> None:
         return  # deleted already (or never there): deletes are idempotent, a repeat answers as the first
     profile_ids = await repository.soft_delete(db, namespace.id)
     await keys.announce(db, keys.EVERY_KEY)  # its keys die with it, in every API process
+    # Queued here, not from events: a deleted namespace has no feed left to say it (a deleted profile's
+    # purge is queued from its `profile.deleted` event, app.profiles.purge_job).
     for profile_id in profile_ids:
         await queue.enqueue_purge_profile(db, profile_id)
 

@@ -17,7 +17,6 @@ from app.models import Profile
 from app.namespaces import service as namespaces
 from app.profiles import repository
 from app.profiles.schemas import MemoryCounts, ProfileCounts, ProfileDetail, ProfileList, ProfileOut
-from app.worker import queue
 
 
 class ProfileNotFound(NotFound, code="profile_not_found"): ...
@@ -108,5 +107,5 @@ async def delete(db: AsyncSession, principal: Principal, namespace: str, name: s
     if profile is None:
         return  # deleted already (or never there): deletes are idempotent, a repeat answers as the first
     await repository.soft_delete(db, profile.id)
-    await queue.enqueue_purge_profile(db, profile.id)
+    # Its purge is queued by the worker from this event (app.profiles.purge_job).
     await events.record(db, profile.id, EventType.PROFILE_DELETED)

@@ -20,9 +20,14 @@ from app.worker.kinds import JobPayload, JobResult
 
 P = TypeVar("P", bound=JobPayload)
 Handler = Callable[[JobContext, JobInfo, P], Awaitable[JobResult]]
+# Work the loop does on each round besides claiming jobs (the event subscribers: app.events.dispatch);
+# returns whether it found any, so that `Worker.drain` goes on until none is left.
+RoundTask = Callable[[JobContext], Awaitable[bool]]
 
 # Where the product's handlers live; a new job kind adds its module here.
 JOB_MODULES = (
+    # Follow-up work subscribes to the event outbox (its subscribers live with their jobs below).
+    "app.events.dispatch",
     "app.memories.extraction_job",
     "app.profiles.purge_job",
     "app.sessions.compaction_job",
@@ -49,6 +54,8 @@ class RegisteredJob:
 class Registry:
     def __init__(self, modules: tuple[str, ...] = ()) -> None:
         self._jobs: dict[str, RegisteredJob] = {}
+        self._rounds: list[RoundTask] = []
+        self._channels: set[str] = set()
         self._modules = modules
         self._loaded = not modules
 
@@ -63,6 +70,23 @@ class Registry:
             return handler
 
         return register
+
+    def every_round(self, task: RoundTask, *, wake_on: str | None = None) -> RoundTask:
+        """Have the loop run `task` on each round (and `drain` until it finds nothing); a NOTIFY on
+        `wake_on` wakes the loop for it, as one on the jobs' channel does for jobs."""
+        if task not in self._rounds:
+            self._rounds.append(task)
+        if wake_on is not None:
+            self._channels.add(wake_on)
+        return task
+
+    def round_tasks(self) -> list[RoundTask]:
+        self.load()
+        return list(self._rounds)
+
+    def wake_channels(self) -> list[str]:
+        self.load()
+        return sorted(self._channels)
 
     def get(self, kind: str) -> RegisteredJob | None:
         self.load()

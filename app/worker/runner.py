@@ -117,10 +117,11 @@ class Worker:
         """Process jobs until the queue holds none queued or running (used by tests and benchmarks)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
+            followed = await self._rounds()
             claimed = await self._claim_and_start()
             if self._inflight:
                 await asyncio.wait(list(self._inflight.values()), return_when=asyncio.FIRST_COMPLETED)
-            elif not claimed:
+            elif not claimed and not followed:
                 async with self.sessionmaker() as db:
                     pending = await repository.pending_count(db)
                 if not pending:
@@ -135,6 +136,7 @@ class Worker:
         backoff = RECONNECT_MIN_SECONDS
         while not self._stopping.is_set():
             try:
+                await self._rounds()
                 await self._claim_and_start()
                 if not self._inflight and self._finished_since_statistics:
                     await self._refresh_statistics()  # idle after some work: what it wrote is planned on
@@ -175,6 +177,13 @@ class Worker:
             self._inflight[job.id] = task
             task.add_done_callback(self._forget)
         return len(jobs)
+
+    async def _rounds(self) -> bool:
+        """The registry's round tasks (events to follow up); whether any found work."""
+        found = False
+        for task in self.registry.round_tasks():
+            found = await task(self.context) or found
+        return found
 
     def _forget(self, task: asyncio.Task[None]) -> None:
         job_id = task.get_name().removeprefix("job ")
@@ -352,7 +361,8 @@ class Worker:
             self._listener = await asyncpg.connect(
                 to_plain_url(self.database_url), timeout=self.settings.db_connect_timeout_seconds
             )
-            await self._listener.add_listener(repository.NOTIFY_CHANNEL, lambda *_: self._wake.set())
+            for channel in [repository.NOTIFY_CHANNEL, *self.registry.wake_channels()]:
+                await self._listener.add_listener(channel, lambda *_: self._wake.set())
         except Exception as exc:
             # Polling still finds every job; LISTEN only makes it prompt.
             logger.warning("LISTEN unavailable, polling only: %s", _describe(exc))

@@ -92,12 +92,12 @@ def upgrade() -> None:
         ),
         sa.PrimaryKeyConstraint("subscriber", "namespace_id", name=op.f("pk_event_cursors")),
     )
-    # Timestamps as the API writes them (pydantic: UTC, `Z`).
+    # Timestamps as the API writes them (pydantic: UTC, `Z`, microseconds unless there are none).
     op.execute(
         """
         CREATE FUNCTION api_timestamp(t timestamptz) RETURNS text
         LANGUAGE sql IMMUTABLE PARALLEL SAFE
-        AS $$ SELECT to_char(t AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') $$
+        AS $$ SELECT replace(to_char(t AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), '.000000Z', 'Z') $$
         """
     )
     # A memory's public fields as the API returns them (app.memories.schemas.MemoryOut).

@@ -12,6 +12,7 @@ from fastapi import FastAPI
 from sqlalchemy import text
 
 from app.core.settings import Settings, to_async_url
+from app.events.dispatch import follow_events
 from app.worker import repository as jobs
 from app.worker.context import JobContext, JobInfo
 from app.worker.kinds import EmbedPayload, ExtractPayload, JobPayload, JobResult
@@ -56,6 +57,8 @@ async def _profile(app: FastAPI, client: httpx.AsyncClient, ns: str, name: str, 
     async with app.state.sessionmaker() as db:
         statement = text("SELECT profile_id FROM memories WHERE id = :id")
         profile_id: int = (await db.execute(statement, {"id": response.json()["id"]})).scalar_one()
+    # The worker's subscribers read the memories' events and queue the embed job (and run no job).
+    await follow_events(JobContext(settings=app.state.settings, sessionmaker=app.state.sessionmaker))
     return profile_id
 
 

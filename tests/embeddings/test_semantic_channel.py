@@ -137,12 +137,14 @@ async def test_remember_queues_embedding_and_the_worker_embeds_it(
     response = await provider_client.post(f"{url}/remember", json={"content": "My quennet is named Pixel."})
     assert response.status_code == 201
     assert not fake_embeddings.requests  # remember answers before any vector exists
-    assert (await provider_client.get(url)).json()["counts"]["pendingJobs"] == 1
-    # Remembering it again queues nothing more.
+    # Remembering it again changes nothing: one memory.created event, which the worker follows up.
     assert (
         await provider_client.post(f"{url}/remember", json={"content": "My quennet is named Pixel."})
     ).status_code == 200
-    assert (await provider_client.get(url)).json()["counts"]["pendingJobs"] == 1
+    feed = (
+        await provider_client.get(f"/v1/namespaces/{provider_ns}/events", params={"profile": "carol"})
+    ).json()
+    assert [e["type"] for e in feed["events"]] == ["memory.created"]
     await provider_worker.drain()
     assert fake_embeddings.inputs() == ["My quennet is named Pixel."]
     result = await _recall(provider_client, url, "Which zorbling do I have?")
