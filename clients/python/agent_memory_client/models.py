@@ -43,6 +43,15 @@ class PartModel(BaseModel):
 BlockDefineScope = Literal["session", "profile"]
 BlockKind = Literal["readonly", "writable", "skill", "search", "history", "summary"]
 BlockOutScope = Literal["session", "profile"]
+EventType = Literal[
+    "memory.created",
+    "memory.updated",
+    "memory.superseded",
+    "memory.deleted",
+    "session.deleted",
+    "profile.deleted",
+    "ingest.completed",
+]
 JobStatus = Literal["queued", "running", "done", "failed"]
 MemoryType = Literal["fact", "event", "instruction", "task"]
 MemoryVersionChange = Literal["created", "edited", "restored", "superseded", "deleted"]
@@ -197,6 +206,23 @@ class EntryOut(ResponseModel):
 class EntryWrite(RequestModel):
     content: str
     description: str | None = None
+
+
+class EventOut(ResponseModel):
+    data: dict[str, Any]
+    id: int
+    memory_id: str | None = None
+    namespace: str
+    profile: str | None
+    session_id: str | None = None
+    timestamp: datetime
+    type: EventType
+
+
+class EventPage(ResponseModel):
+    cursor: int
+    events: list[EventOut]
+    has_more: bool
 
 
 class FeatureContribution(ResponseModel):
