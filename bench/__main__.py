@@ -26,6 +26,7 @@ BENCHMARKS = {
     "fuzz-api": "bench.fuzz_api",
     "locomo": "bench.locomo",
     "memory-core": "bench.bench_memory_core",
+    "outbox": "bench.bench_outbox",
     "recall": "bench.bench_recall",
     "transfer": "bench.bench_transfer",
     "tune-rerank": "bench.tune_rerank",

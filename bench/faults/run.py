@@ -24,8 +24,9 @@ Scenarios:
   in transaction mode.
 
 For each: requests, status codes overall and during the fault, acknowledged writes (201'd memories and
-202'd messages), lost (acknowledged but not in the database afterwards), duplicated memories, how long
-clients were disturbed, and for extraction whether every job finished.
+202'd messages), lost (acknowledged but not in the database afterwards, or a change without its event),
+duplicated memories, how long clients were disturbed, and for extraction whether every job finished. The
+load scenarios also note events written against changes made (the outbox, docs/events.md).
 """
 
 from __future__ import annotations
@@ -187,6 +188,36 @@ async def verify(run: Run, url: str, ns: str) -> dict[str, int]:
     }
 
 
+async def outbox_check(url: str, ns: str) -> dict[str, int]:
+    """Events written against changes made, in the namespace (docs/events.md): memories stored and
+    `memory.created` events, memories superseded and `memory.superseded` events, and whether the ids run
+    1, 2, 3… without a gap or a repeat (an event lost or numbered twice by a crash would show here)."""
+    conn = await _connect(url)
+    try:
+        row = await conn.fetchrow(
+            """
+            WITH ns AS (SELECT id FROM namespaces WHERE name = $1 AND deleted_at IS NULL),
+            m AS (SELECT m.id, m.superseded_by FROM memories m JOIN profiles p ON p.id = m.profile_id
+                  WHERE p.namespace_id = (SELECT id FROM ns)),
+            e AS (SELECT * FROM events WHERE namespace_id = (SELECT id FROM ns))
+            SELECT (SELECT count(*) FROM m) AS memories,
+                   (SELECT count(*) FROM m WHERE superseded_by IS NOT NULL) AS superseded,
+                   (SELECT count(*) FROM e) AS events,
+                   (SELECT count(DISTINCT memory_id) FROM e WHERE type = 'memory.created') AS created_events,
+                   (SELECT count(*) FROM m WHERE NOT EXISTS (SELECT 1 FROM e WHERE e.type = 'memory.created'
+                        AND e.memory_id = m.id)) AS without_created,
+                   (SELECT count(*) FROM m WHERE superseded_by IS NOT NULL AND NOT EXISTS (
+                        SELECT 1 FROM e WHERE e.type = 'memory.superseded' AND e.memory_id = m.id))
+                       AS without_superseded,
+                   (SELECT coalesce(max(id), 0) - count(*) FROM e) AS id_gaps
+            """,
+            ns,
+        )
+    finally:
+        await conn.close()
+    return dict(row)
+
+
 async def namespace(base: str, name: str) -> None:
     """Set-up between scenarios: a client told 503 with Retry-After (a connection the last fault left
     dead fails one request) waits and tries again, as clients are asked to."""
@@ -222,6 +253,13 @@ async def under_load(
     db = cluster.database_url("agent_memory")
     pending, failed = await drain(db)
     result = await verify(run, db, ns)
+    outbox = await outbox_check(db, ns)
+    run.notes.append(
+        f"outbox: {outbox['events']} events; {outbox['memories']} memories, {outbox['created_events']} "
+        f"memory.created ({outbox['without_created']} memories without one); {outbox['superseded']} "
+        f"superseded ({outbox['without_superseded']} without memory.superseded); id gaps {outbox['id_gaps']}"
+    )
+    result["lost"] += outbox["without_created"] + outbox["without_superseded"]
     disturbed = (run.last_bad - run.fault_start) if run.last_bad and run.fault_start else 0.0
     return {**result, "pending": pending, "failed": failed, "disturbed_s": disturbed}
 
