@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 from agent_memory_client import (
+    CONSISTENCY_HEADER,
     AsyncMemoryClient,
     AuthenticationError,
     ConflictError,
@@ -25,6 +26,7 @@ from agent_memory_client import (
 from agent_memory_client.models import MessageIn, TextPart, ToolPart, UnknownPart
 from fastapi import FastAPI
 
+from app.core import consistency
 from app.worker.runner import Worker
 from bench.harness import free_port
 from tests.clients.conftest import Scripted, ScriptedServer, problem
@@ -276,6 +278,11 @@ def test_nothing_listening_is_a_connection_failure() -> None:
         memory.get_profile("alice")
     assert isinstance(refused.value.cause, httpx.ConnectError)
     assert time.monotonic() - started >= 0.05 * 0.5 * (1 + 2)  # it waited between its tries
+
+
+def test_consistency_header_is_the_servers() -> None:
+    """The header the client keeps and sends back is the one the server answers (app.core.consistency)."""
+    assert CONSISTENCY_HEADER == consistency.HEADER
 
 
 def test_consistency_token_is_sent_back(scripted: ScriptedServer) -> None:
