@@ -28,6 +28,7 @@ BENCHMARKS = {
     "memory-core": "bench.bench_memory_core",
     "outbox": "bench.bench_outbox",
     "recall": "bench.bench_recall",
+    "replicas": "bench.bench_replicas",
     "transfer": "bench.bench_transfer",
     "tune-rerank": "bench.tune_rerank",
     "tune-semantic": "bench.tune_semantic",

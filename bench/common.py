@@ -22,10 +22,11 @@ class LeanClient:
     speaks just enough HTTP for JSON requests to our own server (Content-Length bodies, no chunking).
     """
 
-    def __init__(self, port: int, key: str | None) -> None:
+    def __init__(self, port: int, key: str | None, headers: dict[str, str] | None = None) -> None:
         self.port = port
         auth = f"Authorization: Bearer {key}\r\n" if key else ""
-        self._headers = f"Host: 127.0.0.1\r\n{auth}Content-Type: application/json\r\n"
+        extra = "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
+        self._headers = f"Host: 127.0.0.1\r\n{auth}{extra}Content-Type: application/json\r\n"
         self._reader: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
 

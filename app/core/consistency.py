@@ -15,8 +15,10 @@ primary's, which has every write.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
+from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
@@ -69,11 +71,63 @@ async def primary_position(engine: AsyncEngine) -> int:
     return position
 
 
+class PositionReader:
+    """The primary's WAL position for the tokens of concurrent writes, read once for many of them.
+
+    A read sent after a write committed is at or past its commit; one already in flight when the write
+    finished may not be. So a write that finds a read in flight waits for the next one, which starts when
+    that one ends and serves every write that arrived meanwhile: under load, one statement per round trip
+    rather than one per write."""
+
+    def __init__(
+        self, engine: AsyncEngine, read: Callable[[AsyncEngine], Awaitable[int]] = primary_position
+    ) -> None:
+        self.engine = engine
+        self.read = read
+        self._current: asyncio.Future[int] | None = None
+        self._next: asyncio.Future[int] | None = None
+
+    async def position(self) -> int:
+        if self._current is None:
+            self._current = self._start()
+            return await asyncio.shield(self._current)
+        if self._next is None:
+            self._next = asyncio.get_running_loop().create_future()
+        return await asyncio.shield(self._next)
+
+    def _start(self) -> asyncio.Future[int]:
+        read = asyncio.ensure_future(self.read(self.engine))
+        read.add_done_callback(self._finished)
+        return read
+
+    def _finished(self, read: asyncio.Future[int]) -> None:
+        if not read.cancelled():
+            read.exception()  # retrieved here: the writers that awaited it saw it already
+        waiting, self._next = self._next, None
+        if waiting is None:
+            self._current = None
+            return
+        self._current = self._start()
+        self._current.add_done_callback(lambda done: _settle(waiting, done))
+
+
+def _settle(waiting: asyncio.Future[int], done: asyncio.Future[int]) -> None:
+    if waiting.done():
+        return
+    if done.cancelled():
+        waiting.cancel()
+    elif done.exception() is not None:
+        waiting.set_exception(done.exception())  # type: ignore[arg-type]
+    else:
+        waiting.set_result(done.result())
+
+
 class ConsistencyMiddleware:
     """Reads the token a request carries; answers every successful write with a fresh one."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
+        self._readers: dict[AsyncEngine, PositionReader] = {}  # by primary engine (one per app's life)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         state = scope["app"].state if "app" in scope else None
@@ -85,6 +139,9 @@ class ConsistencyMiddleware:
         current = _RequestConsistency(decode(sent.decode("latin-1")) if sent is not None else None)
         reset = _current.set(current)
         writes = scope["method"] not in _SAFE_METHODS
+        reader = self._readers.get(replicas.primary)
+        if reader is None:
+            self._readers = {replicas.primary: (reader := PositionReader(replicas.primary))}
 
         async def send_with_token(message: Message) -> None:
             if (
@@ -96,7 +153,7 @@ class ConsistencyMiddleware:
                 # Sent after the request's unit of work committed (its session commits before the answer
                 # starts), so the position read now is at or past its commit.
                 try:
-                    token = encode(await primary_position(replicas.primary))
+                    token = encode(await reader.position())
                 except Exception as exc:
                     # Committed all the same: the answer stands; the client's next read carries its
                     # previous token and may miss this write on a replica within the lag bound.
