@@ -2,7 +2,8 @@
 schema of `openapi/openapi.json` has a class of the same name in `agent_memory_client.models` with the same
 fields (by their wire names), and every enumeration a `Literal` of the same values; a field added on either
 side and not the other fails here. The check itself is shown to fail on a field added to a copy of the
-document and on a field added to a copy of a model. The sync client is checked to be what
+document and on a field added to a copy of a model. Every operation of the document has its method in both
+clients (by its operationId, or the seed API's name). The sync client is checked to be what
 clients/python/scripts/unasync.py writes from the async one."""
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import typing
 from pathlib import Path
 from typing import Any
 
-from agent_memory_client import models
+from agent_memory_client import AsyncMemoryClient, MemoryClient, models
 from pydantic import BaseModel, create_model
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -84,6 +85,25 @@ def test_a_field_added_to_a_model_fails_the_check() -> None:
     assert mismatches(DOCUMENT, namespace) == [
         "RecallRequest.rerank: in the client's model, not in the document"
     ]
+
+
+# Operations whose client method is named as the seed's API names them, not by the operationId.
+METHOD_NAMES = {
+    "list_memories": "list",
+    "get_memory": "get",
+    "edit_memory": "edit",
+    "delete_memory": "delete",
+    "memory_history": "history",
+}
+# Operations the client does not wrap, and why.
+NOT_WRAPPED = {"metrics": "Prometheus text for a scraper, not for an agent"}
+
+
+def test_every_operation_has_a_method_in_both_clients() -> None:
+    operations = [op["operationId"] for path in DOCUMENT["paths"].values() for op in path.values()]
+    wanted = {METHOD_NAMES.get(op, op) for op in operations if op not in NOT_WRAPPED}
+    assert wanted - set(dir(MemoryClient)) == set()
+    assert wanted - set(dir(AsyncMemoryClient)) == set()
 
 
 def test_models_read_the_wire_names() -> None:

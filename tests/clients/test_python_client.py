@@ -5,10 +5,11 @@ variables against a scripted HTTP server on loopback."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncGenerator, AsyncIterator
+from typing import Any, cast
 
 import httpx
 import pytest
@@ -23,7 +24,7 @@ from agent_memory_client import (
     UnavailableError,
     ValidationError,
 )
-from agent_memory_client.models import MessageIn, TextPart, ToolPart, UnknownPart
+from agent_memory_client.models import EventOut, MessageIn, TextPart, ToolPart, UnknownPart
 from fastapi import FastAPI
 
 from app.core import consistency
@@ -178,6 +179,29 @@ async def test_namespaces_keys_export_import(memory: AsyncMemoryClient, ns: str)
     assert [m.summary async for m in memory.list("carol", namespace=copy)] == ["Carol keeps bees."]
     await memory.revoke_key(key.id)
     await memory.delete_namespace(copy)
+
+
+async def test_events_feed(memory: AsyncMemoryClient) -> None:
+    created = [await memory.remember("erin", f"Erin's note {i}: buy seeds.") for i in range(3)]
+    await memory.delete("erin", created[0].id)
+    events = [e async for e in memory.iter_events(page_size=2)]  # two pages and a half
+    assert [(e.type, e.memory_id) for e in events] == [
+        *[("memory.created", m.id) for m in created],
+        ("memory.deleted", created[0].id),
+    ]
+    deleted = await memory.list_events(types=["memory.deleted"])
+    assert [e.memory_id for e in deleted.events] == [created[0].id] and not deleted.has_more
+    # Following the feed: a long poll after the last event answers the next one when it is written.
+    # An async generator: closed when done (the annotation says AsyncIterator, what callers need).
+    follower = cast(
+        AsyncGenerator[EventOut, None], memory.iter_events(after=deleted.cursor, follow=True, wait=5)
+    )
+    waiting = asyncio.ensure_future(anext(follower))
+    await asyncio.sleep(0.3)
+    later = await memory.remember("erin", "Erin's note 3: water the seedlings.")
+    event = await asyncio.wait_for(waiting, 10)
+    assert (event.type, event.memory_id) == ("memory.created", later.id)
+    await follower.aclose()
 
 
 async def test_errors_carry_status_code_and_detail(memory: AsyncMemoryClient, app: FastAPI) -> None:

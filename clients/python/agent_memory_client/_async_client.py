@@ -44,6 +44,9 @@ from agent_memory_client.models import (
     EntryList,
     EntryOut,
     EntryWrite,
+    EventOut,
+    EventPage,
+    EventType,
     ForkRequest,
     Health,
     History,
@@ -162,6 +165,7 @@ class AsyncMemoryClient:
         content: bytes | None = None,
         headers: Mapping[str, str] | None = None,
         idempotent: bool | None = None,
+        timeout: float | None = None,
     ) -> httpx.Response:
         """Send one call; retried on 503 and connection failures when it is idempotent (by its method, or as
         the caller says); an error status raises the matching APIError."""
@@ -171,7 +175,13 @@ class AsyncMemoryClient:
             sent = self.consistency.apply(dict(headers or {}))
             try:
                 response = await self._http.request(
-                    method, path, json=json, params=params, content=content, headers=sent
+                    method,
+                    path,
+                    json=json,
+                    params=params,
+                    content=content,
+                    headers=sent,
+                    timeout=httpx.USE_CLIENT_DEFAULT if timeout is None else timeout,
                 )
             except httpx.TransportError as exc:
                 if retryable and attempt < self.retry.retries:
@@ -507,6 +517,61 @@ class AsyncMemoryClient:
             idempotent=True,
         )
         return parse(ImportResult, response)
+
+    # -- events ------------------------------------------------------------------------------------------
+
+    async def list_events(
+        self,
+        *,
+        after: int = 0,
+        types: Sequence[EventType] | None = None,
+        profile: str | None = None,
+        limit: int | None = None,
+        wait: float | None = None,
+        namespace: str | None = None,
+    ) -> EventPage:
+        """One page of the namespace's events after the cursor `after` (a page's `cursor`), in commit order;
+        with `wait`, an empty feed is long-polled that many seconds (the request's timeout grows by it)."""
+        read = self._http.timeout.read
+        timeout = None if not wait else (read or 0.0) + wait
+        response = await self._request(
+            "GET",
+            f"{self._ns(namespace)}/events",
+            params=config.query(
+                after=after, types=list(types) if types else None, profile=profile, limit=limit, wait=wait
+            ),
+            timeout=timeout,
+        )
+        return parse(EventPage, response)
+
+    async def iter_events(
+        self,
+        *,
+        after: int = 0,
+        types: Sequence[EventType] | None = None,
+        profile: str | None = None,
+        page_size: int | None = None,
+        follow: bool = False,
+        wait: float = 30.0,
+        namespace: str | None = None,
+    ) -> AsyncIterator[EventOut]:
+        """Every event after `after`, page by page, until the feed is read to the end; with `follow`, then
+        waits for new ones (long-polling `wait` seconds a request) and never ends: stop when you are done."""
+        cursor = after
+        while True:
+            page = await self.list_events(
+                after=cursor,
+                types=types,
+                profile=profile,
+                limit=page_size,
+                wait=wait if follow else None,
+                namespace=namespace,
+            )
+            for event in page.events:
+                yield event
+            cursor = page.cursor
+            if not page.has_more and not follow:
+                return
 
     # -- sessions ----------------------------------------------------------------------------------------
 

@@ -216,7 +216,7 @@ class EventOut(ResponseModel):
     profile: str | None
     session_id: str | None = None
     timestamp: datetime
-    type: EventType
+    type: str
 
 
 class EventPage(ResponseModel):
