@@ -18,6 +18,7 @@ from app.recall.router import router as recall_router
 from app.sessions.router import router as sessions_router
 from app.summary.router import router as summary_router
 from app.transfer.router import router as transfer_router
+from app.webhooks.router import router as webhooks_router
 
 # A request is matched against the routes in this order, each miss a regular-expression match (callgrind:
 # remember as the 30th route cost 9 % more instructions than as the first), so the hot per-profile
@@ -37,6 +38,7 @@ ROUTERS: list[APIRouter] = [
     context_router,
     transfer_router,
     events_router,
+    webhooks_router,
 ]
 
 # The API reference's sections (OpenAPI tags), in the order a reader meets them.
@@ -49,4 +51,5 @@ TAGS: list[dict[str, Any]] = [
     {"name": "context", "description": "Context blocks rendered into a session's system prompt."},
     {"name": "export", "description": "Export and import of a namespace's data."},
     {"name": "events", "description": "Every change to memory, in order: the events feed."},
+    {"name": "webhooks", "description": "Webhook endpoints (Standard Webhooks) and their delivery log."},
 ]

@@ -47,6 +47,25 @@ REMEMBER_STATEMENT_ITEMS = Histogram(
     buckets=(1, 2, 4, 8, 16, 32, 64),
 )
 
+WEBHOOK_DELIVERIES_QUEUED = Counter(
+    "agent_memory_webhook_deliveries_queued_total",
+    "Webhook deliveries made (an event for an endpoint, a test event, a redelivery), by kind",
+    ["kind"],
+)
+WEBHOOK_ATTEMPTS = Counter(
+    "agent_memory_webhook_attempts_total",
+    "Webhook delivery attempts by outcome: delivered, retried (failed, tried again later), failed (given up)",
+    ["outcome"],
+)
+WEBHOOK_ATTEMPT_SECONDS = Histogram(
+    "agent_memory_webhook_attempt_seconds",
+    "Time of one webhook delivery attempt, from resolving the host to the answer's status",
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30),
+)
+WEBHOOK_DELIVERIES = Gauge(
+    "agent_memory_webhook_deliveries", "Webhook deliveries in the log by status", ["status"]
+)
+
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 

@@ -181,6 +181,44 @@ class Settings(BaseSettings):
         default="",
         description="Comma-separated origins allowed to call the API from a browser (CORS). Empty: CORS off.",
     )
+    webhook_allow_private: str = Field(
+        default="",
+        description="Webhook targets allowed on non-public addresses: empty (none: loopback, private, link-local "
+        "and metadata addresses are refused), `true` (all but cloud metadata addresses), or comma-separated "
+        "networks (10.1.0.0/16,127.0.0.1).",
+    )
+    webhook_timeout_seconds: float = Field(
+        default=10.0, gt=0, le=120, description="Bound on one webhook delivery (connect, send, answer)."
+    )
+    webhook_retry_base_seconds: float = Field(
+        default=5.0,
+        gt=0,
+        le=3600,
+        description="First retry of a failed webhook delivery after about this long, doubling (with jitter) up "
+        "to 4 hours apart.",
+    )
+    webhook_retry_window_seconds: float = Field(
+        default=86_400.0,
+        gt=0,
+        le=30 * 86_400,
+        description="A webhook delivery failing for this long is given up and the endpoint's next event sent.",
+    )
+    webhook_disable_after_seconds: float = Field(
+        default=5 * 86_400.0,
+        gt=0,
+        le=90 * 86_400,
+        description="An endpoint whose every delivery failed for this long is disabled, with the reason.",
+    )
+    webhook_secret_grace_seconds: float = Field(
+        default=86_400.0,
+        ge=0,
+        le=30 * 86_400,
+        description="After a secret rotation, how long deliveries are signed with the old secret too (default "
+        "of rotate-secret's graceSeconds).",
+    )
+    webhook_concurrency: int = Field(
+        default=8, ge=1, le=256, description="Endpoints a worker delivers to at once (each in its own order)."
+    )
 
     @field_validator("database_url", "admin_key", "listen_database_url", mode="before")
     @classmethod
@@ -251,6 +289,18 @@ class Settings(BaseSettings):
                 f"its secret is too weak: at least {ADMIN_SECRET_MIN_CHARS} characters of varied digits and "
                 "letters (create one with `agent-memory keys create --admin --env`)"
             )
+        return value
+
+    @field_validator("webhook_allow_private")
+    @classmethod
+    def _check_allow_private(cls, value: str) -> str:
+        if value.strip().lower() in ("", "false", "0", "no", "off", "true", "1", "yes", "on", "all"):
+            return value.strip()
+        for part in value.split(","):
+            try:
+                ipaddress.ip_network(part.strip(), strict=False)
+            except ValueError as exc:
+                raise ValueError(f"{part.strip()!r} is not an address or network ({exc})") from None
         return value
 
     @field_validator("cors_origins")

@@ -102,6 +102,26 @@ def job_span(kind: str, job_id: str, profile_id: int | None, attempt: int) -> Ab
     )
 
 
+def webhook_span(
+    endpoint_id: str, event_type: str, message_id: str, attempt: int
+) -> AbstractContextManager[Any]:
+    """A span around one webhook delivery attempt (no-op when tracing is off)."""
+    if _provider is None:
+        return nullcontext()
+    from opentelemetry import trace
+
+    return trace.get_tracer("agent_memory.webhooks").start_as_current_span(
+        f"webhook {event_type}",
+        kind=trace.SpanKind.CLIENT,
+        attributes={
+            "agent_memory.webhook.endpoint_id": endpoint_id,
+            "agent_memory.webhook.event_type": event_type,
+            "agent_memory.webhook.message_id": message_id,
+            "agent_memory.webhook.attempt": attempt,
+        },
+    )
+
+
 def shutdown() -> None:
     """Flush what is buffered (at process exit)."""
     if _provider is not None:

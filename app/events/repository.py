@@ -78,6 +78,15 @@ async def latest_event_id(db: AsyncSession, namespace_id: int) -> int:
     return found.scalar_one_or_none() or 0
 
 
+def newer_than_sql(namespace_column: str, cursor_column: str) -> str:
+    """SQL, true when the namespace (`namespace_column`) has numbered an event past `cursor_column`: a
+    subscriber's claim asks it of many rows at once (the webhook dispatcher's endpoints)."""
+    return (
+        f"{cursor_column} < coalesce((SELECT c.last_id FROM event_counters c "
+        f"WHERE c.namespace_id = {namespace_column}), 0)"
+    )
+
+
 async def namespaces_ahead_of(db: AsyncSession, subscriber: str) -> list[int]:
     """The namespaces with events past the subscriber's cursor (none yet: from the first)."""
     rows = await db.execute(

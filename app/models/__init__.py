@@ -15,6 +15,7 @@ from app.models.namespaces import ApiKey, Namespace
 from app.models.profiles import Profile
 from app.models.sessions import Message, Session
 from app.models.tombstones import MemoryTombstone, TombstoneMessage
+from app.models.webhooks import WebhookDelivery, WebhookEndpoint
 
 __all__ = [
     "ApiKey",
@@ -37,4 +38,6 @@ __all__ = [
     "Profile",
     "Session",
     "TombstoneMessage",
+    "WebhookDelivery",
+    "WebhookEndpoint",
 ]

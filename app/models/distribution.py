@@ -2,7 +2,8 @@
 
 - Per-profile tables are distributed by `profile_id` and co-located, so everything one request touches
   for a profile sits on one worker node.
-- Namespace-wide tables (the event outbox) are distributed by `namespace_id`.
+- Namespace-wide tables (the event outbox) are distributed by `namespace_id`; the webhook tables stay on the
+  coordinator (claimed across namespaces, as jobs are).
 - `namespaces`, `api_keys` and `profiles` are reference tables (a copy on every node): every request
   resolves its key and its profile by name, and a per-profile table's foreign key to `profiles` is then
   a key to a reference table, which Citus allows. Creating a profile is a write to every node; profiles
@@ -63,6 +64,10 @@ TABLES: dict[str, Distribution] = {
     "event_counters": BY_NAMESPACE,
     "events": BY_NAMESPACE,
     "event_cursors": BY_NAMESPACE,
+    # Webhook endpoints are claimed across namespaces with `FOR UPDATE SKIP LOCKED` (the dispatcher's lease),
+    # as jobs are: tables of the coordinator, their deliveries with them.
+    "webhook_endpoints": COORDINATOR,
+    "webhook_deliveries": COORDINATOR,
 }
 
 # Tables of the tools, not of the product.

@@ -4,12 +4,18 @@ A handler is `async def handle(ctx: JobContext, job: JobInfo, payload: ThatPaylo
 modules that hold the product's handlers are listed in `JOB_MODULES` and imported on first use (by path,
 so the worker package depends on no domain package; the domains depend on it). Tests and tools register
 their own kinds the same way, on the global registry or on a `Registry()` of their own.
+
+A module may also register a loop (`@registry.loop`): work that is not a job of the queue but runs beside it
+in every worker, started and stopped with it (the webhook dispatcher, which leases endpoints rather than
+jobs). A loop is `async def run(ctx: JobContext, worker_id: str, stopping: asyncio.Event) -> None` and
+returns soon after `stopping` is set.
 """
 
 from __future__ import annotations
 
+import asyncio
 import importlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -23,6 +29,7 @@ Handler = Callable[[JobContext, JobInfo, P], Awaitable[JobResult]]
 # Work the loop does on each round besides claiming jobs (the event subscribers: app.events.dispatch);
 # returns whether it found any, so that `Worker.drain` goes on until none is left.
 RoundTask = Callable[[JobContext], Awaitable[bool]]
+Loop = Callable[[JobContext, str, asyncio.Event], Coroutine[Any, Any, None]]
 
 # Where the product's handlers live; a new job kind adds its module here.
 JOB_MODULES = (
@@ -32,6 +39,7 @@ JOB_MODULES = (
     "app.profiles.purge_job",
     "app.sessions.compaction_job",
     "app.embeddings.job",
+    "app.webhooks.dispatcher",
     # Not a handler: it installs the system-prompt renderer the `compact` job re-renders with (the
     # context domain sits above sessions, see app.sessions.system_prompt).
     "app.context.prompt",
@@ -56,6 +64,7 @@ class Registry:
         self._jobs: dict[str, RegisteredJob] = {}
         self._rounds: list[RoundTask] = []
         self._channels: set[str] = set()
+        self._loops: dict[str, Loop] = {}
         self._modules = modules
         self._loaded = not modules
 
@@ -87,6 +96,15 @@ class Registry:
     def wake_channels(self) -> list[str]:
         self.load()
         return sorted(self._channels)
+
+    def loop(self, run: Loop) -> Loop:
+        """Decorator: run `run` beside the job loop in every worker of this registry."""
+        self._loops[f"{run.__module__}.{run.__qualname__}"] = run
+        return run
+
+    def loops(self) -> list[Loop]:
+        self.load()
+        return list(self._loops.values())
 
     def get(self, kind: str) -> RegisteredJob | None:
         self.load()

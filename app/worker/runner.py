@@ -76,12 +76,19 @@ class Worker:
         self._stopping = asyncio.Event()
         self._inflight: dict[str, asyncio.Task[None]] = {}
         self._loop_task: asyncio.Task[None] | None = None
+        self._companions: list[asyncio.Task[None]] = []  # the registry's loops (app.worker.registry)
         self._listener: asyncpg.Connection | None = None
         self._last_housekeeping = 0.0
         self._finished_since_statistics = False
 
     async def start(self) -> None:
         self._loop_task = asyncio.create_task(self._run(), name=f"worker-loop {self.id}")
+        self._companions = [
+            asyncio.create_task(
+                run(self.context, self.id, self._stopping), name=f"{run.__qualname__} {self.id}"
+            )
+            for run in self.registry.loops()
+        ]
 
     @property
     def running(self) -> bool:
@@ -95,8 +102,13 @@ class Worker:
         if self._loop_task is not None:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._loop_task
-        if self._inflight:
-            await asyncio.wait(list(self._inflight.values()), timeout=grace_seconds)
+        if self._inflight or self._companions:
+            await asyncio.wait([*self._inflight.values(), *self._companions], timeout=grace_seconds)
+        for companion in self._companions:
+            companion.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await companion
+        self._companions = []
         for job_id, task in list(self._inflight.items()):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

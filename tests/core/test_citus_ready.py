@@ -183,7 +183,7 @@ async def test_the_check_fails_on_a_broken_copy(migrated: str) -> None:
                 "ALTER TABLE broken.memory_versions ADD FOREIGN KEY (memory_id) REFERENCES broken.memories (id)"
             )
             # a table nobody placed
-            await conn.execute("CREATE TABLE broken.webhook_deliveries (id text PRIMARY KEY)")
+            await conn.execute("CREATE TABLE broken.unplaced_things (id text PRIMARY KEY)")
             tables = await read_schema(conn, "broken")
             await conn.execute("DROP SCHEMA broken CASCADE")
     finally:
@@ -192,7 +192,7 @@ async def test_the_check_fails_on_a_broken_copy(migrated: str) -> None:
     assert any(v.startswith("memories: primary key ('id',) lacks profile_id") for v in found), found
     assert any(v.startswith("memories: unique index") and "('content_hash',)" in v for v in found), found
     assert any(v.startswith("memory_versions: foreign key") for v in found), found
-    assert any(v.startswith("webhook_deliveries: not placed") for v in found), found
+    assert any(v.startswith("unplaced_things: not placed") for v in found), found
     assert len(found) == 4, found
 
 
