@@ -50,8 +50,9 @@ class LiveServer:
 
 
 @contextmanager
-def serve(admin_key: str | None) -> Iterator[LiveServer]:
-    """`serve` (API and its worker process) on its own database, with this admin key or open."""
+def serve(admin_key: str | None, settings: dict[str, str] | None = None) -> Iterator[LiveServer]:
+    """`serve` (API and its worker process) on its own database, with this admin key or open, and these
+    `AGENT_MEMORY_*` variables besides."""
     name, database_url = asyncio.run(create_database(SERVER_URL, "am_ui"))
     env = {
         "AGENT_MEMORY_DATABASE_URL": database_url,
@@ -60,6 +61,7 @@ def serve(admin_key: str | None) -> Iterator[LiveServer]:
     }
     if admin_key is not None:
         env["AGENT_MEMORY_ADMIN_KEY"] = admin_key
+    env.update(settings or {})
     server = Server(env=env, inherit_settings=False)
     server.spawn()
     try:

@@ -265,6 +265,11 @@ async function route() {
     return render(() => namespacesPage(), "Namespaces");
   }
   const [, ns, p, profile, tab, id] = parts;
+  if (p === "webhooks") {
+    // #/ns/<ns>/webhooks and #/ns/<ns>/webhooks/<webhook id>: the fourth part is the endpoint's id.
+    if (profile) return render(() => webhookPage(ns, profile), `${ns} · webhook`);
+    return render(() => webhooksPage(ns), `${ns} · webhooks`);
+  }
   if (p !== "p") return render(() => namespacePage(ns), ns);
   const ctx = { ns, profile, query, base: `/v1/namespaces/${enc(ns)}/profiles/${enc(profile)}` };
   const pages = {
@@ -410,7 +415,136 @@ async function namespacePage(ns) {
     );
   };
   await load();
-  return h("section", {}, h("h1", { text: `Namespace ${ns}` }), list.node, more);
+  return h(
+    "section",
+    {},
+    h("h1", { text: `Namespace ${ns}` }),
+    h("p", {}, h("a", { href: link(["ns", ns, "webhooks"]), text: "Webhooks and their delivery log" })),
+    list.node,
+    more,
+  );
+}
+
+// ---- webhooks -------------------------------------------------------------------------------------------
+
+function webhookCrumbs(ns, last) {
+  setCrumbs([
+    ...(state.who.admin ? [["Namespaces", "#/"]] : []),
+    [ns, link(["ns", ns])],
+    ...(last ? [["Webhooks", link(["ns", ns, "webhooks"])], [last]] : [["Webhooks"]]),
+  ]);
+}
+
+function endpointState(w) {
+  if (w.enabled) return h("span", { class: w.failingSince ? "status-running" : "status-done", text: w.failingSince ? `failing since ${when(w.failingSince)}` : "enabled" });
+  return h("span", { class: "status-failed", text: `disabled${w.disabledReason ? `: ${w.disabledReason}` : ""}` });
+}
+
+async function webhooksPage(ns) {
+  webhookCrumbs(ns);
+  const { webhooks } = await api("GET", `/v1/namespaces/${enc(ns)}/webhooks`);
+  const list = table(
+    `Webhook endpoints of ${ns}`,
+    [{ label: "Endpoint" }, { label: "URL" }, { label: "Types" }, { label: "Profile" }, { label: "State" }, { label: "Last event", cls: "num" }],
+    webhooks.map((w) => [
+      h("a", { href: link(["ns", ns, "webhooks", w.id]), class: "mono", text: w.id }),
+      h("span", { class: "mono", text: w.url }),
+      w.types ? w.types.join(", ") : "every type",
+      w.profile || "every profile",
+      endpointState(w),
+      String(w.cursor),
+    ]),
+  );
+  if (!webhooks.length) list.add([[h("span", { class: "muted", text: "No webhook endpoint: register one with POST /v1/namespaces/{ns}/webhooks." }), "", "", "", "", ""]]);
+  return h("section", {}, h("h1", { text: `Webhooks of ${ns}` }), list.node);
+}
+
+function deliveryRow(base, d) {
+  const redeliver = h("button", {
+    type: "button",
+    class: "secondary",
+    "aria-label": `Redeliver ${d.messageId}`,
+    text: "Redeliver",
+    onclick: async () => {
+      try {
+        const again = await api("POST", `${base}/deliveries/${enc(d.id)}/redeliver`);
+        say(`Message ${again.messageId} queued again (delivery ${again.id}).`);
+      } catch (err) {
+        say(err.message, true);
+      }
+    },
+  });
+  return [
+    h("span", { class: "mono", text: d.messageId }),
+    d.eventType + (d.ordered ? "" : " (sent by hand)"),
+    d.eventId === null ? "" : String(d.eventId),
+    h("span", { class: `status-${d.status === "delivered" ? "done" : d.status === "pending" ? "running" : "failed"}`, text: d.status }),
+    String(d.attempts),
+    d.responseStatus === null ? "" : String(d.responseStatus),
+    d.responseMs === null ? "" : `${d.responseMs} ms`,
+    d.lastError ? h("pre", { class: "error", text: d.lastError }) : "",
+    when(d.finishedAt || d.nextAttemptAt || d.createdAt),
+    redeliver,
+  ];
+}
+
+async function webhookPage(ns, id) {
+  webhookCrumbs(ns, id);
+  const base = `/v1/namespaces/${enc(ns)}/webhooks/${enc(id)}`;
+  const w = await api("GET", base);
+  const log = table(
+    "Delivery log, newest first",
+    [
+      { label: "Message (webhook-id)" }, { label: "Type" }, { label: "Event", cls: "num" }, { label: "Status" },
+      { label: "Attempts", cls: "num" }, { label: "Answer", cls: "num" }, { label: "Time", cls: "num" },
+      { label: "Last error" }, { label: "When" }, { label: "" },
+    ],
+    [],
+    "deliveries",
+  );
+  const more = h("div", { class: "more" });
+  const load = async (cursor) => {
+    const page = await api("GET", `${base}/deliveries`, { query: { limit: 50, cursor } });
+    log.add(page.deliveries.map((d) => deliveryRow(base, d)));
+    if (!cursor && !page.deliveries.length) log.add([[h("span", { class: "muted", text: "Nothing delivered yet." }), "", "", "", "", "", "", "", "", ""]]);
+    more.replaceChildren(
+      page.cursor ? h("button", { type: "button", class: "secondary", onclick: () => load(page.cursor), text: "Load more" }) : "",
+    );
+  };
+  await load();
+  const test = h("button", {
+    type: "button",
+    text: "Send a test event",
+    onclick: async () => {
+      try {
+        const sent = await api("POST", `${base}/test`);
+        say(`Test event ${sent.messageId} queued: the worker sends it (reload to see how it went).`);
+      } catch (err) {
+        say(err.message, true);
+      }
+    },
+  });
+  const reload = h("button", { type: "button", class: "secondary", text: "Reload", onclick: () => route() });
+  const details = h(
+    "dl",
+    { class: "card props" },
+    h("dt", { text: "URL" }), h("dd", { class: "mono", text: w.url }),
+    h("dt", { text: "Types" }), h("dd", { text: w.types ? w.types.join(", ") : "every type" }),
+    h("dt", { text: "Profile" }), h("dd", { text: w.profile || "every profile" }),
+    h("dt", { text: "State" }), h("dd", {}, endpointState(w)),
+    h("dt", { text: "Last event handed over" }), h("dd", { text: String(w.cursor) }),
+    h("dt", { text: "Created" }), h("dd", { text: when(w.createdAt) }),
+  );
+  return h(
+    "section",
+    { "aria-label": "Webhook endpoint" },
+    h("h1", { text: `Webhook ${w.id}` }),
+    details,
+    h("div", { class: "actions" }, test, reload),
+    h("h2", { text: "Deliveries" }),
+    log.node,
+    more,
+  );
 }
 
 const TABS = [
