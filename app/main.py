@@ -34,14 +34,17 @@ from app.core.middleware import (
 )
 from app.core.migrations import upgrade_to_head
 from app.core.openapi_shape import named_literals, shape_for_sdks
+from app.core.refusals import AuthRefusals
 from app.core.replicas import ReplicaSet
 from app.core.settings import Settings, get_settings, to_plain_url
+from app.core.work_slots import WorkSlots, default_slots
 from app.embeddings import repository
 from app.embeddings.job import enqueue_backfill
 from app.embeddings.service import Semantic
 from app.llm.client import LlmClient
 from app.mcp.server import install_mcp, mcp_lifespan
 from app.memories.batching import RememberBatcher
+from app.ops.readiness import ReadinessProbe
 from app.recall.schemas import ResponseLength, ThinkingLevel
 from app.routers import ROUTERS, TAGS
 from app.sessions.parts import ToolState
@@ -112,12 +115,18 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     semantic = app.state.semantic = Semantic.from_settings(settings)
     supervisor: WorkerSupervisor | None = None
     listener: KeyChangeListener | None = None
+    readiness = app.state.readiness = ReadinessProbe(lambda: app.state.database_url)
+    # How many recalls run at a time in this process, their ranking off the event loop (app.core.work_slots).
+    app.state.work_slots = WorkSlots(
+        settings.recall_slots or default_slots(), settings.db_pool_timeout_seconds
+    )
     try:
         if app.state.migrate_on_start:
             await upgrade_to_head(engine)
         if replicas is not None:
             await replicas.start()
             app.state.replicas = replicas
+        await readiness.start()
         async with app.state.sessionmaker() as db:
             # One of `serve`'s API processes takes the open or closed start `serve` decided, once for all of
             # them: a process started later (a slow start, a restart) must not start closed beside open
@@ -160,6 +169,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             freeze_startup_objects()  # full collections stop scanning startup's objects (app.core.heap)
             yield
     finally:
+        await readiness.stop()
         if supervisor is not None:
             await supervisor.stop()
         if listener is not None:
@@ -204,6 +214,7 @@ def create_app(
     )
     app.state.settings = settings
     app.state.key_cache = KeyCache()
+    app.state.auth_refusals = AuthRefusals()
     app.state.run_worker = settings.run_worker if run_worker is None else run_worker
     app.state.migrate_on_start = migrate_on_start
     app.state.started_open = started_open

@@ -24,11 +24,15 @@ class LeanClient:
 
     def __init__(self, port: int, key: str | None, headers: dict[str, str] | None = None) -> None:
         self.port = port
-        auth = f"Authorization: Bearer {key}\r\n" if key else ""
-        extra = "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
-        self._headers = f"Host: 127.0.0.1\r\n{auth}{extra}Content-Type: application/json\r\n"
+        self._extra = "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
+        self.use_key(key)
         self._reader: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
+
+    def use_key(self, key: str | None) -> None:
+        """The key the next requests send (None: none)."""
+        auth = f"Authorization: Bearer {key}\r\n" if key else ""
+        self._headers = f"Host: 127.0.0.1\r\n{auth}{self._extra}Content-Type: application/json\r\n"
 
     async def connect(self) -> None:
         self._reader, self._writer = await asyncio.open_connection("127.0.0.1", self.port)

@@ -32,6 +32,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core import keys
 from app.core.errors import Forbidden, Unauthorized
+from app.core.refusals import AUTH_REFUSED, AuthRefusals
 
 logger = logging.getLogger("agent_memory.auth")
 
@@ -95,13 +96,17 @@ KEY_CACHE_SECONDS = 5.0
 
 @dataclass
 class KeyCache:
-    """Verified keys of this process: key id → (secret hash, namespace id, expiry on the monotonic clock).
+    """Verified keys of this process: key id → (secret hash, namespace id, expiry on the monotonic clock);
+    and keys refused lately, answered 401 again without a lookup for `ttl` seconds.
 
     `trusted` is False until this process listens for key changes (and whenever it stops listening): the
-    cache then answers nothing, so each request checks its key in the database."""
+    cache then answers nothing, so each request checks its key in the database. An expired entry is kept
+    (replaced at the next verification): it says the process verified that key before
+    (`verified_before`), which spares it the bounds on made-up keys (`app.core.refusals`)."""
 
     ttl: float = KEY_CACHE_SECONDS
     entries: dict[str, tuple[bytes, int | None, float]] = field(default_factory=dict)
+    unknown: dict[str, float] = field(default_factory=dict)  # key id + secret hash → refused until
     trusted: bool = False
 
     def get(self, key_id: str) -> tuple[bytes, int | None] | None:
@@ -109,17 +114,38 @@ class KeyCache:
             return None
         entry = self.entries.get(key_id)
         if entry is None or entry[2] < time.monotonic():
-            self.entries.pop(key_id, None)
             return None
         return entry[0], entry[1]
+
+    def verified_before(self, key_id: str) -> bool:
+        return key_id in self.entries
 
     def put(self, key_id: str, secret_sha256: bytes, namespace_id: int | None) -> None:
         if len(self.entries) > 10_000:  # bounded: forget everything rather than grow without limit
             self.entries.clear()
         self.entries[key_id] = (secret_sha256, namespace_id, time.monotonic() + self.ttl)
 
+    def refused_lately(self, key_id: str, secret_sha256: bytes) -> bool:
+        """This very key (id and secret) was refused less than `ttl` ago. Trusted only while key changes
+        are heard (a key made since is announced: `forget`). Keyed by the whole key, not its id, so that a
+        wrong secret of a real id and an unknown id still cost the same (no timing tells them apart)."""
+        until = self.unknown.get(key_id + secret_sha256.hex())
+        if until is None or not self.trusted:
+            return False
+        if until < time.monotonic():
+            del self.unknown[key_id + secret_sha256.hex()]
+            return False
+        return True
+
+    def refused(self, key_id: str, secret_sha256: bytes) -> None:
+        if len(self.unknown) > 10_000:
+            self.unknown.clear()
+        self.unknown[key_id + secret_sha256.hex()] = time.monotonic() + self.ttl
+
     def forget(self, key_id: str | None = None) -> None:
-        """Drop one key, or every key (a namespace was deleted)."""
+        """Drop one key, or every key (a namespace was deleted); and every key refused lately (a key
+        changed: rare, and any refused one may be it)."""
+        self.unknown.clear()
         if key_id is None:
             self.entries.clear()
         else:
@@ -232,15 +258,19 @@ async def get_principal(
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> Principal:
     token = credentials.credentials if credentials is not None else None
-    return await authenticate(request.app.state, token)
+    address = request.client.host if request.client is not None else None
+    return await authenticate(request.app.state, token, address=address)
 
 
-async def authenticate(state: Any, token: str | None, db: AsyncSession | None = None) -> Principal:
+async def authenticate(
+    state: Any, token: str | None, db: AsyncSession | None = None, *, address: str | None = None
+) -> Principal:
     """The principal of a bearer token (None: no Authorization header), for REST and MCP alike.
 
-    `state` is the app's state: settings, key cache, open mode and sessionmaker. `db`: the caller's
-    session for the reads it may need; without one (REST), a session of its own is opened only when a
-    read is needed, not for a key found in the cache."""
+    `state` is the app's state: settings, key cache, open mode, refusals and sessionmaker. `db`: the
+    caller's session for the reads it may need; without one (REST), a session of its own is opened only
+    when a read is needed, not for a key found in the cache. `address`: the client's, whose failed
+    authentications are counted (`app.core.refusals`)."""
     admin_key: str | None = state.settings.admin_key
     open_mode: OpenMode = state.open_mode
     session: SessionSource = state.sessionmaker if db is None else (lambda: contextlib.nullcontext(db))
@@ -248,16 +278,27 @@ async def authenticate(state: Any, token: str | None, db: AsyncSession | None = 
         if await open_mode.is_open(session):
             return ADMIN
         raise Unauthorized("missing bearer API key")
+    # An open server accepts any bearer token: nothing to bound there.
+    refusals: AuthRefusals | None = None if open_mode.active else state.auth_refusals
     try:
-        return await _verify(state, session, token, admin_key)
+        return await _verify(state, session, token, admin_key, refusals, address)
     except Unauthorized:
         # Open mode accepts any bearer token as it accepts none; a live key keeps its scope.
         if await open_mode.is_open(session):
             return ADMIN
+        if refusals is not None:
+            refusals.failed(address)
         raise
 
 
-async def _verify(state: Any, session: SessionSource, token: str, admin_key: str | None) -> Principal:
+async def _verify(
+    state: Any,
+    session: SessionSource,
+    token: str,
+    admin_key: str | None,
+    refusals: AuthRefusals | None,
+    address: str | None,
+) -> Principal:
     if admin_key is not None and hmac.compare_digest(token.encode(), admin_key.encode()):
         return ADMIN
     parsed = parse_key(token)
@@ -271,14 +312,29 @@ async def _verify(state: Any, session: SessionSource, token: str, admin_key: str
         return Principal(key_id=key_id, namespace_id=cached[1])
     # Not cached, or cached with another secret: asked of the database either way, and compared with a
     # stand-in hash when the id is unknown, so a wrong secret costs what an unknown key id costs (whether
-    # a key id exists cannot be timed).
-    async with session() as db:
-        row = await keys.lookup(db, key_id)
+    # a key id exists cannot be timed). A key this process never verified is bounded first (made-up keys
+    # must stay cheap): unknown a moment ago, its address past its failures, or too many lookups at once.
+    if refusals is None or cache.verified_before(key_id):
+        row = await _lookup(session, key_id)
+    else:
+        if cache.refused_lately(key_id, secret_sha256):
+            AUTH_REFUSED.labels("unknown_cached").inc()
+            raise Unauthorized("unknown or revoked API key")
+        refusals.check_address(address)
+        async with refusals.lookup_slot():
+            row = await _lookup(session, key_id)
     matches = hmac.compare_digest(row.secret_sha256 if row is not None else _NO_KEY_SHA256, secret_sha256)
     if row is None or not row.live or not matches:
+        cache.refused(key_id, secret_sha256)
+        AUTH_REFUSED.labels("unknown").inc()
         raise Unauthorized("unknown or revoked API key")
     cache.put(key_id, row.secret_sha256, row.namespace_id)
     return Principal(key_id=key_id, namespace_id=row.namespace_id)
+
+
+async def _lookup(session: SessionSource, key_id: str) -> keys.KeyLookup | None:
+    async with session() as db:
+        return await keys.lookup(db, key_id)
 
 
 CurrentPrincipal = Annotated[Principal, Depends(get_principal)]

@@ -45,6 +45,10 @@ class AppError(Exception):
     def extra(self) -> dict[str, Any]:
         return {}
 
+    def headers(self) -> dict[str, str] | None:
+        """Headers the answer carries (`Retry-After` of a 429)."""
+        return None
+
 
 class Unauthorized(AppError):
     status, code, title = 401, "unauthorized", "Unauthorized"
@@ -75,6 +79,19 @@ class ValidationFailed(AppError):
 
 class Unavailable(AppError):
     status, code, title = 503, "unavailable", "Service unavailable"
+
+
+class RateLimited(AppError):
+    """429 `rate_limited`, saying in `Retry-After` when to come back."""
+
+    status, code, title = 429, "rate_limited", "Too many requests"
+
+    def __init__(self, detail: str, retry_after: int) -> None:
+        super().__init__(detail)
+        self.retry_after = max(1, retry_after)
+
+    def headers(self) -> dict[str, str] | None:
+        return {"Retry-After": str(self.retry_after)}
 
 
 class Problem(BaseModel):
@@ -165,7 +182,9 @@ def _allowed_fields(request: Request, loc: tuple[Any, ...]) -> list[str] | None:
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(AppError)
     async def _app_error(_: Request, exc: AppError) -> JSONResponse:
-        return problem_response(exc.status, exc.code, exc.detail, exc.title, **exc.extra())
+        return problem_response(
+            exc.status, exc.code, exc.detail, exc.title, headers=exc.headers(), **exc.extra()
+        )
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:

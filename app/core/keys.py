@@ -72,6 +72,8 @@ async def insert_key(
         .returning(ApiKey)
     )
     key = (await db.execute(stmt)).scalar_one()
+    # Every process forgets it as an unknown id (one may have been asked for it before it existed).
+    await announce(db, key_id)
     if namespace_id is None:
         await announce(db, ADMIN_KEY_EXISTS)
     return key

@@ -65,6 +65,10 @@ WEBHOOK_ATTEMPT_SECONDS = Histogram(
 WEBHOOK_DELIVERIES = Gauge(
     "agent_memory_webhook_deliveries", "Webhook deliveries in the log by status", ["status"]
 )
+BUSY_SHED = Counter(
+    "agent_memory_busy_shed_total",
+    "Requests answered 503 because every work slot of the process stayed busy past the request's bound",
+)
 
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"

@@ -1,4 +1,4 @@
-"""ASGI middleware: request ids, trace context, access log and metrics, CORS, the request guard (body
+"""ASGI middleware: request ids, trace context, access log and metrics, hardening headers, CORS, the request guard (body
 size, text PostgreSQL cannot store), and the browser guard of an open server (Host, Origin, content type).
 
 The guard refuses with 422 a path or query string holding NUL (`%00`), before any route sees it. It reads
@@ -98,6 +98,36 @@ class _HttpMiddleware:
         raise NotImplementedError
 
 
+# A browser never guesses another type than the one declared (a JSON body holding HTML is not a page); API
+# answers (keyed data) are never kept by a browser or a proxy cache; /docs is never framed by another page
+# (on an open server its "Try it out" runs same-origin), as /ui is not (app.ui.router's policy).
+NOSNIFF = (b"x-content-type-options", b"nosniff")
+NO_STORE = (b"cache-control", b"no-store")
+DOCS_FRAMING = [(b"content-security-policy", b"frame-ancestors 'none'"), (b"x-frame-options", b"DENY")]
+
+
+def _is_api(path: str) -> bool:
+    return path.startswith("/v1/") or path in (
+        "/v1",
+        "/mcp",
+        "/healthz",
+        "/readyz",
+        "/metrics",
+        "/openapi.json",
+    )
+
+
+def hardening_headers(path: str, present: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+    """The headers every answer gets unless its route set them itself."""
+    names = {name.lower() for name, _ in present}
+    wanted = [NOSNIFF]
+    if _is_api(path):
+        wanted.append(NO_STORE)
+    if path == "/docs":
+        wanted += DOCS_FRAMING
+    return [(name, value) for name, value in wanted if name not in names]
+
+
 class RequestContextMiddleware(_HttpMiddleware):
     """Request id (from `X-Request-Id` or new), the caller's trace id (from `traceparent`), access log
     line, request count and latency by route."""
@@ -113,12 +143,18 @@ class RequestContextMiddleware(_HttpMiddleware):
         received_token = request_received_var.set(time.monotonic())  # the pool's wait counts from here
         status = 500
 
+        path = scope["path"]
+
         async def send_wrapper(message: Message) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
                 message.setdefault("headers", [])
-                message["headers"] = [*message["headers"], (b"x-request-id", request_id.encode())]
+                message["headers"] = [
+                    *message["headers"],
+                    (b"x-request-id", request_id.encode()),
+                    *hardening_headers(path, message["headers"]),
+                ]
             await send(message)
 
         try:

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
-import asyncpg
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
@@ -13,8 +11,6 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
-
-from app.core.settings import to_plain_url
 
 ROOT = Path(__file__).resolve().parents[2]
 # Any constant works; it only has to be the same in every process that migrates this database.
@@ -47,20 +43,3 @@ async def upgrade_to_head(engine: AsyncEngine) -> None:
 async def current_revision(engine: AsyncEngine) -> str | None:
     async with engine.connect() as conn:
         return await conn.run_sync(lambda c: MigrationContext.configure(c).get_current_revision())
-
-
-async def schema_revision_within(url: str, timeout: float) -> str | None:
-    """The schema's revision read on a connection of its own, all within `timeout` seconds (for /readyz,
-    which must answer promptly whatever the pool is doing). Raises on any failure, TimeoutError included."""
-
-    async def read() -> str | None:
-        # No statement cache: one statement, and through a transaction pooler a named statement would
-        # outlive this connection on the server connection it leaves behind.
-        conn = await asyncpg.connect(to_plain_url(url), timeout=timeout, statement_cache_size=0)
-        try:
-            revision: str | None = await conn.fetchval("SELECT version_num FROM alembic_version")
-            return revision
-        finally:
-            conn.terminate()  # no goodbye round trip: the answer is what matters
-
-    return await asyncio.wait_for(read(), timeout=timeout)

@@ -177,6 +177,13 @@ class Settings(BaseSettings):
         description="Bound on each of recall's statements: past it the statement is cancelled and the request "
         "answered 503 (a plan gone wrong must not hold a connection, and the pool, for minutes).",
     )
+    recall_slots: int | None = Field(
+        default=None,
+        ge=1,
+        le=256,
+        description="Recalls one API process runs at a time (their reads and ranking); more wait, within the "
+        "pool's bound, then 503. Unset: twice the process's cores.",
+    )
     cors_origins: str = Field(
         default="",
         description="Comma-separated origins allowed to call the API from a browser (CORS). Empty: CORS off.",

@@ -521,10 +521,11 @@ class McpEndpoint:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers") or []}
         state = self.app.state
+        client = scope.get("client")
         try:
-            await authenticate(state, _bearer(headers))
+            await authenticate(state, _bearer(headers), address=client[0] if client else None)
         except AppError as exc:
-            response = problem_response(exc.status, exc.code, exc.detail, exc.title)
+            response = problem_response(exc.status, exc.code, exc.detail, exc.title, headers=exc.headers())
             response.headers["www-authenticate"] = "Bearer"
             await response(scope, receive, send)
             return

@@ -23,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.core.db import Reads, read_connection
 from app.core.memory_types import POLICIES, types_where
 from app.core.settings import Settings
+from app.core.work_slots import WorkSlots
 from app.embeddings.repository import StoredVectors
 from app.embeddings.service import Semantic, SemanticQuery, semantic_of
 from app.extraction.chit_chat import refers_to_someone
@@ -514,11 +515,12 @@ async def answer_with_llm(llm: LlmClient, request: RecallRequest, ranked: Ranked
 
 @dataclass(frozen=True)
 class RecallApp:
-    """What recall needs of the running app: its engine and settings, and the embedder and the LLM when
-    they are configured."""
+    """What recall needs of the running app: its engine and settings, the threads its ranking runs on, and
+    the embedder and the LLM when they are configured."""
 
     engine: AsyncEngine
     settings: Settings
+    slots: WorkSlots
     semantic: Semantic | None
     llm: LlmClient | None
 
@@ -526,7 +528,9 @@ class RecallApp:
     def of(cls, state: Any, engine: AsyncEngine | None = None) -> RecallApp:
         """From the app's state (`request.app.state`), as the lifespan set it up; `engine`: where its reads
         go when not the primary (a read replica, `app.core.consistency.read_engine`)."""
-        return cls(engine or state.engine, state.settings, semantic_of(state), llm_of(state))
+        return cls(
+            engine or state.engine, state.settings, state.work_slots, semantic_of(state), llm_of(state)
+        )
 
 
 async def recall_and_answer(app: RecallApp, profile: Profile | Named, request: RecallRequest) -> RecallResult:
@@ -543,7 +547,11 @@ async def recall_and_answer(app: RecallApp, profile: Profile | Named, request: R
         else None
     )
     try:
-        ranking = await _ranking(app, profile, request, embedding, tracer)
+        # A recall's reads and ranking take a slot of the process (`app.core.work_slots`): a burst of
+        # recalls neither floods PostgreSQL with more statements than the cores run nor leaves the event
+        # loop waiting for a core; the rest wait, within the request's bound, then 503.
+        async with app.slots.slot():
+            ranking = await _ranking(app, profile, request, embedding, tracer)
     finally:
         if embedding is not None:
             embedding.cancel()  # a recall that failed (404, 503) leaves no task behind
@@ -587,5 +595,6 @@ async def _ranking(
             tracer.lap("embedding")
         async with read_connection(app.engine) as db:
             semantic = (question, await semantic_stage(db, lexical, question, timeout, tracer))
-    # The ranking itself reads nothing more: no connection held.
-    return fuse_and_answer(lexical, semantic, tracer)
+    # The ranking itself reads nothing more: no connection held. Its CPU work (fusion, the second stage,
+    # the answer) runs in a thread, never on the event loop (`app.core.work_slots`).
+    return await app.slots.run(fuse_and_answer, lexical, semantic, tracer)

@@ -48,6 +48,8 @@ import psutil
 from bench import harness
 from bench.common import LeanClient, percentile
 from bench.faults.cluster import Cluster
+from bench.faults.tenancy import SCENARIOS as TENANCY
+from bench.faults.tenancy import add_arguments, run_tenancy
 from bench.harness import ADMIN_KEY, Server, print_table, service
 from bench.hostile_texts import SHAPES, slowest_per_kb
 
@@ -625,11 +627,17 @@ def main(argv: list[str] | None = None) -> int:
         choices=["none", "local"],
         help="embeddings of the scaled scenarios' four processes (local: four copies of the model)",
     )
+    add_arguments(parser)
     return harness.run_benchmark(parser, run, argv)
 
 
 async def run(args: argparse.Namespace) -> None:
     chosen = args.only.split(",")
+    # Many tenants on one server (bench/faults/tenancy.py): each on a cluster of its own.
+    await run_tenancy([c for c in chosen if c in TENANCY], args)
+    chosen = [c for c in chosen if c not in TENANCY]
+    if not chosen:
+        return
     cluster = Cluster()
     cluster.start()
     print(f"throw-away cluster on 127.0.0.1:{cluster.port} ({cluster.root})")

@@ -24,6 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from app.core.db import answer_reserve, create_engine, create_sessionmaker, wait_budget
 from app.core.settings import Settings, to_async_url
 from app.main import create_app
+from app.ops.readiness import ReadinessProbe
 from bench.harness import free_port
 from tests.conftest import ADMIN_KEY, make_settings
 
@@ -273,11 +274,31 @@ async def test_readyz_is_503_when_the_database_is_away(
     url = await fake.start()
     real = own_app.state.database_url
     own_app.state.database_url = url
+    probe: ReadinessProbe = own_app.state.readiness
     try:
+        await probe.check()  # what the background check does each second, now
         _assert_unavailable(await own_client.get("/readyz"))
     finally:
         own_app.state.database_url = real
         await fake.stop()
+    await probe.check()
+    assert (await own_client.get("/readyz")).status_code == 200
+
+
+async def test_readyz_reads_the_background_checks_state_and_opens_no_connection(
+    own_app: FastAPI, own_client: httpx.AsyncClient
+) -> None:
+    """Any number of probes cost nothing: with the background check paused, 400 concurrent /readyz all
+    answer from its last finding, and no check (no connection) was made for them."""
+    probe: ReadinessProbe = own_app.state.readiness
+    await probe.stop()
+    try:
+        checks = probe.checks
+        answers = await asyncio.gather(*(own_client.get("/readyz") for _ in range(400)))
+        assert {a.status_code for a in answers} == {200}
+        assert probe.checks == checks
+    finally:
+        await probe.start()
 
 
 async def test_json_nested_too_deeply_is_422(client: httpx.AsyncClient) -> None:
