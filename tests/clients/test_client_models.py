@@ -60,7 +60,8 @@ def mismatches(document: dict[str, Any], namespace: dict[str, Any]) -> list[str]
 
 
 def test_every_schema_has_a_model_with_the_same_fields() -> None:
-    assert mismatches(DOCUMENT, vars(models)) == []
+    problems = mismatches(DOCUMENT, vars(models))
+    assert problems == [], "update clients/python/agent_memory_client/models.py:\n" + "\n".join(problems)
 
 
 def test_a_field_added_to_the_document_fails_the_check() -> None:
@@ -102,8 +103,9 @@ NOT_WRAPPED = {"metrics": "Prometheus text for a scraper, not for an agent"}
 def test_every_operation_has_a_method_in_both_clients() -> None:
     operations = [op["operationId"] for path in DOCUMENT["paths"].values() for op in path.values()]
     wanted = {METHOD_NAMES.get(op, op) for op in operations if op not in NOT_WRAPPED}
-    assert wanted - set(dir(MemoryClient)) == set()
-    assert wanted - set(dir(AsyncMemoryClient)) == set()
+    hint = "add it to clients/python/agent_memory_client/_async_client.py, then run clients/python/scripts/unasync.py"
+    assert wanted - set(dir(AsyncMemoryClient)) == set(), hint
+    assert wanted - set(dir(MemoryClient)) == set(), hint
 
 
 def test_models_read_the_wire_names() -> None:
