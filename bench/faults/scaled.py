@@ -18,6 +18,8 @@ import time
 from collections import Counter
 from typing import Any
 
+import httpx
+
 from bench.faults.cluster import Cluster
 from bench.faults.pgbouncer import Bouncer
 from bench.faults.run import Run, _connect, drain, load, namespace, verify
@@ -31,6 +33,22 @@ def worker_server(database_url: str, env: dict[str, str]) -> Server:
         args=("-m", "app", "worker", "--metrics-port", "{port}"),
         ready_path="/healthz",
     )
+
+
+async def long_jobs(run: Run, base: str, ns: str, sessions: int = 2, messages: int = 300) -> None:
+    """Sessions of many messages (worded as the writers' are, so one extraction makes as many memories of
+    each): one long extraction job per session."""
+    headers = {"Authorization": f"Bearer {ADMIN_KEY}"}
+    async with httpx.AsyncClient(base_url=base, headers=headers, timeout=60) as client:
+        for s in range(sessions):
+            texts = [
+                f"In {run.name} batch {s}-{i} I planted {i} tomato seedlings in pot number {100 + s}."
+                for i in range(messages)
+            ]
+            body = {"sessionId": f"long{s}", "messages": [{"role": "user", "content": t} for t in texts]}
+            r = await client.post(f"/v1/namespaces/{ns}/profiles/p{s}/ingest", json=body)
+            if r.status_code == 202:
+                run.messages.extend(texts)
 
 
 async def running_job_of(url: str, pid: int, within: float) -> str | None:
@@ -107,10 +125,11 @@ async def scenario_scaled(
         await namespace(apis[0].base_url, ns)
 
         async def fault() -> None:
-            # The worker is killed in the middle of a job when it has one within a few seconds: the job
-            # then runs again elsewhere once its lease expires.
+            # The worker is killed in the middle of a job: two sessions of 300 messages each make one long
+            # extraction job per worker; the killed one's runs again elsewhere once its lease expires.
+            await long_jobs(run, apis[1].base_url, ns)
             assert workers[0].process is not None
-            mid_job = await running_job_of(direct, workers[0].process.pid, within=5.0)
+            mid_job = await running_job_of(direct, workers[0].process.pid, within=15.0)
             killed = time.monotonic()
             for p in (apis[0], workers[0]):
                 assert p.process is not None
@@ -152,7 +171,7 @@ async def scenario_scaled(
     usual = per_message.most_common(1)[0][0] if per_message else 0
     odd = sum(n for memories, n in per_message.items() if memories != usual)
     run.notes.append(
-        f"{jobs} jobs, {again} of them run more than once; messages by the memories citing them: "
+        f"{jobs} jobs, {failed} failed, {again} run more than once; messages by the memories citing them: "
         f"{dict(sorted(per_message.items()))} ({odd} differ from the usual {usual})"
     )
     disturbed = (run.last_bad - run.fault_start) if run.last_bad and run.fault_start else 0.0
