@@ -11,9 +11,9 @@ from pydantic import AliasChoices, Field, StringConstraints, field_validator
 from app.core.metadata import Metadata
 from app.core.names import MessageId, SessionId, SpeakerName
 from app.core.schemas import ApiModel, PageModel, RequestModel
-from app.core.text import MESSAGE_CONTENT_BYTES
 from app.core.timestamps import Timestamp
-from app.sessions.parts import TypedPart, text_of
+from app.sessions.parts import TypedPart
+from app.sessions.row_bound import RowTooLarge, fit_row
 
 SessionName = Annotated[str, StringConstraints(max_length=200)]
 Role = Literal["user", "assistant", "system"]
@@ -48,7 +48,9 @@ class SessionMessage(ApiModel):
     name: SpeakerName | None = None
     parts: list[Annotated[dict[str, Any], TypedPart()]] = Field(
         description="UIMessage parts (`{type: 'text', text}`, `{type: 'tool-<name>', toolCallId, state, …}`, …); "
-        "any other part type is kept as sent.",
+        "any other part type is kept as sent. A message is stored whole up to 2 MiB of JSON; past it, its "
+        "largest tool outputs are stored as a preview and a note recommending to run the tool again, and a "
+        "message still over it (its text alone) is refused with 422.",
         max_length=10_000,
     )
     created_at: datetime | None = None
@@ -78,12 +80,11 @@ class MessageIn(SessionMessage):
             problem = _storable_json_problem(part)
             if problem is not None:
                 raise ValueError(f"part {index} {problem}")
-        # The text extraction reads (text and reasoning parts) has ingest's message limit.
-        size = len(text_of(parts).encode("utf-8", "surrogatepass"))
-        if size > MESSAGE_CONTENT_BYTES:
-            raise ValueError(
-                f"the text and reasoning parts must hold at most {MESSAGE_CONTENT_BYTES} bytes of UTF-8 (got {size})"
-            )
+        # Stored whole up to the row bound; past it, tool outputs become previews (app.sessions.row_bound).
+        try:
+            parts = fit_row(parts)
+        except RowTooLarge as exc:
+            raise ValueError(str(exc)) from None
         return parts
 
 

@@ -18,7 +18,7 @@ from app.core.errors import Conflict, NotFound, ValidationFailed
 from app.core.pagination import decode_cursor, decode_cursor_time, encode_cursor
 from app.models import Compaction, Message, Profile, Session
 from app.sessions import repository, system_prompt
-from app.sessions.parts import text_of
+from app.sessions.row_bound import indexed_text
 from app.sessions.schemas import (
     TAIL_TOKEN_BUDGET,
     CompactionOut,
@@ -180,7 +180,7 @@ async def _insert(
             message.role,
             message.name,
             message.parts,
-            text_of(message.parts),
+            indexed_text(message.parts),
             message.created_at,
         )
         if row is not None:
@@ -271,7 +271,7 @@ async def upsert_message(
         message.role,
         message.name,
         message.parts,
-        text_of(message.parts),
+        indexed_text(message.parts),
     )
     await repository.touch(db, profile.id, session_id)
     if session.extract_memories and row.text_content != existing.text_content:
@@ -524,6 +524,6 @@ async def split(
     assert created is not None
     parts: list[dict[str, Any]] = [{"type": "text", "text": SPLIT_PREFIX + summary}]
     await repository.insert_message(
-        db, profile.id, new_id, str(uuid.uuid4()), None, "assistant", None, parts, text_of(parts), None
+        db, profile.id, new_id, str(uuid.uuid4()), None, "assistant", None, parts, indexed_text(parts), None
     )
     return to_info(await repository.update_session(db, profile.id, new_id))
