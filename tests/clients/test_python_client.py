@@ -204,6 +204,14 @@ async def test_events_feed(memory: AsyncMemoryClient) -> None:
     await follower.aclose()
 
 
+async def test_webhooks_are_managed(memory: AsyncMemoryClient) -> None:
+    """The endpoint list round trip, with no delivery made (no worker runs here; the address is refused)."""
+    with pytest.raises(ValidationError) as refused:
+        await memory.create_webhook("http://127.0.0.1:9/hook")
+    assert refused.value.code == "webhook_url_refused"
+    assert await memory.list_webhooks() == []
+
+
 async def test_errors_carry_status_code_and_detail(memory: AsyncMemoryClient, app: FastAPI) -> None:
     with pytest.raises(ValidationError) as invalid:
         await memory.recall("alice", "Where?", limit=1000)

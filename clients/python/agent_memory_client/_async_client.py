@@ -40,6 +40,8 @@ from agent_memory_client.models import (
     CurrentKey,
     DeletedMessages,
     DeleteMessages,
+    DeliveryList,
+    DeliveryOut,
     EditRequest,
     EntryList,
     EntryOut,
@@ -81,6 +83,8 @@ from agent_memory_client.models import (
     RememberRequest,
     ResponseLength,
     SearchResults,
+    SecretRotated,
+    SecretRotation,
     SessionCreate,
     SessionInfo,
     SessionList,
@@ -98,6 +102,12 @@ from agent_memory_client.models import (
     ToolList,
     ToolResult,
     UsageIn,
+    WebhookCreate,
+    WebhookCreated,
+    WebhookCreateTypes,
+    WebhookList,
+    WebhookOut,
+    WebhookUpdate,
     WriteAction,
 )
 
@@ -572,6 +582,78 @@ class AsyncMemoryClient:
             cursor = page.cursor
             if not page.has_more and not follow:
                 return
+
+    # -- webhooks ----------------------------------------------------------------------------------------
+
+    async def create_webhook(
+        self,
+        url: str,
+        *,
+        types: Sequence[WebhookCreateTypes] | None = None,
+        profile: str | None = None,
+        namespace: str | None = None,
+    ) -> WebhookCreated:
+        """An endpoint the namespace's events are POSTed to, signed; its `secret` is in this answer only."""
+        payload = body(WebhookCreate, url=url, types=types, profile=profile)
+        return parse(
+            WebhookCreated, await self._request("POST", f"{self._ns(namespace)}/webhooks", json=payload)
+        )
+
+    async def list_webhooks(self, *, namespace: str | None = None) -> builtins.list[WebhookOut]:
+        return (await self._get(WebhookList, f"{self._ns(namespace)}/webhooks")).webhooks
+
+    async def get_webhook(self, webhook_id: str, *, namespace: str | None = None) -> WebhookOut:
+        return await self._get(WebhookOut, f"{self._ns(namespace)}/webhooks/{segment(webhook_id)}")
+
+    async def update_webhook(
+        self,
+        webhook_id: str,
+        *,
+        enabled: bool | None = UNSET,
+        types: Sequence[WebhookCreateTypes] | None = UNSET,
+        profile: str | None = UNSET,
+        namespace: str | None = None,
+    ) -> WebhookOut:
+        """Change what is given (`None` clears `types` / `profile`: every type, every profile)."""
+        given = {
+            k: v
+            for k, v in {"enabled": enabled, "types": types, "profile": profile}.items()
+            if v is not UNSET
+        }
+        payload = WebhookUpdate(**given).model_dump(mode="json", by_alias=True, exclude_unset=True)
+        path = f"{self._ns(namespace)}/webhooks/{segment(webhook_id)}"
+        return parse(WebhookOut, await self._request("PATCH", path, json=payload))
+
+    async def delete_webhook(self, webhook_id: str, *, namespace: str | None = None) -> None:
+        await self._request("DELETE", f"{self._ns(namespace)}/webhooks/{segment(webhook_id)}")
+
+    async def list_deliveries(
+        self, webhook_id: str, *, namespace: str | None = None, page_size: int | None = None
+    ) -> AsyncIterator[DeliveryOut]:
+        """The endpoint's deliveries, newest first, every page."""
+        path = f"{self._ns(namespace)}/webhooks/{segment(webhook_id)}/deliveries"
+        async for item in self._pages(path, DeliveryList, "deliveries", page_size):
+            yield item
+
+    async def redeliver(
+        self, webhook_id: str, delivery_id: str, *, namespace: str | None = None
+    ) -> DeliveryOut:
+        """Send a delivery's event again (a new delivery, outside the ordered stream)."""
+        path = f"{self._ns(namespace)}/webhooks/{segment(webhook_id)}/deliveries/{segment(delivery_id)}/redeliver"
+        return parse(DeliveryOut, await self._request("POST", path))
+
+    async def rotate_webhook_secret(
+        self, webhook_id: str, *, grace_seconds: float | None = None, namespace: str | None = None
+    ) -> SecretRotated:
+        """A new signing secret (shown once); the old one keeps signing for `grace_seconds`."""
+        path = f"{self._ns(namespace)}/webhooks/{segment(webhook_id)}/rotate-secret"
+        payload = body(SecretRotation, grace_seconds=grace_seconds)
+        return parse(SecretRotated, await self._request("POST", path, json=payload))
+
+    async def send_test_event(self, webhook_id: str, *, namespace: str | None = None) -> DeliveryOut:
+        """A test event delivered to the endpoint now."""
+        path = f"{self._ns(namespace)}/webhooks/{segment(webhook_id)}/test"
+        return parse(DeliveryOut, await self._request("POST", path))
 
     # -- sessions ----------------------------------------------------------------------------------------
 

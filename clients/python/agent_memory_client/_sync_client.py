@@ -34,6 +34,8 @@ from agent_memory_client.models import (
     CurrentKey,
     DeletedMessages,
     DeleteMessages,
+    DeliveryList,
+    DeliveryOut,
     EditRequest,
     EntryList,
     EntryOut,
@@ -75,6 +77,8 @@ from agent_memory_client.models import (
     RememberRequest,
     ResponseLength,
     SearchResults,
+    SecretRotated,
+    SecretRotation,
     SessionCreate,
     SessionInfo,
     SessionList,
@@ -92,6 +96,12 @@ from agent_memory_client.models import (
     ToolList,
     ToolResult,
     UsageIn,
+    WebhookCreate,
+    WebhookCreated,
+    WebhookCreateTypes,
+    WebhookList,
+    WebhookOut,
+    WebhookUpdate,
     WriteAction,
 )
 
@@ -555,6 +565,73 @@ class MemoryClient:
             cursor = page.cursor
             if not page.has_more and not follow:
                 return
+
+    # -- webhooks ----------------------------------------------------------------------------------------
+
+    def create_webhook(
+        self,
+        url: str,
+        *,
+        types: Sequence[WebhookCreateTypes] | None = None,
+        profile: str | None = None,
+        namespace: str | None = None,
+    ) -> WebhookCreated:
+        """An endpoint the namespace's events are POSTed to, signed; its `secret` is in this answer only."""
+        payload = body(WebhookCreate, url=url, types=types, profile=profile)
+        return parse(WebhookCreated, self._request("POST", f"{self._ns(namespace)}/webhooks", json=payload))
+
+    def list_webhooks(self, *, namespace: str | None = None) -> builtins.list[WebhookOut]:
+        return self._get(WebhookList, f"{self._ns(namespace)}/webhooks").webhooks
+
+    def get_webhook(self, webhook_id: str, *, namespace: str | None = None) -> WebhookOut:
+        return self._get(WebhookOut, f"{self._ns(namespace)}/webhooks/{segment(webhook_id)}")
+
+    def update_webhook(
+        self,
+        webhook_id: str,
+        *,
+        enabled: bool | None = UNSET,
+        types: Sequence[WebhookCreateTypes] | None = UNSET,
+        profile: str | None = UNSET,
+        namespace: str | None = None,
+    ) -> WebhookOut:
+        """Change what is given (`None` clears `types` / `profile`: every type, every profile)."""
+        given = {
+            k: v
+            for k, v in {"enabled": enabled, "types": types, "profile": profile}.items()
+            if v is not UNSET
+        }
+        payload = WebhookUpdate(**given).model_dump(mode="json", by_alias=True, exclude_unset=True)
+        path = f"{self._ns(namespace)}/webhooks/{segment(webhook_id)}"
+        return parse(WebhookOut, self._request("PATCH", path, json=payload))
+
+    def delete_webhook(self, webhook_id: str, *, namespace: str | None = None) -> None:
+        self._request("DELETE", f"{self._ns(namespace)}/webhooks/{segment(webhook_id)}")
+
+    def list_deliveries(
+        self, webhook_id: str, *, namespace: str | None = None, page_size: int | None = None
+    ) -> Iterator[DeliveryOut]:
+        """The endpoint's deliveries, newest first, every page."""
+        path = f"{self._ns(namespace)}/webhooks/{segment(webhook_id)}/deliveries"
+        yield from self._pages(path, DeliveryList, "deliveries", page_size)
+
+    def redeliver(self, webhook_id: str, delivery_id: str, *, namespace: str | None = None) -> DeliveryOut:
+        """Send a delivery's event again (a new delivery, outside the ordered stream)."""
+        path = f"{self._ns(namespace)}/webhooks/{segment(webhook_id)}/deliveries/{segment(delivery_id)}/redeliver"
+        return parse(DeliveryOut, self._request("POST", path))
+
+    def rotate_webhook_secret(
+        self, webhook_id: str, *, grace_seconds: float | None = None, namespace: str | None = None
+    ) -> SecretRotated:
+        """A new signing secret (shown once); the old one keeps signing for `grace_seconds`."""
+        path = f"{self._ns(namespace)}/webhooks/{segment(webhook_id)}/rotate-secret"
+        payload = body(SecretRotation, grace_seconds=grace_seconds)
+        return parse(SecretRotated, self._request("POST", path, json=payload))
+
+    def send_test_event(self, webhook_id: str, *, namespace: str | None = None) -> DeliveryOut:
+        """A test event delivered to the endpoint now."""
+        path = f"{self._ns(namespace)}/webhooks/{segment(webhook_id)}/test"
+        return parse(DeliveryOut, self._request("POST", path))
 
     # -- sessions ----------------------------------------------------------------------------------------
 

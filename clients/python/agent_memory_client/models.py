@@ -69,6 +69,25 @@ ToolState = Literal[
     "output-denied",
 ]
 WriteAction = Literal["replace", "append"]
+DeliveryOutStatus = Literal["pending", "delivered", "failed"]
+WebhookCreateTypes = Literal[
+    "memory.created",
+    "memory.updated",
+    "memory.superseded",
+    "memory.deleted",
+    "session.deleted",
+    "profile.deleted",
+    "ingest.completed",
+]
+WebhookUpdateTypes = Literal[
+    "memory.created",
+    "memory.updated",
+    "memory.superseded",
+    "memory.deleted",
+    "session.deleted",
+    "profile.deleted",
+    "ingest.completed",
+]
 
 
 class AppendMessage(RequestModel):
@@ -167,6 +186,27 @@ class DeleteMessages(RequestModel):
 
 class DeletedMessages(ResponseModel):
     deleted: list[str]
+
+
+class DeliveryList(ResponseModel):
+    cursor: str | None = None
+    deliveries: list[DeliveryOut]
+
+
+class DeliveryOut(ResponseModel):
+    attempts: int
+    created_at: datetime
+    event_id: int | None
+    event_type: str
+    finished_at: datetime | None
+    id: str
+    last_error: str | None
+    message_id: str
+    next_attempt_at: datetime | None
+    ordered: bool
+    response_ms: int | None
+    response_status: int | None
+    status: str
 
 
 class DynamicToolPart(PartModel):
@@ -551,6 +591,15 @@ class SearchResults(ResponseModel):
     results: list[SearchHit]
 
 
+class SecretRotated(ResponseModel):
+    previous_secret_until: datetime | None
+    secret: str
+
+
+class SecretRotation(RequestModel):
+    grace_seconds: float | None = None
+
+
 class SessionCreate(RequestModel):
     compact_after: int | None = None
     extract_memories: bool | None = None
@@ -776,6 +825,51 @@ class ValidationProblem(ResponseModel):
     status: int
     title: str
     type: str
+
+
+class WebhookCreate(RequestModel):
+    profile: str | None = None
+    types: list[WebhookCreateTypes] | None = None
+    url: str
+
+
+class WebhookCreated(ResponseModel):
+    created_at: datetime
+    cursor: int
+    disabled_reason: str | None
+    enabled: bool
+    failing_since: datetime | None
+    id: str
+    previous_secret_until: datetime | None
+    profile: str | None
+    secret: str
+    types: list[str] | None
+    updated_at: datetime
+    url: str
+
+
+class WebhookList(ResponseModel):
+    webhooks: list[WebhookOut]
+
+
+class WebhookOut(ResponseModel):
+    created_at: datetime
+    cursor: int
+    disabled_reason: str | None
+    enabled: bool
+    failing_since: datetime | None
+    id: str
+    previous_secret_until: datetime | None
+    profile: str | None
+    types: list[str] | None
+    updated_at: datetime
+    url: str
+
+
+class WebhookUpdate(RequestModel):
+    enabled: bool | None = None
+    profile: str | None = None
+    types: list[WebhookUpdateTypes] | None = None
 
 
 def _part_tag(value: Any) -> str:
