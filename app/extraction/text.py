@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from app.language.lexicon import speaker_prefix
+from app.language.speakers import speaker_prefix
 
 # Capitalised words that introduce a line but are labels, not people.
 _LABELS = frozenset(

@@ -385,32 +385,10 @@ def speaker_label(role: str, name: str | None = None) -> str:
     return name or GENERIC_SPEAKERS.get(role, role.capitalize() or "User")
 
 
-# A speaker's name before the colon that opens a message ("Marta: …", "Élodie Martin: …", "陈静：…"): up to
-# three capitalised words of a cased script, or one run of a few characters of a script without case.
-_SPEAKER_PREFIX_RE = re.compile(
-    r"^\s*(?P<name>[^\W\d_][\w'’.-]{0,30}(?:[ \t]+[^\W\d_][\w'’.-]{0,30}){0,2})[ \t]*[:：][ \t]*(?=\S)"
-)
-# Chinese, Japanese and Korean names are two to four characters ("陈静", "田中さん", "김민수"); a longer run
-# before a colon is a sentence ("我今天去了公园：…").
-UNCASED_NAME_CHARS = 4
-
-
 def uncased(word: str) -> bool:
     """Whether a word is written in a script without case (Chinese, Japanese, Korean): no letter of it is
     upper or lower case."""
     return not any(c.isupper() or c.islower() for c in word)
-
-
-def speaker_prefix(text: str) -> tuple[str, int] | None:
-    """The name of a `Name: text` prefix and where the text after it starts, or None."""
-    m = _SPEAKER_PREFIX_RE.match(text)
-    if m is None:
-        return None
-    name = m["name"]
-    words = name.split()
-    cased = all(w[0].isupper() for w in words)
-    a_word_without_case = len(words) == 1 and len(name) <= UNCASED_NAME_CHARS and uncased(name)
-    return (name, m.end()) if cased or a_word_without_case else None
 
 
 FIRST_PERSON_RE = re.compile(r"\b(?:I|I'm|I've|I'd|we|we're|we've|my|our|us)\b", _I)

@@ -18,6 +18,7 @@ from app.extraction.text import parse_message
 from app.extraction.types import Extractor, InputMessage
 from app.language.detect import Language, detect
 from app.memories import service
+from app.memories.repository import Speaker
 from app.profiles import repository as profiles_repository
 from app.sessions import repository as sessions_repository
 from app.sessions.repository import MessageText
@@ -46,6 +47,12 @@ def _input(row: MessageText, language: Language | None = None) -> InputMessage:
         speaker=row.name,
         language=language,
     )
+
+
+def _speaker(row: MessageText) -> Speaker:
+    """Who said a message: its `name`, else the `Name:` prefix of its text (any script), read here once and
+    stored on the memories drawn from it."""
+    return Speaker(row.name or parse_message(row.text).speaker, row.role)
 
 
 def _language(row: MessageText) -> Language:
@@ -101,7 +108,10 @@ async def run_extraction(ctx: JobContext, job: JobInfo, payload: ExtractPayload)
     languages = {message_id: lang.config for message_id, lang in said_in.items() if not lang.english}
     async with ctx.transaction() as db:
         await sessions_repository.set_languages(db, profile_id, session_id, languages)
-        stored = await service.store(db, profile_id, service.new_memories(extracted, session_id, metadata))
+        speakers = {r.id: _speaker(r) for r in rows}
+        stored = await service.store(
+            db, profile_id, service.new_memories(extracted, session_id, metadata, speakers)
+        )
         counts = {
             "jobId": job.id,
             "memoriesCreated": stored.created,

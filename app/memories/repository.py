@@ -20,7 +20,7 @@ from app.worker import queue
 
 _COLUMNS = (
     "id, type, summary, content, session_id, event_time, created_at, updated_at, metadata, superseded_by, "
-    "version, valid_from, valid_to"
+    "version, valid_from, valid_to, speaker, speaker_role"
 )
 
 
@@ -40,6 +40,8 @@ class ListedMemory:
     version: int
     valid_from: datetime
     valid_to: datetime | None
+    speaker: str | None  # who said it (any script); None when no name was given
+    speaker_role: str | None  # the role of the message it was said in; None: remembered
 
     @classmethod
     def of(cls, row: Mapping[Any, Any]) -> Self:
@@ -87,6 +89,14 @@ class SourceMessage:
     timestamp: datetime
 
 
+@dataclass(frozen=True)
+class Speaker:
+    """Who said a message: its name (given, or read from a `Name:` prefix at ingest) and its role."""
+
+    name: str | None = None
+    role: str | None = None
+
+
 @dataclass
 class NewMemory:
     id: str
@@ -102,6 +112,8 @@ class NewMemory:
     context: str = ""
     # The full-text configuration of its language; detected from the content when the writer did not say.
     language: str | None = None
+    speaker: str | None = None  # who said it: its source message's name or `Name:` prefix
+    speaker_role: str | None = None  # that message's role; None for a remembered memory
 
     @property
     def supersedes(self) -> bool:
@@ -120,15 +132,17 @@ def _supersedes(topic_key: str | None, memory_type: str) -> bool:
 _INSERT = text(
     """
     INSERT INTO memories (profile_id, id, type, summary, content, session_id, topic_key, event_time, content_hash,
-                          metadata, context, language)
+                          metadata, context, language, speaker, speaker_role)
     SELECT :p, m.id, m.type, m.summary, m.content, m.session_id, m.topic_key, m.event_time, m.content_hash,
-           coalesce(CAST(m.metadata AS jsonb), '{}'), m.context, CAST(m.language AS regconfig)
+           coalesce(CAST(m.metadata AS jsonb), '{}'), m.context, CAST(m.language AS regconfig), m.speaker,
+           m.speaker_role
     FROM unnest(CAST(:ids AS text[]), CAST(:types AS text[]), CAST(:summaries AS text[]),
                 CAST(:contents AS text[]), CAST(:sessions AS text[]), CAST(:topics AS text[]),
                 CAST(:times AS timestamptz[]), CAST(:hashes AS text[]), CAST(:metadata AS text[]),
-                CAST(:contexts AS text[]), CAST(:languages AS text[])) WITH ORDINALITY
+                CAST(:contexts AS text[]), CAST(:languages AS text[]), CAST(:speakers AS text[]),
+                CAST(:speaker_roles AS text[])) WITH ORDINALITY
          AS m(id, type, summary, content, session_id, topic_key, event_time, content_hash, metadata, context,
-              language, ord)
+              language, speaker, speaker_role, ord)
     WHERE NOT EXISTS (SELECT 1 FROM memory_tombstones t WHERE t.profile_id = :p AND t.content_hash = m.content_hash)
     ORDER BY m.ord
     ON CONFLICT (profile_id, content_hash) DO NOTHING
@@ -207,6 +221,8 @@ async def insert_memories(
             "metadata": [json.dumps(m.metadata) if m.metadata else None for m in memories],
             "contexts": [m.context for m in memories],
             "languages": [m.search_config for m in memories],
+            "speakers": [m.speaker for m in memories],
+            "speaker_roles": [m.speaker_role for m in memories],
         },
     )
     inserted = set(rows.scalars())
@@ -265,11 +281,12 @@ async def _supersede(db: AsyncSession, profile_id: int, topic_key: str | None, n
 _INSERT_ONE = text(
     f"""
     INSERT INTO memories (profile_id, id, type, summary, content, session_id, topic_key, event_time, content_hash,
-                          metadata, context, language)
+                          metadata, context, language, speaker, speaker_role)
     SELECT CAST(:p AS bigint), CAST(:id AS text), CAST(:type AS text), CAST(:summary AS text),
            CAST(:content AS text), CAST(:session_id AS text), CAST(:topic_key AS text),
            CAST(:event_time AS timestamptz), CAST(:content_hash AS text), CAST(:metadata AS jsonb),
-           CAST(:context AS text), CAST(CAST(:language AS text) AS regconfig)
+           CAST(:context AS text), CAST(CAST(:language AS text) AS regconfig), CAST(:speaker AS text),
+           CAST(:speaker_role AS text)
     WHERE NOT EXISTS (
         SELECT 1 FROM memory_tombstones
         WHERE profile_id = CAST(:p AS bigint) AND content_hash = CAST(:content_hash AS text)
@@ -300,6 +317,8 @@ async def insert_one(db: AsyncSession, profile_id: int, memory: NewMemory) -> Me
                     "metadata": json.dumps(memory.metadata or {}),
                     "context": memory.context,
                     "language": memory.search_config,
+                    "speaker": memory.speaker,
+                    "speaker_role": memory.speaker_role,
                 },
             )
         )
@@ -332,9 +351,9 @@ _REMEMBER = f"""
         SELECT id FROM found UNION ALL SELECT id FROM made
     ), ins AS (
         INSERT INTO memories (profile_id, id, type, summary, content, session_id, topic_key, event_time,
-                              content_hash, metadata, context, language)
+                              content_hash, metadata, context, language, speaker, speaker_role)
         SELECT profile.id, $4, $5, $6, $7, $8, $9, $10::timestamptz, $11::text, $12::jsonb, $13,
-               $16::text::regconfig
+               $16::text::regconfig, $17::text, $18::text
         FROM profile
         WHERE NOT EXISTS (
             SELECT 1 FROM memory_tombstones t WHERE t.profile_id = profile.id AND t.content_hash = $11::text
@@ -396,6 +415,8 @@ async def remember_one(conn: Any, item: RememberItem) -> Remembered:
         item.supersedes,
         _SUPERSEDING,
         memory.search_config,
+        memory.speaker,
+        memory.speaker_role,
     )
     return _remembered(row)
 
@@ -409,9 +430,9 @@ _REMEMBER_MANY = f"""
     WITH item AS (
         SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[],
                              $7::text[], $8::text[], $9::text[], $10::timestamptz[], $11::text[], $12::jsonb[],
-                             $13::text[], $14::boolean[], $16::text[]) WITH ORDINALITY
+                             $13::text[], $14::boolean[], $16::text[], $17::text[], $18::text[]) WITH ORDINALITY
             AS t(namespace, profile, scope, id, type, summary, content, session_id, topic_key, event_time,
-                 content_hash, metadata, context, supersedes, language, ord)
+                 content_hash, metadata, context, supersedes, language, speaker, speaker_role, ord)
     ), ns AS (
         SELECT item.ord, n.id AS namespace_id FROM item JOIN namespaces n
             ON n.name = item.namespace AND n.deleted_at IS NULL AND (item.scope IS NULL OR n.id = item.scope)
@@ -431,9 +452,10 @@ _REMEMBER_MANY = f"""
             JOIN made ON made.namespace_id = ns.namespace_id AND made.name = item.profile
     ), ins AS (
         INSERT INTO memories (profile_id, id, type, summary, content, session_id, topic_key, event_time,
-                              content_hash, metadata, context, language)
+                              content_hash, metadata, context, language, speaker, speaker_role)
         SELECT profile.id, item.id, item.type, item.summary, item.content, item.session_id, item.topic_key,
-               item.event_time, item.content_hash, item.metadata, item.context, item.language::regconfig
+               item.event_time, item.content_hash, item.metadata, item.context, item.language::regconfig,
+               item.speaker, item.speaker_role
         FROM item JOIN profile USING (ord)
         WHERE NOT EXISTS (
             SELECT 1 FROM memory_tombstones t WHERE t.profile_id = profile.id AND t.content_hash = item.content_hash
@@ -489,6 +511,8 @@ async def _remember_many_in_order(conn: Any, items: list[RememberItem]) -> list[
         [item.supersedes for item in items],
         _SUPERSEDING,
         [m.search_config for m in memories],
+        [m.speaker for m in memories],
+        [m.speaker_role for m in memories],
     )
     return [_remembered(row) for row in rows]
 
@@ -538,8 +562,8 @@ async def deleted_state(db: AsyncSession, profile_id: int, memory_id: str) -> Me
     row = await db.execute(
         text(
             "SELECT memory_id AS id, type, summary, content, session_id, event_time, created_at, "
-            "valid_from AS updated_at, metadata, superseded_by, version, valid_from, valid_to "
-            "FROM memory_versions WHERE profile_id = :p AND memory_id = :id AND deleted_at IS NOT NULL "
+            "valid_from AS updated_at, metadata, superseded_by, version, valid_from, valid_to, speaker, "
+            "speaker_role FROM memory_versions WHERE profile_id = :p AND memory_id = :id AND deleted_at IS NOT NULL "
             "ORDER BY version DESC LIMIT 1"
         ),
         {"p": profile_id, "id": memory_id},
@@ -553,10 +577,10 @@ _ARCHIVE = text(
     """
     INSERT INTO memory_versions (profile_id, memory_id, version, change, type, summary, content, metadata,
                                  session_id, topic_key, event_time, created_at, valid_from, valid_to,
-                                 superseded_by, deleted_at)
+                                 superseded_by, deleted_at, speaker, speaker_role)
     SELECT profile_id, id, version, change, type, summary, content, metadata, session_id, topic_key,
            event_time, created_at, valid_from, coalesce(valid_to, now()), superseded_by,
-           CASE WHEN :deleted THEN now() END
+           CASE WHEN :deleted THEN now() END, speaker, speaker_role
     FROM memories WHERE profile_id = :p AND id = :id
     ON CONFLICT DO NOTHING
     """
@@ -666,7 +690,7 @@ async def sources(db: AsyncSession, profile_id: int, memory_id: str) -> list[Sou
 
 _LISTED = (
     "id, type, summary, session_id, event_time, created_at, updated_at, metadata, superseded_by, version, "
-    "valid_from, valid_to"
+    "valid_from, valid_to, speaker, speaker_role"
 )
 
 
@@ -732,7 +756,7 @@ _STATES_AT = f"""
     UNION ALL
     SELECT memory_id AS id, type, summary, content, session_id, event_time, created_at,
            coalesce(deleted_at, valid_to) AS updated_at, metadata, NULL AS superseded_by, version, valid_from,
-           valid_to
+           valid_to, speaker, speaker_role
     FROM memory_versions
     WHERE profile_id = :p AND valid_from <= :at AND valid_to > :at {{extra_v}}
 """
@@ -988,30 +1012,21 @@ class MemoryLine:
     at: datetime | None
     # The full-text configuration of its language (`app.language.detect.search_config`).
     language: str = "english"
+    speaker: str | None = None  # who said it (stored at ingest)
 
 
-def agent_words(memory: str, said_by_assistant: str | None = None) -> str:
-    """SQL: whether the memory (table alias `memory`) is the agent's own words: it came from messages and
-    every one of them is the assistant's, said under no name or as "Assistant" (in a transcript between
-    two people, the second one's turns are theirs, not an agent's). Recall ranks such memories below what
-    the people said, and the summary lists them after the people's facts. `said_by_assistant`: an
-    expression telling the first part, for a statement that has joined the sources already."""
+def agent_words(memory: str) -> str:
+    """SQL: whether the memory (table alias `memory`) is the agent's own words: said in an assistant
+    message under no name or as "Assistant" (in a transcript between two people, the second one's turns are
+    theirs, not an agent's). Recall ranks such memories below what the people said, and the summary lists
+    them after the people's facts. Read from the stored speaker, never from the text."""
     m = memory
-    named = r"'^\s*[A-Z][^:\s]{0,30}( [A-Z][^:\s]{0,30}){0,2}\s*:'"
-    if said_by_assistant is None:
-        sources = f"""FROM memory_sources s JOIN messages g
-                   ON g.profile_id = s.profile_id AND g.session_id = s.session_id AND g.id = s.message_id
-              WHERE s.profile_id = {m}.profile_id AND s.memory_id = {m}.id"""
-        said_by_assistant = (
-            f"EXISTS (SELECT 1 {sources}) AND NOT EXISTS (SELECT 1 {sources} AND g.role <> 'assistant')"
-        )
-    assistant = r"'^\s*assistant\s*:'"
-    return f"(({m}.content !~ {named} OR {m}.content ~* {assistant}) AND {said_by_assistant})"
+    return f"({m}.speaker_role = 'assistant' AND ({m}.speaker IS NULL OR lower({m}.speaker) = 'assistant'))"
 
 
 _BY_TYPE = text(
     """
-    SELECT id, type, summary, session_id, NULL::timestamptz AS at, language::text AS language
+    SELECT id, type, summary, session_id, NULL::timestamptz AS at, language::text AS language, speaker
     FROM memories
     WHERE profile_id = :p AND superseded_by IS NULL AND type = :type
     ORDER BY id DESC
@@ -1027,12 +1042,13 @@ FACTS_WALK = 4
 # (six or more distinct words) come before one-liners like "Classic." from a chat.
 _FACTS = text(
     f"""
-    (SELECT id, type, summary, session_id, NULL::timestamptz AS at, language::text AS language, 0 AS rank
+    (SELECT id, type, summary, session_id, NULL::timestamptz AS at, language::text AS language, speaker,
+            0 AS rank
      FROM memories
      WHERE profile_id = :p AND superseded_by IS NULL AND topic_key IS NOT NULL AND type = :type
      ORDER BY id DESC LIMIT :limit)
     UNION ALL
-    (SELECT id, type, summary, session_id, NULL::timestamptz AS at, language::text AS language,
+    (SELECT id, type, summary, session_id, NULL::timestamptz AS at, language::text AS language, speaker,
             CASE WHEN agent THEN 3 WHEN length(tsv) >= 6 THEN 1 ELSE 2 END AS rank
      FROM (SELECT m.*, {agent_words("m")} AS agent FROM memories m
            WHERE m.profile_id = :p AND m.superseded_by IS NULL AND m.topic_key IS NULL AND m.type = :type
@@ -1046,7 +1062,7 @@ _FACTS = text(
 _EVENTS = text(
     """
     SELECT * FROM (
-        SELECT m.id, m.type, m.summary, m.session_id, m.language::text AS language,
+        SELECT m.id, m.type, m.summary, m.session_id, m.language::text AS language, m.speaker,
                COALESCE(m.event_time,
                         (SELECT min(msg.created_at) FROM memory_sources src
                          JOIN messages msg ON msg.profile_id = src.profile_id AND msg.session_id = src.session_id
@@ -1064,7 +1080,7 @@ _EVENTS = text(
 
 _SESSION_MEMORIES = text(
     f"""
-    SELECT m.id, m.type, m.summary, m.session_id, m.language::text AS language,
+    SELECT m.id, m.type, m.summary, m.session_id, m.language::text AS language, m.speaker,
            CASE WHEN m.type IN {sql_list(DATED_TYPES)} THEN
                COALESCE(m.event_time,
                         (SELECT min(msg.created_at) FROM memory_sources src
@@ -1101,6 +1117,7 @@ def _lines(rows: Any) -> list[MemoryLine]:
             session_id=r["session_id"],
             at=r["at"],
             language=r["language"],
+            speaker=r["speaker"],
         )
         for r in rows.mappings()
     ]

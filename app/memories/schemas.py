@@ -50,6 +50,17 @@ class MemorySummary(ApiModel):
         "`include=superseded`).",
     )
     version: int = Field(default=1, description="1 when created, +1 for every edit or restoration.")
+    speaker: str | None = Field(
+        default=None,
+        description="Who said it, in any script: the source message's `name`, or the `Name:` prefix its text "
+        "opened with (read once, at ingest); for a remembered memory, the prefix of its content. Null when "
+        "no name was given.",
+    )
+    speaker_role: str | None = Field(
+        default=None,
+        description="The role (`user`, `assistant`, …) of the message it was said in; null for a remembered "
+        "memory. An `assistant` memory without a `speaker` (or named `Assistant`) is the agent's own words.",
+    )
 
 
 class MemoryOut(MemorySummary):

@@ -18,10 +18,11 @@ from app.core.metrics import MEMORIES_CREATED
 from app.core.pagination import decode_cursor, encode_cursor
 from app.events import repository as events
 from app.events.types import EventType
+from app.extraction.text import parse_message
 from app.extraction.types import ExtractedMemory, content_hash
 from app.memories import repository
 from app.memories.batching import RememberBatcher
-from app.memories.repository import NewMemory, RememberItem
+from app.memories.repository import NewMemory, RememberItem, Speaker
 from app.memories.schemas import (
     EditRequest,
     MemoryDetail,
@@ -81,8 +82,13 @@ def new_memories(
     extracted: list[ExtractedMemory],
     session_id: str | None,
     metadata_by_message: dict[str, dict[str, Any] | None] | None = None,
+    speakers_by_message: dict[str, Speaker] | None = None,
 ) -> list[NewMemory]:
+    """The rows to store for extracted memories: each inherits its source messages' metadata, and the
+    speaker of its first source message (whoever the extractor was: the default rules or an LLM)."""
     by_message = metadata_by_message or {}
+    speakers = speakers_by_message or {}
+    said = [next((speakers[i] for i in e.source_message_ids if i in speakers), Speaker()) for e in extracted]
     return [
         NewMemory(
             id=str(ULID()),
@@ -97,8 +103,10 @@ def new_memories(
             metadata=inherited_metadata(e.source_message_ids, by_message),
             context=e.context,
             language=e.language,
+            speaker=by.name,
+            speaker_role=by.role,
         )
-        for e in extracted
+        for e, by in zip(extracted, said, strict=True)
     ]
 
 
@@ -179,10 +187,12 @@ async def classified_text(text: str) -> ExtractedMemory:
 
 
 async def _classified(content: str, session_id: str | None, metadata: dict[str, Any] | None) -> NewMemory:
-    # The extractor classifies and summarises; the memory keeps the statement exactly as given.
+    # The extractor classifies and summarises; the memory keeps the statement exactly as given, and the
+    # speaker a `Name:` prefix names (read here, once; no message said it, so it has no role).
     extracted = replace(await classified_text(content), content=content.strip())
     [memory] = new_memories([extracted], session_id)
     memory.metadata = metadata
+    memory.speaker = parse_message(content).speaker
     return memory
 
 

@@ -60,6 +60,10 @@ class Memory(Base):
     # What began the current state: created, edited or restored (remembered again after supersession).
     change: Mapped[str] = mapped_column(String(16), nullable=False, server_default=text("'created'"))
     language: Mapped[str] = language_column()
+    # Who said it: the source message's `name` (or its `Name:` prefix, read once at ingest), in any script;
+    # NULL when no name was given. `speaker_role` is that message's role (NULL: remembered, not said).
+    speaker: Mapped[str | None] = mapped_column(Text)
+    speaker_role: Mapped[str | None] = mapped_column(String(16))
     # Symbols and CJK bigrams weigh as the summary; a non-English row's unstemmed words as the context.
     tsv: Mapped[Any] = tsvector_column(
         f"setweight({language_tsvector('summary')}, 'A') || "
@@ -116,6 +120,8 @@ class MemoryVersion(Base):
     valid_to: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
     superseded_by: Mapped[str | None] = mapped_column(String(26))
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    speaker: Mapped[str | None] = mapped_column(Text)
+    speaker_role: Mapped[str | None] = mapped_column(String(16))
 
     __table_args__ = (
         PrimaryKeyConstraint("profile_id", "memory_id", "version"),

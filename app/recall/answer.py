@@ -20,7 +20,6 @@ from app.language import lexicon as lx
 from app.language.detect import detect
 from app.llm.answers import ANSWER_TOKENS
 from app.recall.repository import Candidate
-from app.recall.rerank import speaker_of
 
 # Candidates besides the best one: only those scoring at least this share of its score, and at most this
 # many in all (a list question may take the budget's worth).
@@ -40,7 +39,7 @@ _WORD_RE = re.compile(r"\w+")
 
 def _speakers(rows: Sequence[Candidate]) -> set[str]:
     """The lower-case names (each part) of the people speaking in these memories, and the generic ones."""
-    names = {part for row in rows if (s := speaker_of(row.content)) for part in s.lower().split()}
+    names = {part for row in rows if (s := row.speaker) for part in s.lower().split()}
     return names | _GENERIC_NAMES
 
 

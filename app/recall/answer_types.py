@@ -73,7 +73,6 @@ _ORDINAL = re.compile(r"\d{1,2}(?:st|nd|rd|th)")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 # A capitalised word inside a sentence: a name (sentence starts and the speaker's prefix excluded).
 _NAME = re.compile(r"[^.!?:\s]\s+[A-Z][a-z]{2,}")
-_SPEAKER_PREFIX = re.compile(r"^[^:]{1,40}:\s")
 # Punctuation to spaces (apostrophes kept: "There's" stays one word), then words split on spaces: one pass
 # of C string methods, several times cheaper than the word-list regular expressions it replaces.
 _PUNCTUATION = str.maketrans({c: " " for c in string.punctuation if c != "'"})
@@ -101,7 +100,10 @@ def holds(kind: AnswerType, memory: Candidate) -> bool:
     if kind is AnswerType.TIME and memory.event_time is not None:
         return True
     # The speaker's name before the statement ("Owen: …") is who said it, not a person it names.
-    body = _SPEAKER_PREFIX.sub("", memory.content, count=1)
+    body = memory.content
+    if memory.speaker and body.startswith(memory.speaker):
+        rest = body[len(memory.speaker) :].lstrip()
+        body = rest[1:] if rest[:1] in (":", "：") else body
     tokens = body.lower().translate(_PUNCTUATION).split()
     present = set(tokens)
     digits = _DIGIT.search(body) is not None

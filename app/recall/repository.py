@@ -279,7 +279,8 @@ def _details(wanted: str) -> str:
         SELECT m.id AS memory_id, m.type, m.summary, m.content, m.session_id, m.event_time, m.created_at,
                coalesce(src.sources, '{{}}') AS sources, src.seq, src.told_at,
                coalesce(mt.lexemes, ARRAY(SELECT t.lexeme FROM terms t WHERE m.tsv @@ t.q)) AS memory_terms,
-               coalesce(src.message_terms, '{{}}') AS message_terms, {agent_words("m", "coalesce(src.by_assistant, false)")} AS by_agent
+               coalesce(src.message_terms, '{{}}') AS message_terms, {agent_words("m")} AS by_agent,
+               m.speaker
         FROM wanted w
         -- Each wanted memory looked up by its key (LIMIT 1 keeps the planner from turning this into a join
         -- it may start from the profile's every memory when its statistics are stale or missing).
@@ -290,8 +291,7 @@ def _details(wanted: str) -> str:
         LEFT JOIN LATERAL (
             SELECT array_agg(DISTINCT s.session_id || '/' || s.message_id) AS sources, min(g.seq) AS seq,
                    max(g.created_at) AS told_at,
-                   array_agg(DISTINCT t.lexeme) FILTER (WHERE t.lexeme IS NOT NULL) AS message_terms,
-                   bool_and(g.role = 'assistant') AS by_assistant
+                   array_agg(DISTINCT t.lexeme) FILTER (WHERE t.lexeme IS NOT NULL) AS message_terms
             FROM memory_sources s
             JOIN messages g ON g.profile_id = :p AND g.session_id = s.session_id AND g.id = s.message_id
             LEFT JOIN terms t ON g.tsv @@ t.q
@@ -299,7 +299,7 @@ def _details(wanted: str) -> str:
 """
 
 
-_NO_DETAILS = ", ".join(["NULL"] * 13)  # as many as the columns of details
+_NO_DETAILS = ", ".join(["NULL"] * 14)  # as many as the columns of details
 
 
 # The live memories one message sourced, looked up from that message (OFFSET 0 keeps the planner from
@@ -642,6 +642,7 @@ class Candidate:
     memory_terms: list[str]  # query terms its own text holds
     message_terms: list[str]  # query terms its source messages hold
     by_agent: bool = False  # the agent's own words (`app.memories.repository.agent_words`)
+    speaker: str | None = None  # who said it (stored at ingest; None: no name was given)
 
 
 @dataclass

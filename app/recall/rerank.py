@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass
 from itertools import repeat
 
-from app.language.lexicon import speaker_prefix, uncased
+from app.language.lexicon import uncased
 from app.recall.answer_types import asked_for, holds
 from app.recall.related_words import relatedness
 from app.recall.repository import Candidate
@@ -86,11 +87,6 @@ class Query:
     text: str  # the question as asked
 
 
-def speaker_of(content: str) -> str | None:
-    prefix = speaker_prefix(content)
-    return prefix[0] if prefix else None
-
-
 def idf(df: int, n: int) -> float:
     return math.log(1 + (n - df + 0.5) / (df + 0.5))
 
@@ -101,10 +97,10 @@ def name_terms(query: Query, rows: dict[str, Candidate]) -> set[str]:
 
 
 def named_speakers(query: Query, rows: dict[str, Candidate]) -> dict[str, set[str]]:
-    """The question's terms that name someone speaking in these memories, each with the name parts it
-    matches: the name, its start ("Mel" for Melanie), a longer form of it ("Benji" for Ben), or a spelling
-    within an edit or two (`same_name`)."""
-    names = {s.lower() for row in rows.values() if (s := speaker_of(row.content))}
+    """The question's terms that name someone speaking in these memories (their stored speaker), each with
+    the name parts it matches: the name, its start ("Mel" for Melanie), a longer form of it ("Benji" for
+    Ben), or a spelling within an edit or two (`same_name`)."""
+    names = {s.lower() for row in rows.values() if (s := row.speaker)}
     parts = {part for name in names for part in name.split()}
     # Only a word written with a capital may be a variant of a name ("Martha"), never "park" for Mark.
     capitalised = [w.lower() for w in _CAPITALISED_RE.findall(query.text)]
@@ -133,7 +129,7 @@ def _nicknamed(term: str, rows: dict[str, Candidate]) -> set[str]:
     """The name parts of the speakers who said they go by a nickname this term starts ("Bex")."""
     found: set[str] = set()
     for row in rows.values():
-        speaker = speaker_of(row.content)
+        speaker = row.speaker
         if speaker is None:
             continue
         for m in _NICKNAME_RE.finditer(row.content):
@@ -151,6 +147,7 @@ def same_name(term: str, name: str) -> bool:
     letters at least: "Mel", "Benji"), or they differ by an edit or two, or they sound alike (`_sound`)."""
     if len(term) < 3 or len(name) < 3:
         return False
+    term, name = _unaccented(term), _unaccented(name)
     if name.startswith(term) or term.startswith(name):
         return True
     shorter = min(len(term), len(name))
@@ -158,6 +155,13 @@ def same_name(term: str, name: str) -> bool:
     return (allowed and _edits(term, name, allowed) <= allowed) or (
         shorter >= 3 and _sound(term) == _sound(name)
     )
+
+
+def _unaccented(word: str) -> str:
+    """A Latin name without its accents ("élodie" → "elodie"): a spelling variant, not another name."""
+    if word.isascii():
+        return word
+    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
 
 
 def _edits(a: str, b: str, limit: int) -> int:
@@ -267,14 +271,15 @@ def features(
             1.0 if asked is not None and holds(asked, row) else 0.0,
             related.get(memory_id, 0.0),
         )
-        said_by = speaker_of(row.content)
+        said_by = set(row.speaker.lower().split()) if row.speaker else set()
         out[memory_id] = Features(
             values,
             off_speaker=bool(names)
+            and asked_about.isdisjoint(said_by)
             and names.isdisjoint(row.memory_terms)
             and not _mentions(row, asked_about),
             by_agent=row.by_agent,
-            by_partner=one_person and said_by is not None and asked_about.isdisjoint(said_by.lower().split()),
+            by_partner=one_person and bool(said_by) and asked_about.isdisjoint(said_by),
         )
     return out
 

@@ -64,6 +64,7 @@ class RecallCandidate(ApiModel):
     summary: str
     session_id: str | None
     event_time: datetime | None = None
+    speaker: str | None = Field(default=None, description="Who said it (the memory's `speaker`).")
     score: float = Field(
         ge=0,
         le=1,

@@ -441,6 +441,7 @@ def fuse_and_answer(
             summary=rows[m].summary,
             session_id=rows[m].session_id,
             event_time=rows[m].event_time,
+            speaker=rows[m].speaker,
             score=round(probability[m], 6),
         )
         for m in kept

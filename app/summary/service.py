@@ -28,7 +28,7 @@ from app.core.tokens import estimate_tokens
 from app.extraction.text import parse_message
 from app.language.circumstances import tells_a_circumstance
 from app.language.detect import detect
-from app.language.lexicon import speaker_label
+from app.language.lexicon import GENERIC_SPEAKERS, speaker_label
 from app.models import Profile
 from app.summary import repository
 from app.summary.repository import MemoryLine, MessageLine, SessionActivity
@@ -108,8 +108,21 @@ def _allocate(sections: Sequence[_Section], budget: int) -> None:
                 progressed = True
 
 
-def _bullet(memory: MemoryLine) -> str:
+def _attributed(memory: MemoryLine) -> str:
+    """The memory's summary, its speaker before it when the summary does not name them already (a summary
+    written without the name, by an LLM or an edit): who said what is the stored speaker, not a guess."""
     summary = " ".join(memory.summary.split())
+    speaker = memory.speaker
+    if not speaker or speaker.lower() in GENERIC_SPEAKERS:
+        return summary
+    folded = summary.casefold()
+    if any(part.casefold() in folded for part in speaker.split()):
+        return summary
+    return f"{speaker}: {summary}"
+
+
+def _bullet(memory: MemoryLine) -> str:
+    summary = _attributed(memory)
     if memory.at is not None:  # the repository dates only the dated types (events)
         # Written as the memory's language writes a date ("2023年4月1日" beside a Chinese memory).
         day = format_date(memory.at, "en" if memory.language == "english" else detect(summary).code)

@@ -10,7 +10,7 @@ import pytest
 
 from app.extraction.text import parse_message
 from app.recall.repository import Candidate
-from app.recall.rerank import Query, features, same_name, speaker_of
+from app.recall.rerank import Query, features, same_name
 from app.worker.runner import Worker
 
 CHAT = [
@@ -57,8 +57,12 @@ async def test_names_match_spelling_variants_and_nicknames(
 
 
 def _candidate(memory_id: str, summary: str, content: str) -> Candidate:
+    """A candidate said by the speaker its content names (as ingest stores it, from the `Name:` prefix)."""
     now = datetime(2026, 5, 1, tzinfo=UTC)
-    return Candidate(memory_id, "fact", summary, content, "s", None, now, [], None, None, ["lisbon"], [])
+    speaker = content.split(":")[0]
+    return Candidate(
+        memory_id, "fact", summary, content, "s", None, now, [], None, None, ["lisbon"], [], speaker=speaker
+    )
 
 
 ROWS = {
@@ -120,15 +124,23 @@ async def test_a_name_in_a_script_without_case_is_a_speaker(
     ("content", "speaker"),
     [
         ("陈静：卧槽恭喜恭喜！！", "陈静"),
+        ("周浩: 深圳那家游戏公司的offer下来了！", "周浩"),
         ("김민수: 내일 부산에 가요", "김민수"),
         ("Élodie Martin: je pars demain", "Élodie Martin"),
         ("Анна: привет", "Анна"),
+        ("محمد: أنا أعيش في القاهرة", "محمد"),
+        ("राहुल: मैं दिल्ली में रहता हूँ", "राहुल"),  # a name with combining vowel signs
+        ("אבי: אני גר בתל אביב", "אבי"),
+        ("สมชาย: ผมอยู่กรุงเทพ", "สมชาย"),
         ("我今天去了公园：很好玩", None),  # a sentence before a colon, not a name
         ("note: call the bank", None),
         ("Note: call the bank", None),
+        ("10:30: dentist", None),  # a time
+        ("Meeting at 10:30 with Ana", None),
+        ("Https://example.com is down", None),  # a URL
     ],
 )
 def test_the_speaker_prefix_is_read_in_any_script(content: str, speaker: str | None) -> None:
     assert parse_message(content).speaker == speaker
-    if speaker is not None:  # recall reads the speaker of a memory's content the same way
-        assert speaker_of(content) == speaker
+    if speaker is not None:  # the text after the name and its colon is what was said
+        assert parse_message(content).body == content[len(speaker) + 1 :].strip()
