@@ -996,6 +996,63 @@ async def kept_sources_of_deleted(db: AsyncSession, profile_id: int, memory_id: 
     return list(rows.scalars())
 
 
+# ---------------------------------------------------------------- speakers of memories stored without one
+# (an import of an export written before speakers were stored): each memory with its first source message.
+_FIRST_SOURCES = text(
+    """
+    SELECT m.id, m.content, f.role, f.name, f.text_content AS said
+    FROM memories m
+    LEFT JOIN LATERAL (
+        SELECT g.role, g.name, g.text_content FROM memory_sources s
+        JOIN messages g ON g.profile_id = s.profile_id AND g.session_id = s.session_id AND g.id = s.message_id
+        WHERE s.profile_id = m.profile_id AND s.memory_id = m.id
+        ORDER BY g.seq LIMIT 1) f ON true
+    WHERE m.profile_id = :p AND m.id = ANY(CAST(:ids AS text[]))
+    """
+)
+_SET_SPEAKERS = text(
+    """
+    WITH u AS (SELECT * FROM unnest(CAST(:ids AS text[]), CAST(:speakers AS text[]), CAST(:roles AS text[]))
+                             AS u(id, speaker, role)),
+    archived AS (
+        UPDATE memory_versions v SET speaker = u.speaker, speaker_role = u.role FROM u
+        WHERE v.profile_id = :p AND v.memory_id = u.id AND v.speaker IS NULL AND v.speaker_role IS NULL)
+    UPDATE memories m SET speaker = u.speaker, speaker_role = u.role FROM u
+    WHERE m.profile_id = :p AND m.id = u.id AND m.speaker IS NULL AND m.speaker_role IS NULL
+    """
+)
+
+
+@dataclass(frozen=True)
+class FirstSource:
+    """A memory's content and its first source message (None: remembered), to read its speaker from."""
+
+    id: str
+    content: str
+    role: str | None
+    name: str | None
+    said: str | None
+
+
+async def first_sources(db: AsyncSession, profile_id: int, memory_ids: list[str]) -> list[FirstSource]:
+    rows = await db.execute(_FIRST_SOURCES, {"p": profile_id, "ids": memory_ids})
+    return [FirstSource(**r) for r in rows.mappings()]
+
+
+async def set_speakers(
+    db: AsyncSession, profile_id: int, speakers: list[tuple[str, str | None, str | None]]
+) -> None:
+    """Store (memory id, speaker, role) on each memory and on its archived states that have none."""
+    if speakers:
+        params = {
+            "p": profile_id,
+            "ids": [i for i, _, _ in speakers],
+            "speakers": [s for _, s, _ in speakers],
+            "roles": [r for _, _, r in speakers],
+        }
+        await db.execute(_SET_SPEAKERS, params)
+
+
 # ---------------------------------------------------------------- lines of the profile summary
 # Every read is capped at `limit` rows and reads only active memories: a summary never needs more lines
 # than its token budget holds, so a profile with a hundred thousand memories costs the same bounded reads.

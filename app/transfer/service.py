@@ -31,6 +31,7 @@ from app.core.memory_types import MemoryType
 from app.core.metadata import check_metadata
 from app.core.names import check_profile_name
 from app.core.text import MESSAGE_CONTENT_BYTES, REMEMBER_CONTENT_BYTES, storable_text
+from app.memories import service as memories
 from app.profiles import repository as profiles_repository
 from app.transfer import repository
 from app.transfer.repository import Column, Table
@@ -263,6 +264,9 @@ class _Importer:
         # Messages a tombstone kept out, by (profile id, session id, message id) → their parent: a child
         # that follows is chained to the nearest ancestor that was imported.
         self.forgotten_parents: dict[tuple[int, str, str], str | None] = {}
+        # Memories of an export written before speakers were stored (no `speaker` nor `speaker_role`), by
+        # profile id: given the speaker ingest gives once their sources are in (`memories.service.attribute`).
+        self.unattributed: dict[int, list[str]] = {}
 
     async def line(self, number: int, raw: bytes) -> None:
         if self.end_seen:
@@ -290,6 +294,9 @@ class _Importer:
             return
         if kind == "end":
             await self.flush()
+            for profile_id, memory_ids in self.unattributed.items():
+                for start in range(0, len(memory_ids), IMPORT_BATCH):
+                    await memories.attribute(self.db, profile_id, memory_ids[start : start + IMPORT_BATCH])
             if record.get("records") != self.counts.records:
                 raise ImportLineInvalid(
                     number,
@@ -343,6 +350,8 @@ class _Importer:
             await self.flush()
             self.batch = batch = _Batch(table, profile_id, columns)
         batch.rows.append({**data, "profile_id": profile_id})
+        if kind == "memory" and "speaker" not in data and "speaker_role" not in data:
+            self.unattributed.setdefault(profile_id, []).append(str(data.get("id")))
         batch.lines.append(number)
         self.counts.records += 1
 

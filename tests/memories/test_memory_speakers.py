@@ -4,6 +4,7 @@ factor, the summary, the API and export, never parsed back out of the text."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import httpx
@@ -164,6 +165,36 @@ async def test_remember_reads_a_prefix_and_export_carries_the_speaker(
     async with client.stream("GET", f"/v1/namespaces/{ns}/export") as response:
         lines = [line async for line in response.aiter_lines() if '"memory"' in line]
     assert any('"speaker": "Élodie"' in line or '"speaker":"Élodie"' in line for line in lines), lines
+
+
+async def test_an_export_written_before_speakers_imports_with_them(
+    client: httpx.AsyncClient, ns: str, profile_url: str, worker: Worker
+) -> None:
+    """An export of a version that stored no speaker (its memory records without `speaker` and
+    `speakerRole`) imports with the speakers ingest gives: the first source's name, else its prefix."""
+    messages = [
+        {
+            "role": "user",
+            "name": "Élodie",
+            "content": "I work as a nurse at the children's hospital in Lyon.",
+        },
+        {"role": "assistant", "content": "陈静: 我在上海当老师。"},
+    ]
+    await _ingest(client, profile_url, worker, "chat", messages)
+    async with client.stream("GET", f"/v1/namespaces/{ns}/export") as response:
+        records = [json.loads(line) async for line in response.aiter_lines() if line]
+    for record in records:
+        if record["type"] in ("memory", "memory_version"):
+            assert record["data"].pop("speaker") is not None
+            record["data"].pop("speaker_role")
+    other = f"{ns}-old"
+    assert (await client.post("/v1/namespaces", json={"name": other})).status_code == 201
+    body = "\n".join(json.dumps(r, ensure_ascii=False) for r in records)
+    imported = await client.post(f"/v1/namespaces/{other}/import", content=body.encode())
+    assert imported.status_code == 200, imported.text
+    url = profile_url.replace(f"/namespaces/{ns}/", f"/namespaces/{other}/")
+    said = {(m["speaker"], m["speakerRole"]) for m in await _memories(client, url)}
+    assert said == {("Élodie", "user"), ("陈静", "assistant")}
 
 
 async def test_the_migration_fills_the_speaker_of_existing_memories() -> None:
