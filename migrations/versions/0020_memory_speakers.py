@@ -10,7 +10,7 @@ Existing memories are filled from their first source message: its role, and its 
 prefix of its text, else the prefix of the memory's own content (a remembered "Ana: …"). The prefix is read
 by the code that reads it at ingest (`app.extraction.text.parse_message`), so an old memory gets the
 speaker a new one would. Archived states take their memory's speaker, or (a deleted memory's last state)
-their content's prefix.
+their content's prefix. A memory's events carry `speaker` and `speakerRole` with its other public fields.
 
 Revision ID: 0020
 Revises: 0019
@@ -37,11 +37,29 @@ _FIRST_SOURCE = """
 """
 
 
+# A memory's public fields in its events (0017's `memory_event_json`), as the API returns them now.
+_EVENT_JSON = """
+    CREATE OR REPLACE FUNCTION memory_event_json(m memories) RETURNS jsonb
+    LANGUAGE sql IMMUTABLE
+    AS $$
+        SELECT jsonb_build_object(
+            'id', m.id, 'type', m.type, 'summary', m.summary, 'content', m.content,
+            'sessionId', m.session_id, 'eventTime', api_timestamp(m.event_time),
+            'createdAt', api_timestamp(m.created_at), 'updatedAt', api_timestamp(m.updated_at),
+            'metadata', m.metadata, 'supersededBy', m.superseded_by, 'version', m.version{speaker})
+    $$
+"""
+
+
 def upgrade() -> None:
     for table in ("memories", "memory_versions"):
         op.add_column(table, sa.Column("speaker", sa.Text(), nullable=True))
         op.add_column(table, sa.Column("speaker_role", sa.String(length=16), nullable=True))
+    # Filling the speakers is no change a client is told of (the events trigger would write nothing), and a
+    # deferred trigger event queued for every row of a large table costs memory until commit.
+    op.execute("ALTER TABLE memories DISABLE TRIGGER memory_events")
     _fill_memories()
+    op.execute("ALTER TABLE memories ENABLE TRIGGER memory_events")
     op.execute(
         """
         UPDATE memory_versions v SET speaker = m.speaker, speaker_role = m.speaker_role
@@ -49,6 +67,7 @@ def upgrade() -> None:
         """
     )
     _fill_from_prefix("memory_versions", "memory_id", "speaker IS NULL")
+    op.execute(_EVENT_JSON.format(speaker=", 'speaker', m.speaker, 'speakerRole', m.speaker_role"))
 
 
 def _fill_memories() -> None:
@@ -102,6 +121,7 @@ def _fill_from_prefix(table: str, key: str, unfilled: str) -> None:
 
 
 def downgrade() -> None:
+    op.execute(_EVENT_JSON.format(speaker=""))
     for table in ("memories", "memory_versions"):
         op.drop_column(table, "speaker_role")
         op.drop_column(table, "speaker")

@@ -228,6 +228,7 @@ async def test_the_migration_fills_the_speaker_of_existing_memories() -> None:
                            now(), now())""",
             ):
                 await conn.execute(text(sql))
+        async with engine.begin() as conn:
             await conn.run_sync(lambda c: _upgrade(c, "head"))
             memories = await conn.execute(text("SELECT id, speaker, speaker_role FROM memories ORDER BY id"))
             assert [tuple(r) for r in memories] == [
