@@ -130,7 +130,7 @@ async def store(db: AsyncSession, profile_id: int, memories: list[NewMemory]) ->
 async def attribute(db: AsyncSession, profile_id: int, memory_ids: list[str]) -> None:
     """Give memories stored without a speaker (imported from an export written before speakers were
     stored) the one ingest gives: their first source message's name, else its `Name:` prefix, else their
-    own content's, and that message's role (as migration 0019 did for the memories it found)."""
+    own content's, and that message's role (as migration 0020 did for the memories it found)."""
     found = await repository.first_sources(db, profile_id, memory_ids)
     await repository.set_speakers(
         db,
