@@ -389,6 +389,8 @@ class MemoryDetail(ResponseModel):
     id: str
     metadata: dict[str, Any] | None = None
     session_id: str | None
+    speaker: str | None = None
+    speaker_role: str | None = None
     sources: list[MemorySource]
     summary: str
     superseded_by: str | None = None
@@ -414,6 +416,8 @@ class MemoryOut(ResponseModel):
     id: str
     metadata: dict[str, Any] | None = None
     session_id: str | None
+    speaker: str | None = None
+    speaker_role: str | None = None
     summary: str
     superseded_by: str | None = None
     type: str
@@ -436,6 +440,8 @@ class MemorySummary(ResponseModel):
     id: str
     metadata: dict[str, Any] | None = None
     session_id: str | None
+    speaker: str | None = None
+    speaker_role: str | None = None
     summary: str
     superseded_by: str | None = None
     type: str
@@ -542,6 +548,7 @@ class RecallCandidate(ResponseModel):
     id: str
     score: float
     session_id: str | None
+    speaker: str | None = None
     summary: str
     type: str
 
