@@ -8,8 +8,9 @@ lexical recall (AGENT_MEMORY_EMBEDDINGS=none): A with no replica (every read the
 with AGENT_MEMORY_READ_DATABASE_URLS naming the standby (recall routed there; every write answers a
 token). Each round measures, for --seconds at --connections keep-alive connections (a warm-up second
 first), in alternating order: recall on A; recall on B without a token (served by the replica); recall on
-B with a token the replica has replayed (served by the replica, after the check); remember on A; remember
-on B (one more statement per write: the primary's WAL position for the token). Printed: requests/s and
+B with a token the replica has replayed (served by the replica, after the check); recall on B with a token
+no replica has reached (B's routing, then the primary: what routing costs apart from the replica's own
+PostgreSQL); remember on A; remember on B (one more statement per write: the primary's WAL position for the token). Printed: requests/s and
 p50 / p99 latency of each, the medians over rounds, B / A ratios, where B's recalls went (/metrics), and
 the load average.
 
@@ -175,6 +176,8 @@ async def run(args: argparse.Namespace) -> None:
             "recall, A (primary, no replica)": (a, recall, question, {}),
             "recall, B (replica, no token)": (b, recall, question, {}),
             "recall, B (replica, with a token)": (b, recall, question, {HEADER: token}),
+            # A token no replica has reached: B's routing, then the primary, as A reads it.
+            "recall, B (primary, token ahead)": (b, recall, question, {HEADER: "v1.ffffffffffffff"}),
             "remember, A (no token)": (a, remember, statement, {}),
             "remember, B (answers a token)": (b, remember, statement, {}),
         }
@@ -222,6 +225,8 @@ async def run(args: argparse.Namespace) -> None:
     print(
         f"recall B/A, with token: {median(figures['recall, B (replica, with a token)'].per_s) / base_recall:.2f}"
     )
+    ahead = median(figures["recall, B (primary, token ahead)"].per_s) / base_recall
+    print(f"recall B/A, to primary: {ahead:.2f}")
     print(
         f"remember B/A (token):   {median(figures['remember, B (answers a token)'].per_s) / base_write:.2f}"
     )
