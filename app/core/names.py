@@ -10,6 +10,7 @@ from pydantic import AfterValidator, Field, StringConstraints
 
 NAMESPACE_PATTERN = r"^[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?$"
 NAMESPACE_RULE = "1–32 characters of a-z, 0-9 and '-', starting and ending with a letter or digit"
+PROFILE_MAX_CHARS = 100
 
 
 # Characters a profile name may not hold: controls (Cc), invisible formatting and bidirectional controls
@@ -75,7 +76,7 @@ ProfilePath = Annotated[
     str,
     Path(
         min_length=1,
-        max_length=100,
+        max_length=PROFILE_MAX_CHARS,
         description="Profile name: 1–100 characters, no control characters or '/'.",
     ),
     AfterValidator(check_profile_name),

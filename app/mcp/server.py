@@ -14,6 +14,7 @@ import asyncio
 import inspect
 import json
 import logging
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from datetime import datetime
@@ -35,7 +36,7 @@ from app import __version__
 from app.core.auth import authenticate
 from app.core.errors import AppError, ValidationFailed, problem_response
 from app.core.memory_types import MemoryType
-from app.core.names import check_profile_name
+from app.core.names import NAMESPACE_PATTERN, NAMESPACE_RULE, PROFILE_MAX_CHARS, check_profile_name
 from app.core.unavailable import database_unavailable
 from app.ingest import service as ingest_service
 from app.ingest.schemas import IngestRequest
@@ -228,8 +229,14 @@ class McpTools:
                         raise ValidationFailed("namespace: required with an admin key (or set the header)")
                     if not profile:
                         raise ValidationFailed("profile: required (or set the X-Agent-Memory-Profile header)")
+                    # The rules the REST paths apply: a name past them is the caller's error (422), not
+                    # a database failure (a 5,000-character profile answered "unavailable").
+                    if not re.fullmatch(NAMESPACE_PATTERN, namespace):
+                        raise ValidationFailed(f"namespace: {NAMESPACE_RULE}")
+                    if len(profile) > PROFILE_MAX_CHARS:
+                        raise ValidationFailed(f"profile: at most {PROFILE_MAX_CHARS} characters")
                     try:
-                        check_profile_name(profile)  # the rule the REST paths apply
+                        check_profile_name(profile)
                     except ValueError as exc:
                         raise ValidationFailed(f"profile: {exc}") from None
                     if write:

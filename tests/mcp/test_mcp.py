@@ -151,7 +151,20 @@ async def test_validation_and_missing_profile_are_tool_errors(app: FastAPI, ns: 
         too_long = await mcp.call_tool("recall", {"query": "x" * 2000, "namespace": ns, "profile": "p"})
         unknown = await mcp.call_tool("get_summary", {"namespace": ns, "profile": "nobody"})
         wrong_type = await mcp.call_tool("list_memories", {"limit": "many", "namespace": ns, "profile": "p"})
+        # Names past their limits are the caller's error, as over REST (422), never "unavailable".
+        long_profile = await mcp.call_tool(
+            "remember", {"content": "x", "namespace": ns, "profile": "p" * 5000}
+        )
+        long_namespace = await mcp.call_tool(
+            "remember", {"content": "x", "namespace": "n" * 5000, "profile": "p"}
+        )
+        long_session = await mcp.call_tool(
+            "remember", {"content": "x", "namespace": ns, "profile": "p", "session_id": "s" * 5000}
+        )
     for result, code in (
+        (long_profile, "validation_failed"),
+        (long_namespace, "validation_failed"),
+        (long_session, "validation_failed"),
         (no_profile, "validation_failed"),
         (too_long, "validation_failed"),
         (unknown, "profile_not_found"),

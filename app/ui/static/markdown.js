@@ -1,8 +1,8 @@
 // A small Markdown renderer for the profile summary: headings, paragraphs, lists, block quotes, code, and
-// inline code, bold, italics and links. It builds DOM nodes and sets text with textContent, so any HTML in
-// the text is shown as text, never parsed; links keep only http(s) and mailto targets.
-
-const SAFE_LINK = /^(https?:|mailto:)/i;
+// inline code, bold, italics. It builds DOM nodes and sets text with textContent, so any HTML in the text is
+// shown as text, never parsed. A Markdown link is shown as text too, its label and then its full target: the
+// text comes from conversations anyone may have written into, and a link there ("[Login again](https://…)")
+// is a phishing lure, never something to click through from the inspector.
 
 function inline(parent, text) {
   // One pass, left to right: the earliest token wins; the text between tokens stays plain text.
@@ -20,13 +20,13 @@ function inline(parent, text) {
     } else if (m[4] !== undefined || m[5] !== undefined) {
       node = document.createElement("em");
       inline(node, m[4] ?? m[5]);
-    } else if (SAFE_LINK.test(m[7])) {
-      node = document.createElement("a");
-      node.href = m[7];
-      node.rel = "noopener noreferrer";
-      inline(node, m[6]);
     } else {
-      node = document.createTextNode(m[0]);
+      node = document.createElement("span");
+      node.className = "link-as-text";
+      node.append(m[6], " ");
+      const target = document.createElement("code");
+      target.textContent = `<${m[7]}>`;
+      node.append(target);
     }
     parent.append(node);
     last = m.index + m[0].length;
