@@ -41,10 +41,9 @@ from app.extraction.types import (
 )
 from app.language import lexicon as lx
 from app.language.categories import categories_of
-from app.language.cues import names_a_day
 from app.language.detect import Language, detect
 from app.language.lemmas import base_forms
-from app.language.temporal import TimeMention, detect_tense, find_time, names_a_holiday
+from app.language.temporal import TimeMention, detect_tense, find_time, names_a_day, names_a_holiday
 
 # The rules' thresholds: each number says where a rule stops applying.
 # A greeting or a reaction this short ("Wow, that's amazing!") is chit-chat; longer ones say something.

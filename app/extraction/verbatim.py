@@ -30,15 +30,9 @@ from app.extraction.chit_chat import (
 )
 from app.extraction.text import truncate
 from app.extraction.types import CONTENT_MAX_CHARS, CONTEXT_MAX_CHARS, SUMMARY_MAX_CHARS, ExtractedMemory
-from app.language.cues import (
-    asks_for_a_rule,
-    date_mentioned,
-    is_question,
-    names_a_day,
-    names_a_task,
-    split_statements,
-)
+from app.language.cues import asks_for_a_rule, is_question, names_a_task, split_statements
 from app.language.detect import Language
+from app.language.temporal import names_a_day, resolve_event_time
 
 # A statement shorter than this (in words, or CJK characters over CJK_CHARS_A_WORD) joins the one before it.
 MIN_STATEMENT_WORDS = 4
@@ -129,7 +123,7 @@ def memory(
     """One statement as a memory: verbatim, typed by the cues it holds, its speaker named as a prefix.
     `agent_speaking`: the assistant speaking as itself, which gives itself no rules."""
     said = f"{speaker}: {statement}" if speaker else statement
-    event_time = date_mentioned(statement, timestamp, language.code)
+    event_time = resolve_event_time(statement, timestamp, language.code)
     kind = _kind(statement, dated=event_time is not None, agent_speaking=agent_speaking)
     if kind == MemoryType.INSTRUCTION:
         event_time = None  # a rule holds from when it is said, whatever day it names

@@ -80,6 +80,8 @@ _WORD_RE = re.compile(r"\w+")
 # How sure py3langid's full model must be to name a language the restricted one does not read (Polish,
 # Vietnamese, Tagalog…): a text it is less sure of stays English, as before.
 CONFIDENT_OTHER = 0.95
+# A language the restricted model gives this much of its belief is one a text may be in (`likeliest`).
+POSSIBLE = 0.1
 # The undetermined language (ISO 639-2 `und`): a script the full model does not know.
 UNDETERMINED = "und"
 # Scripts written without spaces between words, besides Han, kana and Hangul: their text is segmented as
@@ -207,6 +209,16 @@ def detect(text: str) -> Language:
     if code == ENGLISH.code or confidence < (CONFIDENT_SHORT if short else CONFIDENT):
         return _other_latin(sample, words) or ENGLISH
     return Language(code, LATIN_CONFIGS[code])
+
+
+def likeliest(text: str) -> list[str]:
+    """The languages a text may be in, likeliest first, even when `detect` is not sure enough to say (a
+    question of three words, "¿Qué hice anteayer?"): its script's alone, else those the restricted model
+    gives at least `POSSIBLE` of its belief."""
+    language = detect(text)
+    if not language.english:
+        return [language.code]
+    return [code for code, p in _identifier().rank(text[:SAMPLE_CHARS]) if p >= POSSIBLE and code != "en"]
 
 
 def search_config(text: str) -> str:

@@ -1,708 +1,72 @@
-"""Resolve time expressions in chat text and recall questions to absolute dates.
+"""The one time parser: the time a text names, in its language, resolved to a period and an instant.
 
-Two consumers share this module: the extractor, which stamps an event with the
-moment its statement refers to (``resolve_event_time``), and recall, which turns
-"yesterday" or "in May" in a question into a window relative to the reference
-date (``resolve_time_window``). Both go through one parser so that an event
-stored as "last week" falls inside the window a question about "last week"
-asks for. Everything is pure regular-expression work: it runs for every
-extracted sentence, so it must stay cheap.
+Two consumers share it: the extractor, which stamps an event with the moment its statement refers to
+(``resolve_event_time``), and recall, which turns "yesterday", "¿qué hice ayer?" or "上周四" in a
+question into a window relative to the reference date (``time_phrase``, ``resolve_time_window``). Both go
+through the same rules so that an event stored as "last week" (or "la semana pasada") falls inside the
+window a question about "last week" asks for. A language's own words find the expressions (English's
+patterns in `app.language.languages.en`, every other language's `TimeWords` in its module, read by
+`app.language.time_words`); `app.language.time_mentions` resolves them, once for all: questions lean to
+the past unless they speak of the future, a weekday without "next" or "last" is its nearest occurrence
+in a statement, "next" and "last" are as said, a habit ("every Thursday", "los jueves") names no day.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-from datetime import UTC, date, datetime, time, timedelta
-from functools import cached_property, lru_cache
-from typing import Literal
+from datetime import datetime, timedelta
+from functools import lru_cache
 
-from app.core.dates import MONTH_NAMES, format_date
+from app.language import time_words
+from app.language.detect import detect, likeliest
+from app.language.languages import NO_TIME_WORDS, TIME_WORDS
+from app.language.languages import en as english
+from app.language.languages.en import CALENDAR_WORDS, PERIOD_WORDS, detect_tense, names_a_holiday
+from app.language.time_mentions import Builder, Tense, TimeMention, at_day, in_calendar
 
-Granularity = Literal["day", "week", "weekend", "month", "season", "year"]
-Tense = Literal["past", "future", "present"]
-
-
-@dataclass(frozen=True)
-class TimeMention:
-    """One resolved time expression: a period, the instant that stands for it, and where it was found."""
-
-    start: datetime
-    end: datetime
-    point: datetime
-    granularity: Granularity
-    label: str
-    span: tuple[int, int]
-
-
-_MONTHS: dict[str, int] = {
-    "jan": 1, "january": 1, "feb": 2, "february": 2, "mar": 3, "march": 3, "apr": 4, "april": 4,
-    "may": 5, "jun": 6, "june": 6, "jul": 7, "july": 7, "aug": 8, "august": 8, "sep": 9, "sept": 9,
-    "september": 9, "oct": 10, "october": 10, "nov": 11, "november": 11, "dec": 12, "december": 12,
-}  # fmt: skip
-_WEEKDAYS: dict[str, int] = {
-    "monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6,
-}  # fmt: skip
-_NUMBERS: dict[str, int] = {
-    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
-    "thirty": 30, "a couple of": 2, "couple of": 2, "a couple": 2, "a few": 3, "few": 3,
-    "several": 3,
-}  # fmt: skip
-_SEASONS: dict[str, int] = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
-# The words that name a month, a day of the week or a season on their own (lower case, abbreviations
-# included), for readers that only ask whether a text names a time.
-CALENDAR_WORDS = frozenset(_MONTHS) | frozenset(_WEEKDAYS) | frozenset(_SEASONS)
-# The words that name a span or a moment of time by its kind ("days", "weekend", "tonight").
-PERIOD_WORDS = frozenset(
-    ("day", "week", "fortnight", "month", "year", "weekend", "night", "morning", "afternoon", "evening",
-     "hour", "minute", "yesterday", "today", "tomorrow", "tonight")
-)  # fmt: skip
-# Holidays people date things by, on fixed days (month, day); Easter and US Thanksgiving move (`_holiday`).
-_FIXED_HOLIDAYS: dict[str, tuple[int, int]] = {
-    "new years eve": (12, 31), "new years day": (1, 1), "christmas eve": (12, 24), "christmas": (12, 25),
-    "christmas day": (12, 25), "xmas": (12, 25), "boxing day": (12, 26), "valentines day": (2, 14),
-    "halloween": (10, 31),
-}  # fmt: skip
-
-_MONTH_RE = (
-    r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
-)
-_NUM_RE = (
-    r"(?P<num>\d{1,3}|a couple of|couple of|a couple|a few|few|several|an?|one|two|three|four|five|six"
-    r"|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty)"
-)
-_WEEKDAY_RE = r"(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
-_I = re.IGNORECASE
-
-# Cheap gate: most sentences mention no time at all, and skipping the dozen
-# pattern scans for them is what keeps extraction fast. This regex is the gate
-# for text that is not ASCII; ASCII text (nearly all) takes `_cues`, which
-# asks the same of the lowered text with plain substring tests, a few
-# microseconds where one case-insensitive alternation scan costs a hundred.
-# Every holiday `_HOLIDAY_RE` knows holds one of these (lowered).
-_HOLIDAY_CUES = (
-    "new year", "christmas", "xmas", "boxing day", "valentine", "halloween", "easter", "thanksgiving",
-)  # fmt: skip
-
-
-def names_a_holiday(text: str) -> bool:
-    """Whether the words name a holiday ("Easter", "New Year's Eve"): a name, not a relative time."""
-    low = text.lower()
-    return any(cue in low for cue in _HOLIDAY_CUES)
-
-
-_GATE_RE = re.compile(
-    r"\d|yesterday|today|tonight|tomorrow|\bago\b|\blast\b|\bnext\b|\bthis\b|\bpast\b|\bcoming\b"
-    rf"|{'|'.join(_HOLIDAY_CUES)}"
-    r"|\bin (?:an?|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple|several)\b|day|month"
-    r"|\bjan|\bfeb|\bmar|\bapr|\bmay\b|\bjun|\bjul|\baug|\bsep|\boct|\bnov|\bdec|spring|summer|autumn"
-    r"|\bfall\b|winter|recent|lately|\bnight\b|the year",
-    _I,
-)
-# Each literal below is contained in what one alternative of `_GATE_RE` matches
-# (lowered), so a text without any of them (and without a digit) cannot pass it.
-_GATE_CUES = (
-    "yesterday", "today", "tonight", "tomorrow", "ago", "last", "next", "this", "past", "coming",
-    "in a", "in one", "in two", "in three", "in four", "in five", "in six", "in seven", "in eight",
-    "in nine", "in ten", "in several", "day", "month", "jan", "feb", "mar", "apr", "may", "jun",
-    "jul", "aug", "sep", "oct", "nov", "dec", "spring", "summer", "autumn", "fall", "winter",
-    "recent", "lately", "night", "the year", *_HOLIDAY_CUES,
-)  # fmt: skip
-_MONTH_CUES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-_MOD_CUES = ("last", "this", "next", "coming", "past", "previous")
-_ASCII_DIGIT_RE = re.compile(r"[0-9]")
-
-
-class _Cues:
-    """Which pattern families can match an ASCII text, told by substring tests on its lowered form: a
-    pattern whose every match contains one of a family's literals is not run on a text without them.
-    Every test is a necessary condition only, so the patterns find exactly what they would without it."""
-
-    __slots__ = ("low", "digit")
-
-    def __init__(self, text: str) -> None:
-        self.low = text.lower()
-        self.digit = _ASCII_DIGIT_RE.search(text) is not None
-
-    def any(self, words: tuple[str, ...]) -> bool:
-        return any(map(self.low.__contains__, words))
-
-    def gate(self) -> bool:
-        return self.digit or self.any(_GATE_CUES)
-
-
-_ISO_RE = re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b")
-_SLASH_RE = re.compile(
-    r"(?:(?P<prep>\b(?:on|by|until|till|before|after|since|from)\s+))?"
-    r"\b(?P<a>\d{1,2})/(?P<b>\d{1,2})(?:/(?P<y>\d{4}|\d{2}))?\b(?!/)",
-    _I,
-)
-_ORDINALS = {
-    word: n
-    for n, word in enumerate(
-        re.split(
-            r"\s+",
-            "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
-            "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth twenty-first "
-            "twenty-second twenty-third twenty-fourth twenty-fifth twenty-sixth twenty-seventh twenty-eighth "
-            "twenty-ninth thirtieth thirty-first",
-        ),
-        start=1,
-    )
-}
-_ORDINAL_RE = "|".join(sorted(_ORDINALS, key=len, reverse=True))
-_DAY_MONTH_RE = re.compile(
-    r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?(?:the\s+)?(?P<d>\d{1,2}|"
-    + _ORDINAL_RE
-    + r")(?:st|nd|rd|th)?"
-    r"\s+(?:of\s+)?" + _MONTH_RE + r"(?:,?\s+(?P<y>\d{4}))?\b",
-    _I,
-)
-_MONTH_DAY_RE = re.compile(
-    r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?" + _MONTH_RE
-    + r"\s+(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)?(?![\d:])(?:,?\s+(?P<y>\d{4}))?\b",
-    _I,
-)  # fmt: skip
-_MONTH_YEAR_RE = re.compile(r"\b" + _MONTH_RE + r",?\s+(?P<y>\d{4})\b", _I)
-# A bare month name is only a date after a preposition or a modifier: "may" is
-# a modal verb and "march" a verb, so "in May" counts and "you may" does not.
-_MONTH_ONLY_RE = re.compile(
-    r"\b(?P<pre>in|during|since|until|till|through|by|last|next|this|early|late|mid|end of|"
-    r"beginning of|start of|back in)[\s-]+(?:(?:early|late|mid)[\s-]+)?"
-    + _MONTH_RE
-    + r"(?![\w-])(?!\.?,?\s+(?:the\s+)?\d)",
-    _I,
-)
-_RELDAY_RE = re.compile(
-    r"\b(?P<rel>the\s+day\s+before\s+yesterday|the\s+day\s+after\s+tomorrow|yesterday|today|tonight"
-    r"|tomorrow|last\s+night|this\s+(?:morning|afternoon|evening)|earlier\s+today)\b",
-    _I,
-)
-_AGO_RE = re.compile(
-    r"\b" + _NUM_RE + r"\s+(?P<unit>day|week|fortnight|month|year)s?\s+(?P<dir>ago|back|earlier)\b", _I
-)
-_IN_N_RE = re.compile(
-    r"\b(?:in|within)\s+" + _NUM_RE + r"\s+(?P<unit>day|week|fortnight|month|year)s?\b"
-    r"|\b" + _NUM_RE.replace("?P<num>", "?P<num2>") + r"\s+(?P<unit2>day|week|month|year)s?\s+from\s+now\b",
-    _I,
-)
-_WEEKDAY_PHRASE_RE = re.compile(
-    r"(?<!every\s)(?<!each\s)\b(?:(?P<mod>last|this|next|coming|past)\s+)?" + _WEEKDAY_RE + r"(?!s\b)\b", _I
-)
-_WEEKDAY_ABBR_RE = re.compile(
-    r"\b(?P<mod>last|this|next|coming|past)\s+(?P<wd>mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\b\.?", _I
-)
-_WEEKDAY_ABBR = {
-    "mon": 0,
-    "tue": 1,
-    "tues": 1,
-    "wed": 2,
-    "thu": 3,
-    "thur": 3,
-    "thurs": 3,
-    "fri": 4,
-    "sat": 5,
-    "sun": 6,
-}
-_PERIOD_RE = re.compile(
-    r"\b(?P<mod>last|this|next|past|previous|coming)\s+(?P<unit>week|weekend|month|year)\b", _I
-)
-# "the year" alone names this one only as a part of it ("at the start of the year"; "the end of the day"
-# is an idiom, not a time).
-_PART_OF_THE_RE = re.compile(
-    r"\b(?:start|beginning|end|middle)\s+of\s+(?P<p>the\s+(?P<unit>month|year))\b", _I
-)
-# A part of a longer period just before it: "the start of 2024", "early May", "late last summer".
-_PART_BEFORE_RE = re.compile(
-    r"(?:\b(?P<part>start|beginning|end|middle)\s+of\s+|\b(?P<third>early|mid|late)[-\s]+)$", _I
-)
-_PART_THIRD = {"start": 0, "beginning": 0, "early": 0, "middle": 1, "mid": 1, "end": 2, "late": 2}
-_PART_LABEL = {0: "early", 1: "mid", 2: "late"}
-_SEASON_RE = re.compile(
-    r"\b(?:(?P<mod>last|this|next|past|in|during|over\s+the|in\s+the|back\s+in)\s+)?"
-    r"(?:(?P<third>early|mid|late)[-\s]+)?(?P<season>spring|summer|fall|autumn|winter)(?:\s+(?:of\s+)?(?P<y>\d{4}))?\b",
-    _I,
-)
-# A holiday dates something only after a modifier or a preposition ("on Christmas Eve", "last Easter"):
-# "I love Christmas" says nothing about when, as "I love summer" does not.
-_HOLIDAY_RE = re.compile(
-    r"\b(?P<mod>last|this|next|on|at|over|for|by|before|after|since|until|during|around|from)\s+"
-    r"(?P<h>new\s+year[’']?s[’']?\s+(?:eve|day)|christmas(?:\s+(?:eve|day))?|xmas|boxing\s+day"
-    r"|valentine[’']?s[’']?\s+day|halloween|easter(?:\s+sunday)?|thanksgiving)\b",
-    _I,
-)
-_YEAR_RE = re.compile(
-    r"\b(?:in|since|during|of|from|back\s+in|until|by)\s+(?:(?:early|mid|late)[-\s]+)?(?P<y>(?:19|20)\d{2})\b(?!-)",
-    _I,
-)
-_RECENT_RE = re.compile(r"\b(?:recently|lately|these\s+days|the\s+past\s+few\s+(?:days|weeks))\b", _I)
-# A question about what lies ahead without naming when ("Do I have any trips coming up?").
-_UPCOMING_RE = re.compile(
-    r"\b(?:upcoming|coming\s+up|(?:in\s+the\s+)?(?:near\s+)?future|soon|planned|plans)\b", _I
-)
+__all__ = [
+    "CALENDAR_WORDS",
+    "PERIOD_WORDS",
+    "TimeMention",
+    "detect_tense",
+    "find_time",
+    "names_a_day",
+    "names_a_holiday",
+    "resolve_event_time",
+    "resolve_time_window",
+    "time_phrase",
+]
 RECENT_DAYS = 31
 UPCOMING_DAYS = 366
-_CLOCK_RE = re.compile(
-    r"\b(?:at\s+)?(?P<h>\d{1,2})(?::(?P<mi>\d{2}))?\s*(?P<ap>a\.?m\.?|p\.?m\.?)(?!\w)"
-    r"|\bat\s+(?P<h2>\d{1,2}):(?P<mi2>\d{2})\b|\bat\s+(?P<noon>noon|midnight)\b",
-    _I,
-)
-_FUTURE_RE = re.compile(
-    r"\b(?:will|shall|won't|going\s+to|gonna|plan(?:s|ning)?\s+to|planning|about\s+to|next|upcoming"
-    r"|can't\s+wait|cannot\s+wait|looking\s+forward|hope\s+to|hoping\s+to|intend|scheduled|due\s+(?:on|by|in|date|next)|need\s+to"
-    r"|have\s+to|has\s+to|must|remind|tomorrow|coming|from\s+now|later\s+this|by\s+then"
-    # Booking something is done in the past for a date to come: "I signed up for the race in October".
-    r"|signed\s+up\s+for|booked|registered\s+for|tickets\s+for|sign\s+up\s+for)\b|'ll\b",
-    _I,
-)
-_ED_ADJECTIVES = frozenset(
-    re.split(
-        r"\s+",
-        "interested excited tired married scared worried bored pleased surprised stressed named called "
-        "based related supposed engaged retired obsessed prepared dedicated determined inspired motivated "
-        "thrilled amazed overwhelmed relaxed concerned involved qualified talented blessed red used need "
-        "feed seed bed shed bled speed indeed exceed proceed succeed",
-    )
-)
-_PAST_WORDS = frozenset(
-    re.split(
-        r"\s+",
-        "was were did had went got made took saw met ran began came bought found felt left lost thought "
-        "told wrote said knew gave won spent sent built taught caught brought heard kept slept drove flew "
-        "swam sang ate drank sat stood became chose forgot grew paid sold threw wore broke fell held led "
-        "rode shook stole struck tore woke ago yesterday last earlier",
-    )
-)
-_WORD_RE = re.compile(r"[a-z']+")
 
 
-def detect_tense(text: str) -> Tense:
-    """Guess whether a statement talks about the past, the future or neither.
+def find_time(
+    text: str,
+    anchor: datetime,
+    *,
+    tense: Tense | None = None,
+    language: str | None = None,
+    leaning: bool = False,
+    question: bool = False,
+) -> TimeMention | None:
+    """The first time expression in ``text`` (in `language`, an ISO 639-1 code; English when None),
+    resolved against ``anchor``, or None.
 
-    Future cues win because a plan often mentions a past reference too
-    ("I booked it last week, we fly on 8 May" is ambiguous either way, and a
-    wrong past date is more harmful for reminders than a wrong future one).
+    Overlapping matches keep the longest ("Monday, 8 May 2023" beats "8 May"), then the earliest in the
+    text wins: statements usually lead with the time they are about. English returns at once (a few
+    microseconds) on text with no time cue. `tense`: the text's, when known; otherwise English reads it
+    from the text, and another language takes the nearer of the last and the next occurrence. `leaning`:
+    `tense` is a question's lean, not said by its words; `question`: `text` is a recall question.
     """
-    if _FUTURE_RE.search(text):
-        return "future"
-    for word in _WORD_RE.findall(text.lower()):
-        if word in _PAST_WORDS or (word.endswith("ed") and len(word) > 3 and word not in _ED_ADJECTIVES):
-            return "past"
-    return "present"
-
-
-def _in_calendar(*moments: datetime) -> bool:
-    """Whether each moment also exists in UTC, the form it is stored and compared in."""
-    try:
-        for moment in moments:
-            moment.astimezone(UTC)
-    except OverflowError:
-        return False
-    return True
-
-
-def _at_day(d: date, like: datetime) -> datetime:
-    return datetime.combine(d, time(0, 0), tzinfo=like.tzinfo)
-
-
-def _add_months(d: date, months: int) -> date:
-    index = d.year * 12 + (d.month - 1) + months
-    year, month = divmod(index, 12)
-    return date(year, month + 1, min(d.day, _days_in_month(year, month + 1)))
-
-
-def _days_in_month(year: int, month: int) -> int:
-    nxt = date(year + (month == 12), month % 12 + 1, 1)
-    return (nxt - timedelta(days=1)).day
-
-
-def _num(raw: str) -> int | None:
-    raw = " ".join(raw.lower().split())
-    if raw.isdigit():
-        return int(raw)
-    return _NUMBERS.get(raw)
-
-
-def _year2(raw: str) -> int:
-    value = int(raw)
-    return value + 2000 if value < 100 else value
-
-
-class _Builder:
-    """Builds mentions anchored on one day; one instance per parse."""
-
-    def __init__(self, anchor: datetime, text: str, tense: Tense | None) -> None:
-        self.anchor = anchor
-        self.today = anchor.date()
-        self._text = text
-        self._tense = tense
-
-    @cached_property
-    def tense(self) -> Tense:
-        # Told only when a mention needs it: most texts that pass the cue gate name no time at all.
-        return self._tense or detect_tense(self._text)
-
-    def day(self, d: date, span: tuple[int, int], label: str | None = None) -> TimeMention:
-        start = _at_day(d, self.anchor)
-        return TimeMention(start, start + timedelta(days=1), start, "day", label or format_date(d), span)
-
-    def week(self, point: date, span: tuple[int, int], label: str) -> TimeMention:
-        monday = point - timedelta(days=point.weekday())
-        start = _at_day(monday, self.anchor)
-        return TimeMention(start, start + timedelta(days=7), _at_day(point, self.anchor), "week", label, span)
-
-    def weekend(self, saturday: date, span: tuple[int, int]) -> TimeMention:
-        start = _at_day(saturday, self.anchor)
-        label = f"the weekend of {format_date(saturday)}"
-        return TimeMention(start, start + timedelta(days=2), start, "weekend", label, span)
-
-    def month(self, year: int, month: int, span: tuple[int, int]) -> TimeMention:
-        first = date(year, month, 1)
-        start = _at_day(first, self.anchor)
-        end = _at_day(_add_months(first, 1), self.anchor)
-        return TimeMention(start, end, start, "month", f"{MONTH_NAMES[month - 1]} {year}", span)
-
-    def year(self, year: int, span: tuple[int, int]) -> TimeMention:
-        start = _at_day(date(year, 1, 1), self.anchor)
-        end = _at_day(date(year + 1, 1, 1), self.anchor)
-        return TimeMention(start, end, start, "year", str(year), span)
-
-    def season(self, name: str, year: int, span: tuple[int, int]) -> TimeMention:
-        first = date(year, _SEASONS[name], 1)
-        start = _at_day(first, self.anchor)
-        end = _at_day(_add_months(first, 3), self.anchor)
-        return TimeMention(start, end, start, "season", f"{name} {year}", span)
-
-    def pick_year_for_day(self, month: int, day: int) -> date | None:
-        """A day without a year: the last one for past talk, the next one otherwise."""
-        year = self.today.year
-        try:
-            candidate = date(year, month, day)
-            if self.tense == "past" and candidate > self.today:
-                candidate = date(year - 1, month, day)
-            elif self.tense != "past" and candidate < self.today:
-                candidate = date(year + 1, month, day)
-        except ValueError:
+    if language is None or language == "en":
+        cues = english.Cues(text) if text.isascii() else None
+        if not (cues.gate() if cues is not None else english.GATE_RE.search(text)):
             return None
-        return candidate
-
-    def pick_year_for_month(self, month: int) -> int:
-        """A month without a year, as a day: the last one for past talk, the next one otherwise ("Mia
-        turns five in February", said in December, is next February); the current month is either."""
-        year = self.today.year
-        if self.tense == "past" and month > self.today.month:
-            return year - 1
-        if self.tense != "past" and month < self.today.month:
-            return year + 1
-        return year
+        return _find_english(text, anchor, tense, cues is not None, leaning, question)
+    return _find_in(text, anchor, tense, language, leaning, question)
 
 
-def _safe_date(year: int, month: int, day: int) -> date | None:
-    try:
-        return date(year, month, day)
-    except ValueError:
-        return None
-
-
-def _candidates(text: str, b: _Builder, cues: _Cues | None) -> list[TimeMention]:
-    """Every time expression of `text`. With `cues` (ASCII text), a pattern family runs only when the
-    text holds a literal every one of its matches contains."""
-    found: list[TimeMention] = []
-    today = b.today
-    has_digit = cues is None or cues.digit
-    has_month = cues is None or cues.any(_MONTH_CUES)
-    has_modifier = cues is None or cues.any(_MOD_CUES)
-
-    def has(*words: str) -> bool:
-        return cues is None or cues.any(words)
-
-    for m in _ISO_RE.finditer(text) if has_digit and "-" in text else ():
-        d = _safe_date(int(m["y"]), int(m["m"]), int(m["d"]))
-        if d:
-            found.append(b.day(d, m.span()))
-
-    for m in _SLASH_RE.finditer(text) if has_digit and "/" in text else ():
-        if not m["y"] and not m["prep"]:
-            continue  # "50/50" or "1/2 cup": a bare pair of numbers is too often not a date
-        a, c = int(m["a"]), int(m["b"])
-        month, day = (a, c) if a <= 12 else (c, a)  # US order unless that cannot be a month
-        if m["y"]:
-            d = _safe_date(_year2(m["y"]), month, day)
-        elif 1 <= month <= 12:
-            d = b.pick_year_for_day(month, day)
-        else:
-            d = None
-        if d:
-            found.append(b.day(d, (m.start("a"), m.end())))
-
-    for rx in (_DAY_MONTH_RE, _MONTH_DAY_RE) if has_month else ():
-        for m in rx.finditer(text):
-            month = _MONTHS[m["mon"].lower().rstrip(".")]
-            raw_day = m["d"].lower()
-            day = int(raw_day) if raw_day.isdigit() else _ORDINALS[raw_day]
-            if m["mon"].lower() == "may" and not m["mon"][0].isupper() and not m["y"]:
-                continue
-            d = _safe_date(int(m["y"]), month, day) if m["y"] else b.pick_year_for_day(month, day)
-            if d:
-                found.append(b.day(d, m.span()))
-
-    for m in _MONTH_YEAR_RE.finditer(text) if has_month and has_digit else ():
-        found.append(b.month(int(m["y"]), _MONTHS[m["mon"].lower().rstrip(".")], m.span()))
-
-    for m in _MONTH_ONLY_RE.finditer(text) if has_month else ():
-        mon_raw = m["mon"]
-        pre = m["pre"].lower()
-        if mon_raw.lower() in ("may", "march", "mar") and not mon_raw[0].isupper() and pre == "this":
-            continue  # "this may be", "this march"
-        month = _MONTHS[mon_raw.lower().rstrip(".")]
-        if pre == "last":
-            year = today.year if month < today.month else today.year - 1
-        elif pre == "next":
-            year = today.year if month > today.month else today.year + 1
-        elif pre == "this":
-            year = today.year
-        else:
-            year = b.pick_year_for_month(month)
-        found.append(
-            b.month(year, month, (m.start("mon") if pre in ("in", "during") else m.start(), m.end()))
-        )
-
-    relday = has("yesterday", "today", "tonight", "tomorrow", "night", "morning", "afternoon", "evening")
-    for m in _RELDAY_RE.finditer(text) if relday else ():
-        rel = " ".join(m["rel"].lower().split())
-        if rel == "the day before yesterday":
-            d = today - timedelta(days=2)
-        elif rel == "the day after tomorrow":
-            d = today + timedelta(days=2)
-        elif rel in ("yesterday", "last night"):
-            d = today - timedelta(days=1)
-        elif rel == "tomorrow":
-            d = today + timedelta(days=1)
-        else:
-            d = today
-        found.append(b.day(d, m.span()))
-
-    units = has("day", "week", "fortnight", "month", "year")
-    for m in _AGO_RE.finditer(text) if units and has("ago", "back", "earlier") else ():
-        n = _num(m["num"])
-        if n is None:
-            continue
-        found.append(_offset(b, -n, m["unit"].lower(), m.span()))
-
-    for m in _IN_N_RE.finditer(text) if units else ():
-        raw, unit = (m["num"], m["unit"]) if m["num"] else (m["num2"], m["unit2"])
-        n = _num(raw)
-        if n is None:
-            continue
-        found.append(_offset(b, n, unit.lower(), m.span()))
-
-    weekday_matches = (
-        [(m, _WEEKDAYS[m["wd"].lower()]) for m in _WEEKDAY_PHRASE_RE.finditer(text)] if has("day") else []
-    )
-    if has_modifier:
-        weekday_matches += [(m, _WEEKDAY_ABBR[m["wd"].lower()]) for m in _WEEKDAY_ABBR_RE.finditer(text)]
-    for m, wd in weekday_matches:
-        mod = (m["mod"] or "").lower()
-        cur = today.weekday()
-        if mod in ("last", "past"):
-            d = today - timedelta(days=(cur - wd) % 7 or 7)
-        elif mod == "this":
-            d = today + timedelta(days=wd - cur)
-        elif mod in ("next", "coming"):
-            d = today + timedelta(days=(wd - cur) % 7 or 7)
-        elif b.tense == "past":
-            d = today - timedelta(days=(cur - wd) % 7 or 7)
-        else:
-            d = today + timedelta(days=(wd - cur) % 7 or 7)
-        found.append(b.day(d, m.span()))
-
-    for m in _PERIOD_RE.finditer(text) if has_modifier else ():
-        found.append(_period(b, m["mod"].lower(), m["unit"].lower(), m.span()))
-
-    for m in _PART_OF_THE_RE.finditer(text) if has("start", "beginning", "end", "middle") else ():
-        found.append(_period(b, "this", m["unit"].lower(), m.span("p")))
-
-    for m in _SEASON_RE.finditer(text) if has("spring", "summer", "fall", "autumn", "winter") else ():
-        mod = " ".join((m["mod"] or "").lower().split())
-        if not mod and not m["y"] and not m["third"]:
-            continue  # "I love summer" says nothing about when
-        # A part of the season ("late summer") is `_narrowed`'s, which reads it before the span.
-        span = (m.start("season") if m["third"] else m.start(), m.end())
-        found.append(_season(b, m["season"].lower(), mod, m["y"], span))
-
-    for m in _HOLIDAY_RE.finditer(text) if has(*_HOLIDAY_CUES) else ():
-        name = re.sub(r"[’']", "", " ".join(m["h"].lower().split()))
-        d = _pick_holiday(b, name, m["mod"].lower())
-        found.append(b.day(d, (m.start("h"), m.end())))
-
-    for m in _YEAR_RE.finditer(text) if has_digit else ():
-        found.append(b.year(int(m["y"]), (m.start("y"), m.end())))
-
-    return found
-
-
-def _offset(b: _Builder, n: int, unit: str, span: tuple[int, int]) -> TimeMention:
-    today = b.today
-    ref = format_date(today)
-    if unit == "day":
-        d = today + timedelta(days=n)
-        return b.day(d, span)
-    if unit in ("week", "fortnight"):
-        days = 7 * n * (2 if unit == "fortnight" else 1)
-        d = today + timedelta(days=days)
-        count = abs(n) * (2 if unit == "fortnight" else 1)
-        word = "week" if count == 1 else f"{count} weeks"
-        label = f"{word} before {ref}" if n < 0 else f"{word} after {ref}"
-        return b.week(d, span, f"the {label}" if count == 1 else label)
-    if unit == "month":
-        d = _add_months(today, n)
-        mention = b.month(d.year, d.month, span)
-        return TimeMention(mention.start, mention.end, _at_day(d, b.anchor), "month", mention.label, span)
-    d = _safe_date(today.year + n, today.month, min(today.day, 28)) or today
-    mention = b.year(d.year, span)
-    return TimeMention(mention.start, mention.end, _at_day(d, b.anchor), "year", mention.label, span)
-
-
-def _period(b: _Builder, mod: str, unit: str, span: tuple[int, int]) -> TimeMention:
-    today = b.today
-    step = {"last": -1, "past": -1, "previous": -1, "this": 0, "next": 1, "coming": 1}[mod]
-    ref = format_date(today)
-    if unit == "week":
-        d = today + timedelta(days=7 * step)
-        label = {-1: f"the week before {ref}", 0: f"the week of {ref}", 1: f"the week after {ref}"}[step]
-        return b.week(d, span, label)
-    if unit == "weekend":
-        cur = today.weekday()
-        if step < 0:
-            back = (cur - 5) % 7
-            if cur >= 5:
-                back += 7
-            return b.weekend(today - timedelta(days=back), span)
-        ahead = (5 - cur) % 7
-        if cur == 6:
-            ahead = -1 if step == 0 else 6
-        elif step > 0 and cur == 5:
-            ahead = 7
-        return b.weekend(today + timedelta(days=ahead), span)
-    if unit == "month":
-        d = _add_months(today.replace(day=1), step)
-        return b.month(d.year, d.month, span)
-    return b.year(today.year + step, span)
-
-
-def _season(b: _Builder, name: str, mod: str, year_raw: str | None, span: tuple[int, int]) -> TimeMention:
-    name = "autumn" if name == "fall" else name
-    today = b.today
-    if year_raw:
-        return b.season(name, int(year_raw), span)
-    start_month = _SEASONS[name]
-
-    def bounds(year: int) -> tuple[date, date]:
-        first = date(year, start_month, 1)
-        return first, _add_months(first, 3)
-
-    year = today.year
-    if mod in ("last", "past"):
-        # The most recent one that is over: "last summer" in September is the summer just gone.
-        while bounds(year)[1] > today:
-            year -= 1
-    elif mod == "next":
-        while bounds(year)[0] <= today:
-            year += 1
-    elif mod == "this":
-        if start_month == 12 and today.month <= 2:
-            year -= 1
-    else:
-        # "in the summer": the current or nearest one in the direction the sentence leans.
-        if b.tense == "past":
-            while bounds(year)[0] > today:
-                year -= 1
-        else:
-            while bounds(year)[1] <= today:
-                year += 1
-    return b.season(name, year, span)
-
-
-def _holiday(name: str, year: int) -> date:
-    """The day of a holiday in a year."""
-    if name.startswith("easter"):
-        # Easter Sunday, Gregorian calendar (the anonymous computus, as in Meeus).
-        a, b, c = year % 19, year // 100, year % 100
-        d, e = b // 4, b % 4
-        g = (8 * b + 13) // 25
-        h = (19 * a + b - d - g + 15) % 30
-        i, k = c // 4, c % 4
-        ell = (32 + 2 * e + 2 * i - h - k) % 7
-        m = (a + 11 * h + 19 * ell) // 433
-        month = (h + ell - 7 * m + 90) // 25
-        return date(year, month, (h + ell - 7 * m + 33 * month + 19) % 32)
-    if name == "thanksgiving":  # the United States': November's fourth Thursday
-        first = date(year, 11, 1)
-        return first + timedelta(days=(3 - first.weekday()) % 7 + 21)
-    month, day = _FIXED_HOLIDAYS[name]
-    return date(year, month, day)
-
-
-def _pick_holiday(b: _Builder, name: str, mod: str) -> date:
-    """Which year's holiday: the last one before today for "last" or past talk, the next one after it for
-    "next" or talk of what is to come, this year's for "this"."""
-    today = b.today
-    if mod == "this":
-        return _holiday(name, today.year)
-    days = [_holiday(name, year) for year in (today.year - 1, today.year, today.year + 1)]
-    if mod == "last" or (mod != "next" and b.tense == "past"):
-        return max(d for d in days if d < today or (mod != "last" and d == today))
-    return min(d for d in days if d > today or (mod != "next" and d == today))
-
-
-def _with_clock(text: str, mention: TimeMention) -> TimeMention:
-    if mention.granularity != "day":
-        return mention
-    m = _CLOCK_RE.search(text)
-    if not m:
-        return mention
-    if m["noon"]:
-        hour, minute = (12, 0) if m["noon"].lower() == "noon" else (0, 0)
-    elif m["h2"]:
-        hour, minute = int(m["h2"]), int(m["mi2"])
-    else:
-        hour, minute = int(m["h"]), int(m["mi"] or 0)
-        pm = m["ap"].lower().startswith("p")
-        if hour == 12:
-            hour = 12 if pm else 0
-        elif pm:
-            hour += 12
-    if hour > 23 or minute > 59:
-        return mention
-    point = mention.start.replace(hour=hour, minute=minute)
-    return TimeMention(mention.start, mention.end, point, "day", mention.label, mention.span)
-
-
-def find_time(text: str, anchor: datetime, *, tense: Tense | None = None) -> TimeMention | None:
-    """The first time expression in ``text``, resolved against ``anchor``, or None.
-
-    Overlapping matches keep the longest ("Monday, 8 May 2023" beats "8 May"),
-    then the earliest in the text wins: statements usually lead with the time
-    they are about. Returns at once (a few microseconds) on text with no time cue.
-    """
-    cues = _Cues(text) if text.isascii() else None
-    if not (cues.gate() if cues is not None else _GATE_RE.search(text)):
-        return None
-    return _find_time(text, anchor, tense, cues is not None)
-
-
-# The extractor asks twice about the same sentence (its time, then its summary without a relative time).
-@lru_cache(maxsize=256)
-def _find_time(text: str, anchor: datetime, tense: Tense | None, ascii_text: bool) -> TimeMention | None:
-    b = _Builder(anchor, text, tense)
-    cues = _Cues(text) if ascii_text else None
-    try:
-        found = [t for t in _candidates(text, b, cues) if _in_calendar(t.start, t.end, t.point)]
-    except (OverflowError, ValueError):
-        # Date arithmetic near year 1 or 9999 leaves Python's calendar: no time we could name.
-        return None
+def _best(found: list[TimeMention]) -> TimeMention | None:
+    found = [t for t in found if in_calendar(t.start, t.end, t.point)]
     if not found:
         return None
     found.sort(key=lambda t: (t.span[0], -(t.span[1] - t.span[0])))
@@ -712,32 +76,51 @@ def _find_time(text: str, anchor: datetime, tense: Tense | None, ascii_text: boo
             break
         if other.span[1] - other.span[0] > best.span[1] - best.span[0]:
             best = other
-    return _with_clock(text, _narrowed(text, best))
+    return best
 
 
-def _narrowed(text: str, mention: TimeMention) -> TimeMention:
-    """A month, season or year named as a part ("the start of 2024", "early May", "the end of last year"):
-    its first, middle or last third."""
-    if mention.granularity not in ("month", "season", "year"):
-        return mention
-    m = _PART_BEFORE_RE.search(text, max(0, mention.span[0] - 20), mention.span[0])
-    if m is None:
-        return mention
-    third = _PART_THIRD[(m["part"] or m["third"]).lower()]
-    days = (mention.end - mention.start).days
-    start = mention.start + timedelta(days=round(days * third / 3))
-    end = mention.end if third == 2 else mention.start + timedelta(days=round(days * (third + 1) / 3))
-    label = f"{_PART_LABEL[third]} {mention.label}"
-    return TimeMention(start, end, start, mention.granularity, label, (m.start(), mention.span[1]))
+# The extractor asks twice about the same sentence (its time, then its summary without a relative time).
+@lru_cache(maxsize=256)
+def _find_english(
+    text: str, anchor: datetime, tense: Tense | None, ascii_text: bool, leaning: bool, question: bool
+) -> TimeMention | None:
+    b = Builder(anchor, text, tense, detect_tense, leaning=leaning, question=question)
+    try:
+        best = _best(english.candidates(text, b, english.Cues(text) if ascii_text else None))
+    except (OverflowError, ValueError):
+        # Date arithmetic near year 1 or 9999 leaves Python's calendar: no time we could name.
+        return None
+    return None if best is None else english.with_clock(text, english.narrowed(text, best))
 
 
-def resolve_event_time(text: str, anchor: datetime) -> datetime | None:
-    """The moment a statement refers to ("yesterday", "last Friday", "on 8 May"), or None."""
-    mention = find_time(text, anchor)
+@lru_cache(maxsize=256)
+def _find_in(
+    text: str, anchor: datetime, tense: Tense | None, language: str, leaning: bool, question: bool
+) -> TimeMention | None:
+    words = TIME_WORDS.get(language, NO_TIME_WORDS)
+    b = Builder(anchor, text, tense, leaning=leaning, question=question)
+    try:
+        return _best(time_words.candidates(text, b, words))
+    except (OverflowError, ValueError):
+        return None
+
+
+def resolve_event_time(text: str, anchor: datetime, language: str | None = None) -> datetime | None:
+    """The moment a statement refers to ("yesterday", "last Friday", "on 8 May", "el jueves pasado",
+    "上周四"), or None."""
+    mention = find_time(text, anchor, language=language)
     return mention.point if mention else None
 
 
-_WHEN_RE = re.compile(r"^\s*(?:when|what\s+(?:date|day|time|year|month))\b", _I)
+# Whether a text names a day does not depend on the day it is read against.
+_ANY_DAY = datetime(2000, 1, 1)
+
+
+def names_a_day(text: str, language: str | None = None) -> bool:
+    """Whether a statement in `language` (None: in any language the service has words for) names a
+    time, as `find_time` reads one."""
+    codes = [language] if language is not None else ["en", *TIME_WORDS]
+    return any(find_time(text, _ANY_DAY, language=code) is not None for code in codes)
 
 
 def resolve_time_window(query: str, reference: datetime) -> tuple[datetime, datetime] | None:
@@ -750,26 +133,43 @@ def resolve_time_window(query: str, reference: datetime) -> tuple[datetime, date
     return found[0] if found else None
 
 
-def time_phrase(query: str, reference: datetime) -> tuple[tuple[datetime, datetime], tuple[int, int]] | None:
+def time_phrase(
+    query: str, reference: datetime, language: str | None = None
+) -> tuple[tuple[datetime, datetime], tuple[int, int]] | None:
     """The period a recall question is about (``resolve_time_window``) and the span of the words that
-    name it, which are not what to search for: a time ("in May", "two days ago"), or "recently" (the
-    last month) and "coming up" (the year ahead) in a question that names no time."""
-    tense: Tense = "future" if _FUTURE_RE.search(query) else "past"
-    mention = find_time(query, reference, tense=tense)
+    name it, which are not what to search for: a time ("in May", "two days ago", "hace dos semanas"), or,
+    in English, "recently" (the last month) and "coming up" (the year ahead) in a question that names no
+    time. `language`: the question's (detected when None)."""
+    code = language or detect(query).code
+    if code == "en" and find_time(query, reference) is None:
+        # Read as English for want of confidence ("¿Qué hice anteayer?"): the words of the languages it is
+        # likeliest to be in, most likely first; the first whose words name a time reads it.
+        code = next((c for c in likeliest(query) if find_time(query, reference, language=c)), "en")
+    if code != "en":
+        words = TIME_WORDS.get(code, NO_TIME_WORDS)
+        said = time_words.tense_said(query, words)
+        mention = find_time(
+            query, reference, tense=said or "past", language=code, leaning=said is None, question=True
+        )
+        return ((mention.start, mention.end), mention.span) if mention is not None else None
+    future = english.FUTURE_RE.search(query) is not None
+    said_past = not future and detect_tense(query) == "past"
+    tense: Tense = "future" if future else "past"
+    mention = find_time(query, reference, tense=tense, leaning=not (future or said_past), question=True)
     if mention is not None:
         return (mention.start, mention.end), mention.span
-    if _WHEN_RE.search(query):
+    if english.WHEN_RE.search(query):
         return None
     today = reference.date()
     try:
-        if m := _RECENT_RE.search(query):
-            end = _at_day(today, reference) + timedelta(days=1)
+        if m := english.RECENT_RE.search(query):
+            end = at_day(today, reference) + timedelta(days=1)
             window = (end - timedelta(days=RECENT_DAYS), end)
-        elif (m := _UPCOMING_RE.search(query)) and detect_tense(query) != "past":
-            start = _at_day(today, reference)
+        elif (m := english.UPCOMING_RE.search(query)) and detect_tense(query) != "past":
+            start = at_day(today, reference)
             window = (start, start + timedelta(days=UPCOMING_DAYS))
         else:
             return None
     except OverflowError:  # within a month (a year) of year 1 or past 9999
         return None
-    return (window, m.span()) if _in_calendar(*window) else None
+    return (window, m.span()) if in_calendar(*window) else None

@@ -29,6 +29,7 @@ from app.embeddings.service import Semantic, SemanticQuery, semantic_of
 from app.extraction.chit_chat import refers_to_someone
 from app.extraction.default import says_nothing
 from app.language.detect import detect
+from app.language.languages import asks_only_what_was_done
 from app.language.lemmas import base_forms
 from app.language.temporal import time_phrase
 from app.llm.answers import write_answer
@@ -230,6 +231,8 @@ class LexicalStage:
     searched: repository.Terms  # and its nearest words (what the channels looked for)
     found: repository.Channels
     stored: StoredVectors | None  # the profile's vectors, read ahead (`Semantic.stored_vectors`)
+    # The question is a time and its language's way of asking what was done ("¿Qué hice ayer?").
+    only_when: bool = False
 
 
 async def lexical_stage(
@@ -253,14 +256,15 @@ async def lexical_stage(
     # The time expression picks the window; its words ("two days ago") are not what to search for.
     text = request.query
     window = None
-    if (found_time := time_phrase(text, reference)) is not None:
+    # The question is read in its own language, as the memories of that language were stored: its time
+    # words too ("¿Qué hice ayer?").
+    language = detect(request.query)
+    if (found_time := time_phrase(text, reference, language.code)) is not None:
         window, (start, end) = found_time
         text = text[:start] + " " + text[end:]
     # "What's on my to-do list?" asks for the tasks themselves, not for memories holding "to-do".
     types, text = q.types_asked(text)
     visible = repository.Visible(as_of=request.as_of, metadata=request.metadata)
-    # The question is read in its own language, as the memories of that language were stored.
-    language = detect(request.query)
     # "the user's husband" is who the profile calls "my husband Sam": his name is searched as a question
     # word (`analyse` reads it), and the relation's other words ("mother" → mum) lightly.
     relations = relations_of(text)
@@ -326,9 +330,10 @@ async def lexical_stage(
     stored = await semantic.stored_vectors(db, profile_id) if semantic is not None else None
     if tracer:
         tracer.lap("channels")
+    only_when = window is not None and asks_only_what_was_done(text, language.code)
     return LexicalStage(
         request, language.code, reference, level, width, window, types, visible, analysis, profile_id, parsed, terms,
-        searched, found, stored,
+        searched, found, stored, only_when,
     )  # fmt: skip
 
 
@@ -365,7 +370,7 @@ def fuse_and_answer(
     rows = found.candidates
     # A question that names a time or a type and little else is answered by that channel.
     led = len(parsed.lexemes) <= TIME_LED_TERMS
-    time_led = window is not None and led
+    time_led = window is not None and (led or lexical.only_when)
     channels = [
         Channel("memory_text", W_MEMORY, found.memory),
         Channel("message_text", W_MESSAGE, found.message),
@@ -432,7 +437,10 @@ def fuse_and_answer(
     for m in leading.intersection(ranked):
         probability[m] = max(probability[m], relevance.LED)
     # Candidates in the order of their relevance (the ranking breaks ties); those below minScore are held back.
-    ranked = sorted(ranked, key=lambda m: -probability[m])
+    # A question led by its time: among memories as relevant, those dated inside the window before those
+    # only told in it (an event planned for Christmas, mentioned last week, is not what last week holds).
+    window_order = {m: i for i, m in enumerate(_window_ranked(found))} if time_led else {}
+    ranked = sorted(ranked, key=lambda m: (-probability[m], window_order.get(m, len(window_order))))
     kept = [m for m in ranked if probability[m] >= request.min_score]
     candidates = [
         RecallCandidate(
