@@ -1,6 +1,7 @@
 """What the default extractor keeps, against a labelled set of statements written by someone who never read it.
 
-Each item of ``bench/data/statements_labelled.json`` (and of ``statements_world.json``) is ``{text, speaker_role, context, keep, type, lang}``:
+Each item of ``bench/data/statements_labelled.json`` (and of ``statements_world.json`` and
+``statements_blind.json``) is ``{text, speaker_role, context, keep, type, lang}``:
 one chat message, the partner's message before it (``context``, or null) and whether a memory should come
 of it (``keep``), of which type. The statement is extracted as the new message of a window holding the
 context message first (as the worker extracts it); it counts as kept when any memory comes of it, typed as
@@ -25,7 +26,7 @@ from app.extraction.types import InputMessage
 # Both labelled blind: chat statements, three quarters English; messages in eight other languages.
 DEFAULT_DATA = [
     Path(__file__).resolve().parent / "data" / name
-    for name in ("statements_labelled.json", "statements_world.json")
+    for name in ("statements_labelled.json", "statements_world.json", "statements_blind.json")
 ]
 SAID_AT = datetime(2026, 5, 13, 18, 0, tzinfo=UTC)  # a Wednesday: relative dates resolve to something
 
@@ -50,7 +51,7 @@ def _ratio(a: int, b: int) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--data", action="append", help="a labelled set (repeatable; default: both sets)")
+    p.add_argument("--data", action="append", help="a labelled set (repeatable; default: the three sets)")
     p.add_argument("--misses", action="store_true", help="list the statements the extractor got wrong")
     args = p.parse_args(argv)
     for number, path in enumerate(args.data or DEFAULT_DATA):

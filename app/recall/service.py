@@ -27,7 +27,7 @@ from app.core.work_slots import WorkSlots
 from app.embeddings.repository import StoredVectors
 from app.embeddings.service import Semantic, SemanticQuery, semantic_of
 from app.extraction.chit_chat import refers_to_someone
-from app.extraction.default import says_nothing
+from app.extraction.remarks import says_nothing
 from app.language.detect import detect
 from app.language.languages import asks_only_what_was_done
 from app.language.lemmas import base_forms

@@ -12,7 +12,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from app.extraction.default import MESSAGE_MEMORY_BOUND, MESSAGE_SENTENCE_BUDGET, extract_memories
+from app.extraction.default import extract_memories
+from app.extraction.statements import MESSAGE_MEMORY_BOUND, MESSAGE_SENTENCE_BUDGET
 from app.extraction.types import CONTENT_MAX_CHARS, InputMessage
 from bench.hostile_texts import PATHS, SIZES, TESTED_SHAPES, count_work, valgrind
 

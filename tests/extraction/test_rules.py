@@ -11,7 +11,8 @@ import pytest
 
 import app.extraction.default as default
 from app.core.memory_types import MemoryType
-from app.extraction.default import TYPE_RULES, classify_statement
+from app.extraction.default import classify_statement
+from app.extraction.typing_rules import TYPE_RULES
 
 AT = datetime(2024, 5, 10, 12, tzinfo=UTC)
 

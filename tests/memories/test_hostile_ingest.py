@@ -6,7 +6,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from app.extraction.default import MESSAGE_MEMORY_BOUND
+from app.extraction.statements import MESSAGE_MEMORY_BOUND
 from app.memories import extraction_job
 from app.worker.runner import Worker
 from bench.hostile_texts import SHAPES
