@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from app.language.formulas import fold
+from app.language.folding import fold
+from app.language.languages import AGENT_CUES, RULE_CUES, TASK_CUES
 
 # A sentence ends at . ! ? … followed by a space, or at a script's own full stop or question mark (CJK's
 # full-width marks, the Devanagari and Bengali danda, the Ethiopic, Armenian, Khmer, Myanmar and Urdu full
@@ -28,56 +29,12 @@ _QUESTION_RE = re.compile(r"[?？؟;፧]\s*[\"'”’»)\]]*\s*$")
 # How the agent should behave, across languages: a statement is a rule for the agent when it names how
 # the agent answers (`_AGENT_CUES`: answer, write, call me, use, the language, emoji, short…) and says it
 # holds from now on, always or never, or asks it politely (`_RULE_CUES`). Matched on `fold`ed text.
-_RULE_CUES = {
-    "es": "a partir de ahora|de ahora en adelante|desde ahora|siempre|nunca|jamas|por favor|porfa|no uses|"
-    "no escribas|no respondas|no contestes|no me llames|no me hables",
-    "pt": "a partir de agora|de agora em diante|daqui pra frente|sempre|nunca|por favor|nao use|nao escreva|"
-    "nao responda|nao me chame",
-    "fr": "a partir de maintenant|desormais|dorenavant|a l'avenir|toujours|jamais|s'il te plait|"
-    "s'il vous plait|stp|svp|n'utilise|n'ecris|ne reponds|ne m'appelle",
-    "it": "d'ora in poi|da ora in poi|da adesso in poi|sempre|mai|per favore|non usare|non scrivere|"
-    "non rispondere|non chiamarmi",
-    "de": "ab jetzt|von nun an|ab sofort|kunftig|in zukunft|immer|nie|niemals|bitte",
-    "nl": "vanaf nu|voortaan|altijd|nooit|alsjeblieft|alstublieft",
-    "sv": "fran och med nu|alltid|aldrig|snalla",
-    "zh": "从现在开始|从今以后|以后|今后|总是|永远|不要|别|请",
-    "ja": "今後|これから|今度から|次から|いつも|絶対|ください|ないで",
-    "ko": "앞으로|지금부터|이제부터|항상|절대|주세요|마세요",
-}
-_AGENT_CUES = {
-    "es": "responde|respondeme|respondas|responder|contesta|contestame|contestes|escribe|escribeme|escribas|"
-    "hablame|hables|llamame|me llames|usa|uses|utiliza|utilices|explicame|expliques|tuteame|tutees|"
-    "de usted|emoji|emojis|en espanol|en ingles|en aleman|en frances|resumenes",
-    "pt": "responda|escreva|escreve|fala comigo|me chama|me chame|use|usa|emoji|emojis|em portugues|"
-    "em ingles",
-    "fr": "reponds|repondez|reponds-moi|ecris|ecrivez|ecris-moi|parle-moi|appelle-moi|m'appelle|utilise|"
-    "vouvoie|tutoie|emoji|emojis|en francais|en anglais",
-    "it": "rispondi|rispondimi|scrivi|scrivimi|parlami|chiamami|usa|usare|emoji|in italiano|in inglese",
-    "de": "antworte|antworten sie|schreib|schreibe|schreiben|sprich|nenn mich|nenne mich|verwende|benutze|"
-    "nutze|duze|duzen|siez|siezen|emojis|auf deutsch|auf englisch",
-    "nl": "antwoord|antwoorden|schrijf|noem me|gebruik|emoji|in het nederlands|in het engels",
-    "sv": "svara|skriv|kalla mig|anvand|pa svenska",
-    "zh": "回答|回复|回覆|答复|用中文|用英文|用英语|用日语|叫我|称呼我|表情|简短|简洁",
-    "ja": "答えて|返事|返信|書いて|と呼んで|使わないで|使って|敬語|絵文字|日本語で|英語で|短く|簡潔に",
-    "ko": "대답|답장|반말|존댓말|이모지|한국어로|영어로|불러",
-}
+_RULE_CUES = RULE_CUES
+
+_AGENT_CUES = AGENT_CUES
+
 # Something to be done, across languages: a reminder asked for, a first-person obligation, a to-do.
-_TASK_CUES = {
-    "es": "recuerdame|recordarme|no olvides|no te olvides|que no se me olvide|tengo que|tenemos que|debo|"
-    "debemos|hay que|pendiente",
-    "pt": "me lembra|lembra-me|lembre-me|me lembre|nao esquecer|nao esqueca|tenho que|tenho de|temos que|"
-    "preciso|precisamos|devo",
-    "fr": "rappelle-moi|rappelle moi|fais-moi penser|n'oublie pas|ne pas oublier|je dois|nous devons|"
-    "on doit|il faut que|j'ai besoin de|a faire",
-    "it": "ricordami|ricordarmi|non dimenticare|non dimenticarti|devo|dobbiamo|bisogna|ho bisogno di|da fare",
-    "de": "erinnere mich|erinner mich|vergiss nicht|nicht vergessen|ich muss|wir mussen|muss noch|"
-    "ich sollte|zu erledigen|to-do",
-    "nl": "herinner me|vergeet niet|niet vergeten|ik moet|we moeten|moet nog",
-    "sv": "paminn mig|glom inte|jag maste|vi maste",
-    "zh": "提醒我|别忘了|不要忘了|不要忘记|别忘记|记得要|要记得|我得|我必须|我们得|截止|待办",
-    "ja": "リマインド|思い出させて|忘れないで|忘れずに|しなきゃ|しないと|しなければ|なきゃ|ないといけない|締め切り|締切",
-    "ko": "알려줘|잊지 마|잊지마|야 돼|야 됨|야 되|야 해|야 한다|야겠|마감",
-}
+_TASK_CUES = TASK_CUES
 
 
 _CJK_START = "\u1100"  # Hangul jamo, then kana, Han, Hangul syllables

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from app.language.formulas import fold
+from app.language.folding import fold
 from app.language.time_mentions import (
     Builder,
     Tense,

@@ -29,8 +29,8 @@ from app.embeddings.service import Semantic, SemanticQuery, semantic_of
 from app.extraction.chit_chat import refers_to_someone
 from app.extraction.remarks import says_nothing
 from app.language.detect import detect
-from app.language.languages import asks_only_what_was_done
 from app.language.lemmas import base_forms
+from app.language.questions import asks_only_what_was_done
 from app.language.temporal import time_phrase
 from app.llm.answers import write_answer
 from app.llm.client import LlmClient, LlmError, llm_of
@@ -437,9 +437,9 @@ def fuse_and_answer(
     for m in leading.intersection(ranked):
         probability[m] = max(probability[m], relevance.LED)
     # Candidates in the order of their relevance (the ranking breaks ties); those below minScore are held back.
-    # A question led by its time: among memories as relevant, those dated inside the window before those
-    # only told in it (an event planned for Christmas, mentioned last week, is not what last week holds).
-    window_order = {m: i for i, m in enumerate(_window_ranked(found))} if time_led else {}
+    # A question of a time alone: what is dated inside the window before what was only told in it.
+    only_time = time_led and (lexical.only_when or not parsed.lexemes)
+    window_order = {m: i for i, m in enumerate(_window_ranked(found))} if only_time else {}
     ranked = sorted(ranked, key=lambda m: (-probability[m], window_order.get(m, len(window_order))))
     kept = [m for m in ranked if probability[m] >= request.min_score]
     candidates = [

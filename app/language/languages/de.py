@@ -1,6 +1,7 @@
-"""German: its time words (the other parts of its rules are still in `app.language.formulas` and
-`app.language.cues`)."""
+"""German: its rules as data, read by the shared engines (`app.language.time_words`, `app.language.formulas`,
+`app.language.cues`, `app.language.questions`)."""
 
+from app.language.formula_words import FormulaWords
 from app.language.time_words import TimeWords
 
 # How a question asks what was done or is planned, its interrogatives and light verbs ("¿Qué hice…?",
@@ -47,3 +48,57 @@ TIME = TimeWords(
     future="werde|wirst|wird|werden|werdet|vorhaben|habe vor|hast vor|plane|geplant",
     past="habe|hab|hast|hat|haben|hatte|hatten|war|warst|waren|gewesen",
 )  # fmt: skip
+
+
+# Its chat formulas (greetings, thanks, agreement, reactions, wishes, guesses, words that say nothing).
+FORMULAS = FormulaWords(
+    greetings="hallo|hi|hey|servus|moin|moin moin|grüß gott|grüezi|guten morgen|guten tag|guten abend|"
+    "na|na du|willkommen|wie geht's|wie gehts|alles klar",
+    farewells="tschüss|tschüs|ciao|bis bald|bis später|bis morgen|bis dann|bis nachher|mach's gut|"
+    "machs gut|auf wiedersehen|liebe grüße|lg|viele grüße|gute nacht|schlaf gut",
+    thanks="danke|danke schön|dankeschön|danke sehr|vielen dank|vielen lieben dank|herzlichen dank|"
+    "tausend dank|besten dank|bitte|bitte schön|gern geschehen|gerne",
+    apologies="sorry|entschuldigung|entschuldige|tut mir leid|tut mir echt leid|das tut mir leid|"
+    "verzeihung|schade|wie schade",
+    agreement="ja|jap|jep|jo|nein|nee|nö|klar|na klar|genau|stimmt|richtig|okay|ok|einverstanden|passt|gut|"
+    "natürlich|sicher|freilich|alles klar|verstanden|logo|haha|hahaha|ah|oh|aha|achso|ach so|na ja|"
+    "naja|hm|hmm|oha|wow|krass|boah",
+    reactions="wie schön|wie toll|wie cool|wie süß|wie geil|wie blöd|super|toll|cool|geil|klasse|spitze|"
+    "wahnsinn|mega|schön|prima|wunderbar|großartig|echt jetzt|ich freu mich für dich|"
+    "freut mich|das freut mich|glückwunsch|herzlichen glückwunsch",
+    well_wishes="viel glück|viel erfolg|viel spaß|gute besserung|gute reise|gute fahrt|alles gute|"
+    "herzlichen glückwunsch|glückwunsch|gratuliere|schönen tag|schönen abend|schönes wochenende|"
+    "schönen urlaub|schöne ferien|schöne reise|schönen feierabend|genieß|genieße|genießt|"
+    "ich drück dir die daumen|daumen drücken|toi toi toi|erhol dich|ich hoffe du|ich hoffe dir|"
+    "ich hoffe es|ich hoffe ihr|ich hoffe alles|hoffentlich geht es dir|pass auf dich auf|komm gut|"
+    "frohe weihnachten|frohe ostern|frohes neues|frohes fest|fröhliche weihnachten",
+    guesses="klingt|klingen|hört sich|sieht|scheint|muss ja|muss echt|das muss|wird bestimmt|bestimmt|"
+    "sicher",
+    exclaims="wie|was für|so ein|so eine|so was",
+    words="gut|schlecht|schön|toll|super|cool|geil|klasse|prima|spitze|wunderbar|großartig|krass|mega|"
+    "lustig|interessant|schrecklich|furchtbar|traurig|schade|blöd|süß|echt|wirklich|total|ziemlich|"
+    "voll|richtig|ganz|sehr|so|auch|hier|da|dort|jetzt|immer|nie|noch|wahr|sache|sachen|"
+    "mal|halt|eben|eigentlich|naja|gerne|gern",
+    endings="en|em|er|es|e",
+    cause="für",
+    anchors="ich|mein|meine|meinen|meinem|meiner|mir|mich|wir|unser|unsere|unseren|uns|er|sie|"
+    "seine|ihre",
+)  # fmt: skip
+
+# A standing rule for the agent: its cues (from now on, always, never, please…), and how the agent answers
+# (answer, write, call me, the language…); something to be done (remind me, I have to…). `fold`ed.
+RULE_CUES = "ab jetzt|von nun an|ab sofort|kunftig|in zukunft|immer|nie|niemals|bitte"
+AGENT_CUES = (
+    "antworte|antworten sie|schreib|schreibe|schreiben|sprich|nenn mich|nenne mich|verwende|benutze|"
+    "nutze|duze|duzen|siez|siezen|emojis|auf deutsch|auf englisch"
+)
+TASK_CUES = (
+    "erinnere mich|erinner mich|vergiss nicht|nicht vergessen|ich muss|wir mussen|muss noch|"
+    "ich sollte|zu erledigen|to-do"
+)
+
+# The parts this language has none of, each with what happens instead (never a statement dropped).
+LACKS = {
+    "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",
+    "SECOND_PERSON": "no rule rewrites the second person: a statement is kept verbatim, its speaker as a prefix",
+}

@@ -469,3 +469,19 @@ def narrowed(text: str, mention: TimeMention) -> TimeMention:
 
 
 WHEN_RE = re.compile(r"^\s*(?:when|what\s+(?:date|day|time|year|month))\b", _I)
+
+# English's other parts are the English extraction rules' own, not yet data of this module: its formulas,
+# persons, negation, tasks and instructions in `app.language.lexicon` and `app.extraction` (remarks,
+# typing_rules, summaries, chit_chat); its question words are PostgreSQL's English stop list.
+LACKS = {
+    part: "read by the English rules (app.language.lexicon, app.extraction)"
+    for part in (
+        "FORMULAS",
+        "QUESTION_WORDS",
+        "RULE_CUES",
+        "AGENT_CUES",
+        "TASK_CUES",
+        "NEGATION",
+        "SECOND_PERSON",
+    )
+}

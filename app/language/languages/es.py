@@ -1,6 +1,7 @@
-"""Spanish: its time words (the other parts of its rules are still in `app.language.formulas` and
-`app.language.cues`)."""
+"""Spanish: its rules as data, read by the shared engines (`app.language.time_words`, `app.language.formulas`,
+`app.language.cues`, `app.language.questions`)."""
 
+from app.language.formula_words import FormulaWords
 from app.language.time_words import TimeWords
 
 # How a question asks what was done or is planned, its interrogatives and light verbs ("¿Qué hice…?",
@@ -43,3 +44,67 @@ TIME = TimeWords(
     future="voy a|vas a|va a|vamos a|van a|iré|haré|tendré|será|pienso|planeo",
     past="hice|hiciste|hizo|hicimos|fui|fuiste|fue|fuimos|estuve|estuviste|pasé|pasaste|tuve|he|has|ha|hemos|había",
 )  # fmt: skip
+
+
+# Its chat formulas (greetings, thanks, agreement, reactions, wishes, guesses, words that say nothing).
+FORMULAS = FormulaWords(
+    greetings="hola|holi|holaa|buenas|buenos días|buenas tardes|buenas noches|hey|ey|qué tal|"
+    "qué onda|qué pasa|bienvenido|bienvenida|cuánto tiempo",
+    farewells="adiós|chao|chau|hasta luego|hasta pronto|hasta mañana|hasta la próxima|nos vemos|"
+    "nos hablamos|cuídate|cuidate|un abrazo|abrazos|un beso|besos|besitos|saludos|buenas noches",
+    thanks="gracias|muchas gracias|muchísimas gracias|mil gracias|gracias de nuevo|te lo agradezco|"
+    "se agradece|no hay de qué|de nada",
+    apologies="perdón|perdona|perdone|disculpa|disculpe|lo siento|lo siento mucho|cuánto lo siento|"
+    "siento mucho|qué pena|qué lástima",
+    agreement="sí|si|no|vale|claro|claro que sí|por supuesto|exacto|exactamente|cierto|es verdad|verdad|"
+    "de acuerdo|ok|okey|okay|entendido|venga|dale|sale|bueno|vale vale|ya|ya ya|tal cual|obvio|"
+    "jaja|jajaja|jeje|jejeje|ja|je|ajá|aja|eh|ah|oh|uy|ay|vaya|anda|guau|wow|hala|madre mía|ostras|"
+    "buah|uf|uff|mmm|hmm",
+    reactions="qué bien|qué guay|qué bonito|qué bonita|qué chulo|qué maravilla|qué ilusión|qué envidia|"
+    "qué suerte|qué fuerte|qué horror|qué rollo|qué mal|qué divertido|qué rico|qué lindo|qué linda|"
+    "me alegro|me alegro mucho|me alegra|cómo mola|genial|increíble|estupendo|fantástico|perfecto|"
+    "me encanta|ánimo|enhorabuena|felicidades",
+    well_wishes="suerte|mucha suerte|buena suerte|que te vaya bien|que os vaya bien|que le vaya bien|"
+    "que lo pases bien|que lo paséis bien|que lo disfrutes|que disfrutes|que disfrutéis|disfruta|"
+    "disfrutad|pásalo bien|pasadlo bien|buen viaje|feliz cumpleaños|feliz navidad|feliz año|feliz día|"
+    "feliz viaje|felices fiestas|feliz fin de semana|felicidades|felicitaciones|"
+    "enhorabuena|que te mejores|que se mejore|mejórate|ánimo|mucho ánimo|espero que te|espero que tu|"
+    "espero que tus|espero que le|espero que os|espero que todo|espero que salga|espero que vaya|"
+    "ojalá que te|ojalá te|cuídate|descansa|que descanses|buen finde|buen fin de semana|"
+    "buenas vacaciones|buen provecho|que aproveche|que tengas|que tengáis",
+    guesses="suena|suenan|parece|parecen|debe de ser|debe ser|debe de estar|tiene pinta|tiene buena pinta|"
+    "se ve|se nota|me imagino|ya me imagino|seguro que",
+    exclaims="qué|que|vaya|menudo|menuda|cuánto|cuánta",
+    words="bien|mal|genial|guay|bueno|buena|buenísimo|bonito|bonita|precioso|preciosa|lindo|linda|chulo|"
+    "increíble|maravilloso|maravillosa|perfecto|perfecta|fantástico|estupendo|divertido|divertida|"
+    "interesante|horrible|terrible|fatal|triste|pena|lástima|envidia|ilusión|suerte|rico|rica|"
+    "tan|súper|super|re|bastante|demasiado|realmente|totalmente|igual|también|tampoco|así|aquí|allí|"
+    "ahí|ahora|siempre|nunca|todavía|aún|verdad|cosa|cosas|buen|gran|jo|tío|tía|"
+    "hombre|mujer|tipo|eh|oye|mira|pues|entonces",
+    endings="es|as|os|s|a|o",
+    cause="por",
+    anchors="yo|mi|mis|me|mío|mía|nosotros|nosotras|nuestro|nuestra|nuestros|nuestras|él|ella|ellos|"
+    "ellas|su|sus|le|les",
+)  # fmt: skip
+
+# A standing rule for the agent: its cues (from now on, always, never, please…), and how the agent answers
+# (answer, write, call me, the language…); something to be done (remind me, I have to…). `fold`ed.
+RULE_CUES = (
+    "a partir de ahora|de ahora en adelante|desde ahora|siempre|nunca|jamas|por favor|porfa|no uses|"
+    "no escribas|no respondas|no contestes|no me llames|no me hables"
+)
+AGENT_CUES = (
+    "responde|respondeme|respondas|responder|contesta|contestame|contestes|escribe|escribeme|escribas|"
+    "hablame|hables|llamame|me llames|usa|uses|utiliza|utilices|explicame|expliques|tuteame|tutees|"
+    "de usted|emoji|emojis|en espanol|en ingles|en aleman|en frances|resumenes"
+)
+TASK_CUES = (
+    "recuerdame|recordarme|no olvides|no te olvides|que no se me olvide|tengo que|tenemos que|debo|"
+    "debemos|hay que|pendiente"
+)
+
+# The parts this language has none of, each with what happens instead (never a statement dropped).
+LACKS = {
+    "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",
+    "SECOND_PERSON": "no rule rewrites the second person: a statement is kept verbatim, its speaker as a prefix",
+}

@@ -1,6 +1,7 @@
-"""French: its time words (the other parts of its rules are still in `app.language.formulas` and
-`app.language.cues`)."""
+"""French: its rules as data, read by the shared engines (`app.language.time_words`, `app.language.formulas`,
+`app.language.cues`, `app.language.questions`)."""
 
+from app.language.formula_words import FormulaWords
 from app.language.time_words import TimeWords
 
 # How a question asks what was done or is planned, its interrogatives and light verbs ("¿Qué hice…?",
@@ -39,3 +40,60 @@ TIME = TimeWords(
     future="vais|vas|va|allons|allez|vont|ferai|serai|irai|prévois|compte",
     past="ai|as|avons|avez|ont|avais|avait|étais|était|suis allé|suis allée",
 )  # fmt: skip
+
+
+# Its chat formulas (greetings, thanks, agreement, reactions, wishes, guesses, words that say nothing).
+FORMULAS = FormulaWords(
+    greetings="bonjour|salut|coucou|bonsoir|hello|allô|bienvenue|ça va|comment ça va|quoi de neuf",
+    farewells="au revoir|à bientôt|a bientot|à plus|a plus|à demain|à tout à l'heure|à tout|bonne nuit|"
+    "bisous|bises|gros bisous|ciao|salut|bonne soirée|bonne journée|prends soin de toi",
+    thanks="merci|merci beaucoup|merci bien|merci mille fois|mille mercis|un grand merci|de rien|"
+    "je t'en prie|avec plaisir",
+    apologies="désolé|désolée|pardon|excuse-moi|excusez-moi|toutes mes excuses|je suis désolé|"
+    "je suis désolée|quel dommage|dommage",
+    agreement="oui|ouais|ouaip|non|nan|ok|okay|d'accord|dac|bien sûr|exactement|exact|carrément|grave|c'est ça|"
+    "entendu|ça marche|ça roule|parfait|tout à fait|voilà|vrai|c'est vrai|évidemment|mdr|ptdr|lol|"
+    "haha|hahaha|ah|oh|oh là là|bah|ben|bof|euh|hum|waouh|wow|oups",
+    reactions="trop bien|génial|super|top|trop cool|c'est génial|c'est super|c'est top|"
+    "c'est trop bien|c'est cool|trop mignon|trop mignonne|quelle chance|quelle horreur|"
+    "je suis content pour toi|je suis contente pour toi|ça fait plaisir|chouette|incroyable|magnifique|"
+    "félicitations|bravo",
+    well_wishes="bonne chance|bon courage|courage|bon voyage|bonnes vacances|bon week-end|bon weekend|"
+    "bonne journée|bonne soirée|bon appétit|bonne fête|bon anniversaire|joyeux anniversaire|joyeux noël|joyeuses fêtes|bonne année|"
+    "félicitations|bravo|amuse-toi bien|amusez-vous bien|profite bien|profitez bien|profite|"
+    "prends soin de toi|soigne-toi|rétablis-toi|bon rétablissement|j'espère que tu|j'espère que ça|"
+    "j'espère que ta|j'espère que ton|j'espère que tes|j'espère que vous|j'espère que tout|"
+    "je croise les doigts|repose-toi bien",
+    guesses="ça a l'air|ça avait l'air|ça doit être|ça devait être|ça semble|ça sonne|tu dois être|"
+    "j'imagine|je parie|sûrement",
+    exclaims="quel|quelle|quels|quelles|que|qu|trop",
+    words="bien|mal|bon|bonne|super|génial|géniale|cool|top|chouette|sympa|beau|belle|joli|jolie|"
+    "magnifique|incroyable|parfait|parfaite|excellent|mignon|mignonne|drôle|intéressant|horrible|"
+    "terrible|triste|dommage|chance|trop|très|vraiment|tellement|tout|aussi|ici|là|"
+    "maintenant|toujours|jamais|encore|vrai|chose|choses|truc|trucs|ça|cela|c'est|"
+    "alors|donc|bah|ben|quoi|hein",
+    endings="es|e|s|x",
+    cause="pour",
+    anchors="je|j|moi|mon|ma|mes|nous|notre|nos|il|elle|ils|elles|son|sa|ses|leur|leurs",
+)  # fmt: skip
+
+# A standing rule for the agent: its cues (from now on, always, never, please…), and how the agent answers
+# (answer, write, call me, the language…); something to be done (remind me, I have to…). `fold`ed.
+RULE_CUES = (
+    "a partir de maintenant|desormais|dorenavant|a l'avenir|toujours|jamais|s'il te plait|"
+    "s'il vous plait|stp|svp|n'utilise|n'ecris|ne reponds|ne m'appelle"
+)
+AGENT_CUES = (
+    "reponds|repondez|reponds-moi|ecris|ecrivez|ecris-moi|parle-moi|appelle-moi|m'appelle|utilise|"
+    "vouvoie|tutoie|emoji|emojis|en francais|en anglais"
+)
+TASK_CUES = (
+    "rappelle-moi|rappelle moi|fais-moi penser|n'oublie pas|ne pas oublier|je dois|nous devons|"
+    "on doit|il faut que|j'ai besoin de|a faire"
+)
+
+# The parts this language has none of, each with what happens instead (never a statement dropped).
+LACKS = {
+    "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",
+    "SECOND_PERSON": "no rule rewrites the second person: a statement is kept verbatim, its speaker as a prefix",
+}

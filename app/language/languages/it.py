@@ -1,6 +1,7 @@
-"""Italian: its time words (the other parts of its rules are still in `app.language.formulas` and
-`app.language.cues`)."""
+"""Italian: its rules as data, read by the shared engines (`app.language.time_words`, `app.language.formulas`,
+`app.language.cues`, `app.language.questions`)."""
 
+from app.language.formula_words import FormulaWords
 from app.language.time_words import TimeWords
 
 # How a question asks what was done or is planned, its interrogatives and light verbs ("¿Qué hice…?",
@@ -42,3 +43,48 @@ TIME = TimeWords(
     future="farò|sarò|andrò|avrò|vado a|ho intenzione|prevedo",
     past="ho|hai|abbiamo|avete|hanno|ero|eri|era|sono stato|sono stata|sei stato|sei stata",
 )  # fmt: skip
+
+
+# Its chat formulas (greetings, thanks, agreement, reactions, wishes, guesses, words that say nothing).
+FORMULAS = FormulaWords(
+    greetings="ciao|salve|buongiorno|buonasera|buon pomeriggio|benvenuto|benvenuta|come va|come stai",
+    farewells="arrivederci|a presto|a dopo|a domani|ci vediamo|ci sentiamo|buonanotte|baci|un bacio|"
+    "un abbraccio|abbracci|buona giornata|buona serata",
+    thanks="grazie|grazie mille|grazie tante|ti ringrazio|prego|di niente",
+    apologies="scusa|scusami|scusate|mi dispiace|mi dispiace tanto|perdono|che peccato|peccato",
+    agreement="sì|si|no|certo|certamente|esatto|esattamente|va bene|d'accordo|ok|okay|perfetto|giusto|vero|"
+    "è vero|capito|ovvio|infatti|haha|ahah|ahahah|ah|oh|eh|boh|mah|uffa|wow",
+    reactions="che bello|che bella|che figo|che carino|che carina|che fortuna|che invidia|che brutto|"
+    "fantastico|bellissimo|bellissima|stupendo|meraviglioso|sono contento per te|"
+    "sono contenta per te|complimenti|congratulazioni",
+    well_wishes="in bocca al lupo|buona fortuna|buon viaggio|buone vacanze|buon weekend|buon fine settimana|"
+    "buon divertimento|divertiti|divertitevi|goditi|goditela|auguri|tanti auguri|buon compleanno|"
+    "complimenti|congratulazioni|rimettiti presto|guarisci presto|spero che tu|spero che ti|spero che il|"
+    "spero che la|spero che vada|spero che tutto|riposati",
+    guesses="sembra|sembrano|deve essere|dev'essere|immagino|scommetto",
+    exclaims="che|quanto|quanta",
+    words="bene|male|bello|bella|buono|buona|figo|carino|carina|fantastico|perfetto|stupendo|"
+    "interessante|divertente|orribile|triste|peccato|fortuna|invidia|così|molto|tanto|troppo|davvero|"
+    "proprio|anche|qui|lì|adesso|ora|sempre|mai|ancora|vero|cosa|cose|dai|"
+    "allora|quindi",
+    endings="i|e|a|o",
+    cause="per",
+    anchors="io|mio|mia|miei|mie|mi|noi|nostro|nostra|nostri|nostre|lui|lei|loro|suo|sua",
+)  # fmt: skip
+
+# A standing rule for the agent: its cues (from now on, always, never, please…), and how the agent answers
+# (answer, write, call me, the language…); something to be done (remind me, I have to…). `fold`ed.
+RULE_CUES = (
+    "d'ora in poi|da ora in poi|da adesso in poi|sempre|mai|per favore|non usare|non scrivere|"
+    "non rispondere|non chiamarmi"
+)
+AGENT_CUES = "rispondi|rispondimi|scrivi|scrivimi|parlami|chiamami|usa|usare|emoji|in italiano|in inglese"
+TASK_CUES = (
+    "ricordami|ricordarmi|non dimenticare|non dimenticarti|devo|dobbiamo|bisogna|ho bisogno di|da fare"
+)
+
+# The parts this language has none of, each with what happens instead (never a statement dropped).
+LACKS = {
+    "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",
+    "SECOND_PERSON": "no rule rewrites the second person: a statement is kept verbatim, its speaker as a prefix",
+}

@@ -1,6 +1,7 @@
-"""Japanese: its time words (the other parts of its rules are still in `app.language.formulas` and
-`app.language.cues`)."""
+"""Japanese: its rules as data, read by the shared engines (`app.language.time_words`, `app.language.formulas`,
+`app.language.cues`, `app.language.questions`)."""
 
+from app.language.formula_words import FormulaWords
 from app.language.time_words import TimeWords
 
 # How a question asks what was done or is planned, its interrogatives and light verbs ("¿Qué hice…?",
@@ -34,3 +35,40 @@ TIME = TimeWords(
     future="予定|つもり|行きます|します",
     past="した|だった|ました|てた|った",
 )  # fmt: skip
+
+
+# Its chat formulas (greetings, thanks, agreement, reactions, wishes, guesses, words that say nothing).
+FORMULAS = FormulaWords(
+    greetings="こんにちは|こんばんは|おはよう|おはようございます|やあ|どうも|お久しぶり|久しぶり|ようこそ|"
+    "おかえり|おかえりなさい|ただいま|はじめまして|元気",
+    farewells="さようなら|さよなら|またね|また明日|またあとで|じゃあね|じゃね|じゃあ|バイバイ|おやすみ|"
+    "おやすみなさい|お疲れ様|お疲れさま|おつかれさま|お疲れ|失礼します",
+    thanks="ありがとう|ありがとうございます|ありがとうございました|どうもありがとう|サンキュー|感謝|"
+    "助かる|助かった|助かります|どういたしまして",
+    apologies="ごめん|ごめんね|ごめんなさい|すみません|すいません|申し訳ない|申し訳ありません|大丈夫|残念",
+    agreement="はい|うん|ええ|いいえ|いや|ううん|そう|そうだね|そうですね|そうそう|そうなんだ|そうなんですね|なるほど|了解|"
+    "りょうかい|わかった|分かった|わかりました|分かりました|確かに|たしかに|もちろん|いいよ|オッケー|"
+    "本当|ほんと|笑|www|ははは|あはは|ふふ|へえ|へー|わあ|わー|えー|えっ|まじ|マジ|あ|お|おお",
+    reactions="すごい|すごーい|凄い|いいね|いいな|いいなあ|よかった|良かった|素敵|すてき|最高|"
+    "楽しそう|美味しそう|おいしそう|良さそう|よさそう|大変|かわいい|可愛い|きれい|綺麗|うらやましい|"
+    "羨ましい|面白い|おもしろい|おめでとう|おめでとうございます|嬉しい|うれしい",
+    well_wishes="頑張って|がんばって|頑張れ|がんばれ|楽しんで|お大事に|気をつけて|気を付けて|いってらっしゃい|"
+    "行ってらっしゃい|良い旅を|よい旅を|良い一日を|良い週末を|お幸せに|ゆっくり休んで|おめでとう",
+    guesses="でしょう|だろう|だろうね|みたい|らしい|そう",
+    words="私|僕|俺|あなた|君|これ|それ|あれ|とても|本当に|ちょっと|すごく|めっちゃ|超|は|が|を|に|で|と|も|"
+    "の|へ|から|まで|です|でした|ます|だ|だね|だよ|ね|よ|な|ねえ|なあ|わ|か|かな|よね|じゃん|って|ー|〜|～",
+    anchors="私|僕|俺|彼|彼女|私たち",
+    wish_opens=False,
+)  # fmt: skip
+
+# A standing rule for the agent: its cues (from now on, always, never, please…), and how the agent answers
+# (answer, write, call me, the language…); something to be done (remind me, I have to…). `fold`ed.
+RULE_CUES = "今後|これから|今度から|次から|いつも|絶対|ください|ないで"
+AGENT_CUES = "答えて|返事|返信|書いて|と呼んで|使わないで|使って|敬語|絵文字|日本語で|英語で|短く|簡潔に"
+TASK_CUES = "リマインド|思い出させて|忘れないで|忘れずに|しなきゃ|しないと|しなければ|なきゃ|ないといけない|締め切り|締切"
+
+# The parts this language has none of, each with what happens instead (never a statement dropped).
+LACKS = {
+    "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",
+    "SECOND_PERSON": "no rule rewrites the second person: a statement is kept verbatim, its speaker as a prefix",
+}

@@ -1,6 +1,7 @@
-"""Korean: its time words (the other parts of its rules are still in `app.language.formulas` and
-`app.language.cues`)."""
+"""Korean: its rules as data, read by the shared engines (`app.language.time_words`, `app.language.formulas`,
+`app.language.cues`, `app.language.questions`)."""
 
+from app.language.formula_words import FormulaWords
 from app.language.time_words import TimeWords
 
 # How a question asks what was done or is planned, its interrogatives and light verbs ("¿Qué hice…?",
@@ -35,3 +36,33 @@ TIME = TimeWords(
     future="예정|거예요|할 거|갈 거|계획|기로",
     past="었|았|했|였",
 )  # fmt: skip
+
+
+# Its chat formulas (greetings, thanks, agreement, reactions, wishes, guesses, words that say nothing).
+FORMULAS = FormulaWords(
+    greetings="안녕|안녕하세요|하이|반가워|반가워요|오랜만이야|오랜만이에요",
+    farewells="잘가|잘 가|안녕히 가세요|잘자|잘 자|잘 자요|또 봐|다음에 봐|내일 봐",
+    thanks="감사합니다|고마워|고마워요|고맙습니다|땡큐|천만에요",
+    apologies="미안|미안해|미안해요|죄송합니다|죄송해요|괜찮아|괜찮아요",
+    agreement="네|응|예|아니|아니요|아뇨|그래|그래요|알겠어|알겠어요|알겠습니다|맞아|맞아요|진짜|정말|물론|오케이|ㅋㅋ|ㅋㅋㅋ|ㅎㅎ|"
+    "ㅎㅎㅎ|헐|와|오",
+    reactions="좋아|좋아요|좋다|대박|멋지다|멋져요|최고|귀여워|부럽다|부러워|재밌겠다|축하해|축하해요|축하합니다",
+    well_wishes="화이팅|파이팅|힘내|힘내요|축하해|축하해요|축하합니다|조심히|잘 다녀와|즐거운|좋은 하루|푹 쉬어|"
+    "건강하세요",
+    guesses="같아|같아요|겠다|겠네요",
+    words="나|너|저|우리|정말|진짜|너무|아주|완전|요|네요|다",
+    anchors="나|저|우리|내|제",
+    wish_opens=False,
+)  # fmt: skip
+
+# A standing rule for the agent: its cues (from now on, always, never, please…), and how the agent answers
+# (answer, write, call me, the language…); something to be done (remind me, I have to…). `fold`ed.
+RULE_CUES = "앞으로|지금부터|이제부터|항상|절대|주세요|마세요"
+AGENT_CUES = "대답|답장|반말|존댓말|이모지|한국어로|영어로|불러"
+TASK_CUES = "알려줘|잊지 마|잊지마|야 돼|야 됨|야 되|야 해|야 한다|야겠|마감"
+
+# The parts this language has none of, each with what happens instead (never a statement dropped).
+LACKS = {
+    "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",
+    "SECOND_PERSON": "no rule rewrites the second person: a statement is kept verbatim, its speaker as a prefix",
+}

@@ -1,6 +1,7 @@
-"""Dutch: its time words (the other parts of its rules are still in `app.language.formulas` and
-`app.language.cues`)."""
+"""Dutch: its rules as data, read by the shared engines (`app.language.time_words`, `app.language.formulas`,
+`app.language.cues`, `app.language.questions`)."""
 
+from app.language.formula_words import FormulaWords
 from app.language.time_words import TimeWords
 
 # How a question asks what was done or is planned, its interrogatives and light verbs ("¿Qué hice…?",
@@ -35,3 +36,40 @@ TIME = TimeWords(
     future="ga|gaat|gaan|zal|zullen|van plan",
     past="heb|hebt|heeft|hebben|had|hadden|was|waren|deed|deden",
 )  # fmt: skip
+
+
+# Its chat formulas (greetings, thanks, agreement, reactions, wishes, guesses, words that say nothing).
+FORMULAS = FormulaWords(
+    greetings="hallo|hoi|hey|hai|goedemorgen|goedemiddag|goedenavond|welkom|hoe gaat het",
+    farewells="doei|dag|tot ziens|tot straks|tot morgen|tot later|tot zo|groetjes|welterusten|"
+    "slaap lekker",
+    thanks="dank je|dank je wel|dankjewel|dank u|dank u wel|bedankt|heel erg bedankt|graag gedaan",
+    apologies="sorry|excuus|excuses|het spijt me|pardon|jammer",
+    agreement="ja|nee|jazeker|jep|oké|ok|prima|klopt|precies|zeker|inderdaad|goed|natuurlijk|akkoord|"
+    "helemaal|haha|hahaha|ah|oh|hm|wauw|wow",
+    reactions="wat leuk|wat mooi|wat fijn|wat goed|wat jammer|wat vervelend|gaaf|geweldig|super|top|"
+    "leuk|mooi|fijn|gefeliciteerd",
+    well_wishes="succes|veel succes|veel plezier|veel geluk|goede reis|fijne vakantie|fijn weekend|"
+    "fijne dag|beterschap|gefeliciteerd|van harte|geniet|ik hoop dat je|ik hoop dat jij|"
+    "ik hoop dat het|ik hoop dat alles|fijne feestdagen|prettige feestdagen|prettig weekend",
+    guesses="klinkt|lijkt|ziet er|moet wel|zal wel|vast",
+    exclaims="wat|zo'n|hoe",
+    words="goed|slecht|leuk|mooi|fijn|gaaf|geweldig|super|top|tof|lekker|grappig|interessant|"
+    "vreselijk|verdrietig|jammer|echt|heel|erg|zo|best|ook|hier|daar|nu|altijd|nooit|nog|"
+    "waar|ding|dingen|even|gewoon|wel",
+    endings="en|e",
+    cause="voor",
+    anchors="ik|mijn|mij|me|wij|we|ons|onze|hij|zij|ze|zijn|haar|hun",
+)  # fmt: skip
+
+# A standing rule for the agent: its cues (from now on, always, never, please…), and how the agent answers
+# (answer, write, call me, the language…); something to be done (remind me, I have to…). `fold`ed.
+RULE_CUES = "vanaf nu|voortaan|altijd|nooit|alsjeblieft|alstublieft"
+AGENT_CUES = "antwoord|antwoorden|schrijf|noem me|gebruik|emoji|in het nederlands|in het engels"
+TASK_CUES = "herinner me|vergeet niet|niet vergeten|ik moet|we moeten|moet nog"
+
+# The parts this language has none of, each with what happens instead (never a statement dropped).
+LACKS = {
+    "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",
+    "SECOND_PERSON": "no rule rewrites the second person: a statement is kept verbatim, its speaker as a prefix",
+}

@@ -1,6 +1,7 @@
-"""Portuguese: its time words (the other parts of its rules are still in `app.language.formulas` and
-`app.language.cues`)."""
+"""Portuguese: its rules as data, read by the shared engines (`app.language.time_words`, `app.language.formulas`,
+`app.language.cues`, `app.language.questions`)."""
 
+from app.language.formula_words import FormulaWords
 from app.language.time_words import TimeWords
 
 # How a question asks what was done or is planned, its interrogatives and light verbs ("¿Qué hice…?",
@@ -45,3 +46,52 @@ TIME = TimeWords(
     future="vou|vai|vamos|vão|irei|farei|estarei|pretendo|planejo|planeio",
     past="fiz|fez|fizemos|fui|foi|fomos|estive|esteve|passei|passou|tive|teve",
 )  # fmt: skip
+
+
+# Its chat formulas (greetings, thanks, agreement, reactions, wishes, guesses, words that say nothing).
+FORMULAS = FormulaWords(
+    greetings="olá|oi|oie|bom dia|boa tarde|boa noite|e aí|tudo bem|tudo bom|bem-vindo|bem-vinda",
+    farewells="tchau|adeus|até logo|até mais|até amanhã|até breve|até já|falou|beijos|beijo|bjs|"
+    "abraços|abraço|fica bem|se cuida|cuida-te",
+    thanks="obrigado|obrigada|muito obrigado|muito obrigada|brigado|brigada|valeu|agradeço|de nada",
+    apologies="desculpa|desculpe|perdão|foi mal|sinto muito|que pena",
+    agreement="sim|não|claro|claro que sim|com certeza|exato|exatamente|certo|tá|tá bom|tá bem|está bem|"
+    "beleza|combinado|ok|okay|pode ser|pois é|pois|verdade|isso|isso mesmo|entendi|kkk|kkkk|rsrs|"
+    "haha|hahaha|ah|oh|nossa|uau|eita|opa|hum|hmm",
+    reactions="que bom|que legal|que lindo|que linda|que massa|que incrível|que sorte|que inveja|"
+    "que chato|que pena|que fofo|que fofa|fico feliz|legal|incrível|ótimo|ótima|perfeito|maravilha|"
+    "parabéns",
+    well_wishes="boa sorte|boa viagem|boas férias|bom fim de semana|bom descanso|parabéns|felicidades|"
+    "aproveita|aproveite|aproveitem|divirta-se|diverte-te|melhoras|fica bem|se cuida|cuida-te|"
+    "espero que você|espero que vc|espero que tu|espero que te|espero que seu|espero que sua|"
+    "espero que tudo|espero que dê|feliz aniversário|feliz natal|feliz ano novo",
+    guesses="parece|parecem|deve ser|deve estar|imagino|aposto",
+    exclaims="que|quê|nossa|quanto|quanta",
+    words="bem|mal|bom|boa|legal|lindo|linda|bonito|bonita|ótimo|ótima|incrível|perfeito|massa|demais|"
+    "divertido|interessante|horrível|triste|pena|sorte|inveja|tão|super|bastante|muito|realmente|"
+    "também|assim|aqui|ali|aí|agora|sempre|nunca|ainda|verdade|coisa|coisas|"
+    "cara|gente|mano|então",
+    endings="es|as|os|s|a|o",
+    cause="por|pela|pelo",
+    anchors="eu|meu|minha|meus|minhas|me|nós|nosso|nossa|nossos|nossas|ele|ela|eles|elas|seu|sua",
+)  # fmt: skip
+
+# A standing rule for the agent: its cues (from now on, always, never, please…), and how the agent answers
+# (answer, write, call me, the language…); something to be done (remind me, I have to…). `fold`ed.
+RULE_CUES = (
+    "a partir de agora|de agora em diante|daqui pra frente|sempre|nunca|por favor|nao use|nao escreva|"
+    "nao responda|nao me chame"
+)
+AGENT_CUES = (
+    "responda|escreva|escreve|fala comigo|me chama|me chame|use|usa|emoji|emojis|em portugues|em ingles"
+)
+TASK_CUES = (
+    "me lembra|lembra-me|lembre-me|me lembre|nao esquecer|nao esqueca|tenho que|tenho de|temos que|"
+    "preciso|precisamos|devo"
+)
+
+# The parts this language has none of, each with what happens instead (never a statement dropped).
+LACKS = {
+    "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",
+    "SECOND_PERSON": "no rule rewrites the second person: a statement is kept verbatim, its speaker as a prefix",
+}

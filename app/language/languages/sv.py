@@ -1,6 +1,7 @@
-"""Swedish: its time words (the other parts of its rules are still in `app.language.formulas` and
-`app.language.cues`)."""
+"""Swedish: its rules as data, read by the shared engines (`app.language.time_words`, `app.language.formulas`,
+`app.language.cues`, `app.language.questions`)."""
 
+from app.language.formula_words import FormulaWords
 from app.language.time_words import TimeWords
 
 # How a question asks what was done or is planned, its interrogatives and light verbs ("¿Qué hice…?",
@@ -33,3 +34,34 @@ TIME = TimeWords(
     future="ska|kommer att|tänker|planerar",
     past="har|hade|var|gjorde",
 )  # fmt: skip
+
+
+# Its chat formulas (greetings, thanks, agreement, reactions, wishes, guesses, words that say nothing).
+FORMULAS = FormulaWords(
+    greetings="hej|hejsan|hallå|tjena|tja|god morgon|god kväll|välkommen",
+    farewells="hej då|hejdå|vi ses|ha det bra|ha det|god natt|kram|kramar",
+    thanks="tack|tack så mycket|tusen tack|stort tack",
+    apologies="förlåt|ursäkta|ledsen|tyvärr",
+    agreement="ja|nej|japp|jo|okej|ok|visst|absolut|precis|exakt|klart|haha|ah|oj|wow",
+    reactions="vad kul|vad roligt|vad fint|vad synd|härligt|grymt|toppen|underbart|grattis",
+    well_wishes="lycka till|ha så kul|trevlig helg|trevlig resa|grattis|krya på dig|njut",
+    guesses="låter|verkar|ser ut",
+    exclaims="vad|så",
+    words="bra|dålig|kul|roligt|fint|härligt|grymt|toppen|underbart|synd|verkligen|jätte|så|också|"
+    "här|där|nu|alltid|aldrig|sant",
+    endings="a|t",
+    cause="för",
+    anchors="jag|min|mitt|mina|mig|vi|vår|vårt|våra|oss|han|hon|de|hans|hennes",
+)  # fmt: skip
+
+# A standing rule for the agent: its cues (from now on, always, never, please…), and how the agent answers
+# (answer, write, call me, the language…); something to be done (remind me, I have to…). `fold`ed.
+RULE_CUES = "fran och med nu|alltid|aldrig|snalla"
+AGENT_CUES = "svara|skriv|kalla mig|anvand|pa svenska"
+TASK_CUES = "paminn mig|glom inte|jag maste|vi maste"
+
+# The parts this language has none of, each with what happens instead (never a statement dropped).
+LACKS = {
+    "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",
+    "SECOND_PERSON": "no rule rewrites the second person: a statement is kept verbatim, its speaker as a prefix",
+}

@@ -1,6 +1,7 @@
-"""Chinese: its time words (the other parts of its rules are still in `app.language.formulas` and
-`app.language.cues`)."""
+"""Chinese: its rules as data, read by the shared engines (`app.language.time_words`, `app.language.formulas`,
+`app.language.cues`, `app.language.questions`)."""
 
+from app.language.formula_words import FormulaWords
 from app.language.time_words import TimeWords
 
 # How a question asks what was done or is planned, its interrogatives and light verbs ("¿Qué hice…?",
@@ -35,3 +36,37 @@ TIME = TimeWords(
     future="要|将|打算|准备|计划|会|安排",
     past="了|过",
 )  # fmt: skip
+
+
+# Its chat formulas (greetings, thanks, agreement, reactions, wishes, guesses, words that say nothing).
+FORMULAS = FormulaWords(
+    greetings="你好|您好|大家好|嗨|哈喽|早|早上好|早安|上午好|中午好|下午好|晚上好|好久不见|欢迎|欢迎回来|在吗|在不在",
+    farewells="再见|拜拜|回头见|明天见|下次见|改天见|晚安|回聊|先这样|就这样",
+    thanks="谢谢|谢谢你|谢谢您|多谢|感谢|非常感谢|太感谢了|谢啦|谢了|辛苦了|不客气|不用谢",
+    apologies="对不起|抱歉|不好意思|没关系|没事|没事儿|可惜|太可惜了|真可惜",
+    agreement="好|好的|好吧|好啊|不|不是|不用|好嘞|行|行吧|可以|没问题|对|对的|对啊|对呀|是的|是啊|是呀|嗯|嗯嗯|恩|当然|"
+    "明白|明白了|知道了|收到|了解|同意|确实|也是|就是|真的|哈|哈哈|哈哈哈|呵呵|嘻嘻|嘿嘿|哇|哇塞|天哪|天啊|"
+    "我的天|哎呀|唉|哦|噢|哟",
+    reactions="太好了|太棒了|真棒|好棒|棒|厉害|好厉害|真厉害|牛|太牛了|真好|不错|挺好|很好|好可爱|可爱|好美|真美|"
+    "好漂亮|真漂亮|羡慕|好羡慕|真羡慕|酷|好酷|有意思|好玩|好吃|真香|恭喜|恭喜恭喜|加油|开心|为你高兴|"
+    "替你高兴|心疼|辛苦",
+    well_wishes="祝|希望你|希望您|加油|一路顺风|一路平安|玩得开心|玩得愉快|注意安全|保重|多保重|早日康复|"
+    "好好休息|生日快乐|新年快乐|节日快乐|周末愉快|旅途愉快|恭喜",
+    guesses="听起来|看起来|一定很|肯定很|应该很|感觉很|想必",
+    # Function words, the language having no snowball list: pronouns, adverbs, particles.
+    words="我|你|您|他|她|它|我们|你们|他们|她们|这|那|这个|那个|这样|那样|也|都|很|真|太|好|非常|特别|超|"
+    "挺|有点|是|的|了|吗|呢|吧|啊|呀|嘛|哦|喔|啦|哈|嘿|耶|诶|嗯|就|还|又|么|着|过|一下|一定|肯定|应该",
+    anchors="我|我们|我的|他|她|他们|她们",
+)  # fmt: skip
+
+# A standing rule for the agent: its cues (from now on, always, never, please…), and how the agent answers
+# (answer, write, call me, the language…); something to be done (remind me, I have to…). `fold`ed.
+RULE_CUES = "从现在开始|从今以后|以后|今后|总是|永远|不要|别|请"
+AGENT_CUES = "回答|回复|回覆|答复|用中文|用英文|用英语|用日语|叫我|称呼我|表情|简短|简洁"
+TASK_CUES = "提醒我|别忘了|不要忘了|不要忘记|别忘记|记得要|要记得|我得|我必须|我们得|截止|待办"
+
+# The parts this language has none of, each with what happens instead (never a statement dropped).
+LACKS = {
+    "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",
+    "SECOND_PERSON": "no rule rewrites the second person: a statement is kept verbatim, its speaker as a prefix",
+}

@@ -1,0 +1,48 @@
+"""Every language module has every part of a language's rules, or says it has none of it and what happens
+instead; every module in app/language/languages/ is registered, and every registered one has its file."""
+
+from __future__ import annotations
+
+import pkgutil
+from types import ModuleType
+
+import app.language.languages as languages
+from app.language.formula_words import FormulaWords
+from app.language.languages import MODULES, PARTS
+from app.language.languages import en as english
+from app.language.time_words import TimeWords
+
+KINDS: dict[str, type] = {"TIME": TimeWords, "FORMULAS": FormulaWords}
+
+
+def _modules() -> dict[str, ModuleType]:
+    found = {info.name for info in pkgutil.iter_modules(languages.__path__)}
+    return {
+        name: getattr(languages, name, None) or __import__(f"app.language.languages.{name}") for name in found
+    }
+
+
+def test_every_module_is_registered_and_every_registered_one_exists() -> None:
+    assert set(_modules()) == {*MODULES, "en"}
+    assert len(MODULES) >= 10
+
+
+def test_every_language_has_each_part_or_says_it_has_none() -> None:
+    for code, module in {**MODULES, "en": english}.items():
+        lacks: dict[str, str] = getattr(module, "LACKS", {})
+        for part in PARTS:
+            if code == "en" and part == "TIME":
+                continue  # English's time rules are patterns (`candidates`), checked below
+            if part in lacks:
+                assert lacks[part].strip(), (code, part, "says what happens instead")
+                assert not hasattr(module, part), (code, part, "has it and says it lacks it")
+                continue
+            value = getattr(module, part, None)
+            assert value is not None, (code, part)
+            assert isinstance(value, KINDS.get(part, str)) and (not isinstance(value, str) or value.strip())
+
+
+def test_english_is_a_module_among_them() -> None:
+    """English's time rules are its module's (patterns, not a table); its other parts are named as the
+    English extraction rules'."""
+    assert callable(english.candidates) and set(english.LACKS) <= set(PARTS)
