@@ -40,6 +40,7 @@ from app.recall import query as q
 from app.recall import relevance, repository
 from app.recall.answer import compose_answer
 from app.recall.expansions import related_words
+from app.recall.levels import LEVELS, Level
 from app.recall.related_words import nearest_words
 from app.recall.relations import relations_of
 from app.recall.repository import Candidate
@@ -52,19 +53,6 @@ from app.recall.trace import Tracer
 logger = logging.getLogger("agent_memory.recall")
 
 
-@dataclass(frozen=True)
-class Level:
-    width: int  # how deep each channel looks
-    rerank: int  # how many fused candidates the second stage reranks (0: none)
-
-
-LEVELS = {
-    "low": Level(width=20, rerank=0),
-    "medium": Level(width=50, rerank=50),
-    # Stem expansions (job → work, career) and prefix terms (paint → painter) were measured here too: on
-    # both development sets they cost 50 % more time and found nothing more, so high only looks wider.
-    "high": Level(width=100, rerank=100),
-}
 # Reciprocal-rank constant: far below the usual 60, so a channel's first few ranks count much more than
 # its tail (a precise channel's top hit should decide).
 RRF_K = 5
@@ -231,8 +219,7 @@ class LexicalStage:
     searched: repository.Terms  # and its nearest words (what the channels looked for)
     found: repository.Channels
     stored: StoredVectors | None  # the profile's vectors, read ahead (`Semantic.stored_vectors`)
-    # The question is a time and its language's way of asking what was done ("¿Qué hice ayer?").
-    only_when: bool = False
+    only_when: bool = False  # a time and its language's way of asking what was done ("¿Qué hice ayer?")
 
 
 async def lexical_stage(
@@ -256,8 +243,7 @@ async def lexical_stage(
     # The time expression picks the window; its words ("two days ago") are not what to search for.
     text = request.query
     window = None
-    # The question is read in its own language, as the memories of that language were stored: its time
-    # words too ("¿Qué hice ayer?").
+    # The question is read in its own language, as its memories were stored: its time words too.
     language = detect(request.query)
     if (found_time := time_phrase(text, reference, language.code)) is not None:
         window, (start, end) = found_time
