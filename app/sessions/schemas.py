@@ -6,7 +6,7 @@ import math
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AliasChoices, Field, StringConstraints, field_validator
+from pydantic import Field, StringConstraints, field_validator
 
 from app.core.metadata import Metadata
 from app.core.names import MessageId, SessionId, SpeakerName
@@ -157,9 +157,7 @@ class SessionInfo(ApiModel):
     extract_memories: bool
     created_at: datetime
     updated_at: datetime
-    metadata: dict[str, Any] = Field(
-        default_factory=dict, validation_alias=AliasChoices("metadata_", "metadata"), description="Tags."
-    )
+    metadata: dict[str, Any] = Field(default_factory=dict, description="Tags.")
 
 
 class SessionList(PageModel):

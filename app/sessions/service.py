@@ -55,7 +55,10 @@ class SessionExists(Conflict, code="session_exists"): ...
 
 
 def to_info(row: Session) -> SessionInfo:
-    return SessionInfo.model_validate(row)
+    # The row keeps its tags in `metadata_` (SQLAlchemy reserves `metadata`): read the columns by name
+    # rather than through a validation alias, which would leak `metadata_` into the OpenAPI document.
+    columns = {name: getattr(row, name) for name in SessionInfo.model_fields if name != "metadata"}
+    return SessionInfo(**columns, metadata=row.metadata_)
 
 
 def to_message(row: Message) -> SessionMessage:

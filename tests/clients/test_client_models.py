@@ -109,9 +109,9 @@ def test_every_operation_has_a_method_in_both_clients() -> None:
 
 
 def test_models_read_the_wire_names() -> None:
-    """camelCase on the wire (and `metadata_`, as SessionInfo's schema spells it), snake_case in Python."""
+    """camelCase on the wire, snake_case in Python."""
     assert "sessionId" in wire_fields(models.MemoryOut)
-    assert "metadata_" in wire_fields(models.SessionInfo)
+    assert "metadata" in wire_fields(models.SessionInfo)
     memory = models.MemoryOut.model_validate(
         {
             "id": "01J",

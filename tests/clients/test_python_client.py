@@ -109,8 +109,10 @@ async def test_pages_are_iterated_to_the_end(memory: AsyncMemoryClient) -> None:
 
 
 async def test_sessions_context_and_tools(memory: AsyncMemoryClient) -> None:
-    info = await memory.create_session("alice", id="s1", name="Support chat", extract_memories=False)
-    assert info.id == "s1" and info.extract_memories is False
+    info = await memory.create_session(
+        "alice", id="s1", name="Support chat", metadata={"channel": "web"}, extract_memories=False
+    )
+    assert info.id == "s1" and info.extract_memories is False and info.metadata == {"channel": "web"}
     first = await memory.append_message(
         "alice",
         "s1",

@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
+from pydantic import BaseModel, ConfigDict, Discriminator, Tag
 from pydantic.alias_generators import to_camel
 
 
@@ -626,7 +626,7 @@ class SessionInfo(ResponseModel):
     extract_memories: bool
     id: str
     input_tokens: int
-    metadata: dict[str, Any] | None = Field(None, alias="metadata_")
+    metadata: dict[str, Any] | None = None
     model: str | None
     name: str
     output_tokens: int
