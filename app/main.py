@@ -36,6 +36,7 @@ from app.core.migrations import upgrade_to_head
 from app.core.openapi_shape import named_literals, shape_for_sdks
 from app.core.refusals import AuthRefusals
 from app.core.replicas import ReplicaSet
+from app.core.scopes import Scope as KeyScope
 from app.core.settings import Settings, get_settings, to_plain_url
 from app.core.work_slots import WorkSlots, default_slots
 from app.embeddings import repository
@@ -386,6 +387,7 @@ def build_openapi(app: FastAPI) -> dict[str, object]:
             MessageRole=Role,
             ToolState=ToolState,
             BlockKind=BlockKind,
+            KeyScope=KeyScope,
         ),
     )
     app.openapi_schema = schema

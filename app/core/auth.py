@@ -1,6 +1,7 @@
 """Bearer API keys (`amk_<keyId>_<secret>`, SHA-256 at rest): parsing, minting and the request's principal.
 
-A key is admin (namespace NULL) or scoped to one namespace. With no admin key configured the server runs
+A key is admin (namespace NULL) or scoped to one namespace, with a scope there: read, write or admin of the
+namespace (`app.core.scopes`; every REST route's principal is checked against what its operation needs). With no admin key configured the server runs
 open, which `serve` allows only on a loopback bind: a request without a key, or with any bearer token that
 is not a live key (generated SDK clients always send one), then acts as admin, while a live key is still
 honoured, so scoped keys behave the same in both modes. Open mode ends, without a restart, once an admin
@@ -23,7 +24,7 @@ import time
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import asyncpg
 from fastapi import Depends, Request
@@ -33,6 +34,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.core import keys
 from app.core.errors import Forbidden, Unauthorized
 from app.core.refusals import AUTH_REFUSED, AuthRefusals
+from app.core.scopes import Scope, allows, needed
 
 logger = logging.getLogger("agent_memory.auth")
 
@@ -43,6 +45,7 @@ KEY_PREFIX = "amk"
 class Principal:
     key_id: str | None
     namespace_id: int | None  # None: admin
+    scope: Scope = "admin"  # of its namespace (app.core.scopes); a server admin key may do everything
 
     @property
     def is_admin(self) -> bool:
@@ -51,6 +54,11 @@ class Principal:
     def require_admin(self) -> None:
         if not self.is_admin:
             raise Forbidden("this operation needs an admin key", code="forbidden")
+
+    def require(self, need: Scope, what: str) -> None:
+        """403 unless this key's scope allows `need` (a server admin key allows everything)."""
+        if not self.is_admin and not allows(self.scope, need):
+            raise Forbidden(f"{what} needs a key with the {need} scope; this key's scope is {self.scope}")
 
 
 ADMIN = Principal(key_id=None, namespace_id=None)
@@ -105,25 +113,25 @@ class KeyCache:
     (`verified_before`), which spares it the bounds on made-up keys (`app.core.refusals`)."""
 
     ttl: float = KEY_CACHE_SECONDS
-    entries: dict[str, tuple[bytes, int | None, float]] = field(default_factory=dict)
+    entries: dict[str, tuple[bytes, int | None, Scope, float]] = field(default_factory=dict)
     unknown: dict[str, float] = field(default_factory=dict)  # key id + secret hash → refused until
     trusted: bool = False
 
-    def get(self, key_id: str) -> tuple[bytes, int | None] | None:
+    def get(self, key_id: str) -> tuple[bytes, int | None, Scope] | None:
         if not self.trusted:
             return None
         entry = self.entries.get(key_id)
-        if entry is None or entry[2] < time.monotonic():
+        if entry is None or entry[3] < time.monotonic():
             return None
-        return entry[0], entry[1]
+        return entry[0], entry[1], entry[2]
 
     def verified_before(self, key_id: str) -> bool:
         return key_id in self.entries
 
-    def put(self, key_id: str, secret_sha256: bytes, namespace_id: int | None) -> None:
+    def put(self, key_id: str, secret_sha256: bytes, namespace_id: int | None, scope: Scope) -> None:
         if len(self.entries) > 10_000:  # bounded: forget everything rather than grow without limit
             self.entries.clear()
-        self.entries[key_id] = (secret_sha256, namespace_id, time.monotonic() + self.ttl)
+        self.entries[key_id] = (secret_sha256, namespace_id, scope, time.monotonic() + self.ttl)
 
     def refused_lately(self, key_id: str, secret_sha256: bytes) -> bool:
         """This very key (id and secret) was refused less than `ttl` ago. Trusted only while key changes
@@ -259,7 +267,12 @@ async def get_principal(
 ) -> Principal:
     token = credentials.credentials if credentials is not None else None
     address = request.client.host if request.client is not None else None
-    return await authenticate(request.app.state, token, address=address)
+    principal = await authenticate(request.app.state, token, address=address)
+    route = request.scope.get("route")
+    operation = getattr(route, "name", None)
+    if operation is not None:
+        principal.require(needed(operation, request.method), operation)
+    return principal
 
 
 async def authenticate(
@@ -309,7 +322,7 @@ async def _verify(
     cache: KeyCache = state.key_cache
     cached = cache.get(key_id)
     if cached is not None and hmac.compare_digest(cached[0], secret_sha256):
-        return Principal(key_id=key_id, namespace_id=cached[1])
+        return Principal(key_id=key_id, namespace_id=cached[1], scope=cached[2])
     # Not cached, or cached with another secret: asked of the database either way, and compared with a
     # stand-in hash when the id is unknown, so a wrong secret costs what an unknown key id costs (whether
     # a key id exists cannot be timed). A key this process never verified is bounded first (made-up keys
@@ -328,8 +341,9 @@ async def _verify(
         cache.refused(key_id, secret_sha256)
         AUTH_REFUSED.labels("unknown").inc()
         raise Unauthorized("unknown or revoked API key")
-    cache.put(key_id, row.secret_sha256, row.namespace_id)
-    return Principal(key_id=key_id, namespace_id=row.namespace_id)
+    scope = cast(Scope, row.scope)
+    cache.put(key_id, row.secret_sha256, row.namespace_id, scope)
+    return Principal(key_id=key_id, namespace_id=row.namespace_id, scope=scope)
 
 
 async def _lookup(session: SessionSource, key_id: str) -> keys.KeyLookup | None:

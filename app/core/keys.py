@@ -13,6 +13,7 @@ from sqlalchemy import func, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.scopes import DEFAULT_SCOPE
 from app.core.settings import Settings
 from app.models import ApiKey, Namespace
 
@@ -37,6 +38,7 @@ class KeyLookup:
 
     secret_sha256: bytes
     namespace_id: int | None
+    scope: str
     revoked_at: datetime | None
     namespace_deleted_at: datetime | None
 
@@ -48,7 +50,9 @@ class KeyLookup:
 async def lookup(db: AsyncSession, key_id: str) -> KeyLookup | None:
     """One key with its namespace's deletion time (None for an admin key's), or None if no such key."""
     stmt = (
-        select(ApiKey.secret_sha256, ApiKey.namespace_id, ApiKey.revoked_at, Namespace.deleted_at)
+        select(
+            ApiKey.secret_sha256, ApiKey.namespace_id, ApiKey.scope, ApiKey.revoked_at, Namespace.deleted_at
+        )
         .outerjoin(Namespace, Namespace.id == ApiKey.namespace_id)
         .where(ApiKey.id == key_id)
     )
@@ -58,17 +62,23 @@ async def lookup(db: AsyncSession, key_id: str) -> KeyLookup | None:
     return KeyLookup(
         secret_sha256=row.secret_sha256,
         namespace_id=row.namespace_id,
+        scope=row.scope,
         revoked_at=row.revoked_at,
         namespace_deleted_at=row.deleted_at,
     )
 
 
 async def insert_key(
-    db: AsyncSession, key_id: str, name: str, namespace_id: int | None, secret_sha256: bytes
+    db: AsyncSession,
+    key_id: str,
+    name: str,
+    namespace_id: int | None,
+    secret_sha256: bytes,
+    scope: str = DEFAULT_SCOPE,
 ) -> ApiKey:
     stmt = (
         insert(ApiKey)
-        .values(id=key_id, name=name, namespace_id=namespace_id, secret_sha256=secret_sha256)
+        .values(id=key_id, name=name, namespace_id=namespace_id, secret_sha256=secret_sha256, scope=scope)
         .returning(ApiKey)
     )
     key = (await db.execute(stmt)).scalar_one()

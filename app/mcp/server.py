@@ -37,6 +37,7 @@ from app.core.auth import authenticate
 from app.core.errors import AppError, ValidationFailed, problem_response
 from app.core.memory_types import MemoryType
 from app.core.names import NAMESPACE_PATTERN, NAMESPACE_RULE, PROFILE_MAX_CHARS, check_profile_name
+from app.core.scopes import Scope as KeyScope
 from app.core.unavailable import database_unavailable
 from app.ingest import service as ingest_service
 from app.ingest.schemas import IngestRequest
@@ -211,14 +212,17 @@ class McpTools:
         action: Callable[[AsyncSession, Profile], Awaitable[BaseModel | dict[str, Any] | None]],
         *,
         write: bool = False,
+        needs: KeyScope = "read",
     ) -> CallToolResult:
-        """One tool call as one unit of work: the key checked, the profile resolved, `action` run, commit."""
+        """One tool call as one unit of work: the key checked (its scope against `needs`, as REST checks an
+        operation's: app.core.scopes), the profile resolved (created when `write`), `action` run, commit."""
         state = self.app.state
         headers = ctx.headers or {}
         try:
             async with state.sessionmaker() as db:
                 try:
                     principal = await authenticate(state, _bearer(headers), db)
+                    principal.require(needs, "this tool")
                     namespace = (
                         namespace
                         or await namespaces.implied_name(db, principal)
@@ -286,7 +290,7 @@ class McpTools:
             )
             return {**memory.model_dump(mode="json", by_alias=True), "created": created}
 
-        return await self.run(ctx, namespace, profile, act, write=True)
+        return await self.run(ctx, namespace, profile, act, write=True, needs="write")
 
     async def recall(
         self,
@@ -368,7 +372,12 @@ class McpTools:
         if isinstance(body, CallToolResult):
             return body
         return await self.run(
-            ctx, namespace, profile, lambda db, row: ingest_service.ingest(db, row, body), write=True
+            ctx,
+            namespace,
+            profile,
+            lambda db, row: ingest_service.ingest(db, row, body),
+            write=True,
+            needs="write",
         )
 
     async def list_memories(
@@ -408,7 +417,7 @@ class McpTools:
         that no other memory cites. It stays deleted: the same conversation or statement sent again does
         not bring it back. Returns the deleted memory; an unknown id is the error memory_not_found."""
         return await self.run(
-            ctx, namespace, profile, lambda db, row: memories.delete_memory(db, row, memory_id)
+            ctx, namespace, profile, lambda db, row: memories.delete_memory(db, row, memory_id), needs="write"
         )
 
     async def get_summary(

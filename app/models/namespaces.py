@@ -34,5 +34,7 @@ class ApiKey(Base):
         BigInteger, ForeignKey("namespaces.id", ondelete="CASCADE"), index=True
     )
     secret_sha256: Mapped[bytes] = mapped_column(LargeBinary(32), nullable=False)
+    # read | write | admin of its namespace (app.core.scopes); CHECK ck_api_keys_scope.
+    scope: Mapped[str] = mapped_column(String(8), nullable=False, server_default=text("'admin'"))
     created_at: Mapped[datetime] = created_at_column()
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

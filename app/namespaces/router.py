@@ -56,7 +56,7 @@ async def get_namespace(namespace: NamespacePath, db: DbSession, principal: Curr
 async def delete_namespace(
     namespace: NamespacePath, db: DbSession, principal: CurrentPrincipal, request: Request
 ) -> Response:
-    """Soft-delete a namespace (admin): invisible at once, its name free again, its data purged in the background.
+    """Soft-delete a namespace (an admin key, of the server or of the namespace): invisible at once, its name free again, its data purged in the background.
 
     Idempotent: deleting a namespace that is already deleted (or was never there) answers 204 as well."""
     await service.delete(db, principal, namespace)
@@ -68,11 +68,15 @@ async def delete_namespace(
 async def create_key(
     namespace: NamespacePath, body: KeyCreate, db: DbSession, principal: CurrentPrincipal, request: Request
 ) -> KeyCreated:
-    """Create a key scoped to the namespace; the secret is in the answer and nowhere else. On a server running
+    """Create a key scoped to the namespace, with a scope there (read, write, or admin: the default); the
+    secret is in the answer and nowhere else. Only an admin key, of the server or of the namespace, may. On
+    a server running
     open without an admin key: 409 `admin_key_required` (make the admin key first:
     `agent-memory keys create --admin`), since the first key closes the server."""
     server_open: bool = request.app.state.open_mode.active
-    return await service.create_key(db, principal, namespace, body.name, server_open=server_open)
+    return await service.create_key(
+        db, principal, namespace, body.name, server_open=server_open, scope=body.scope
+    )
 
 
 @router.get("/{namespace}/keys", responses=error_responses(404))

@@ -8,6 +8,7 @@ from pydantic import Field
 
 from app.core.names import NamespaceName
 from app.core.schemas import ApiModel, PageModel, RequestModel
+from app.core.scopes import DEFAULT_SCOPE, Scope
 
 
 class NamespaceCreate(RequestModel):
@@ -25,12 +26,18 @@ class NamespaceList(PageModel):
 
 class KeyCreate(RequestModel):
     name: str = Field(min_length=1, max_length=100, description="A label for the key (1–100 characters).")
+    scope: Scope = Field(
+        default=DEFAULT_SCOPE,
+        description="read: recall, list, get, summary, history, search, export; write: also ingest, remember, "
+        "edit and delete; admin (the default): also the namespace's keys, webhooks, import, and deleting it.",
+    )
 
 
 class KeyOut(ApiModel):
     id: str
     name: str
     namespace: str | None
+    scope: Scope = Field(description="What the key may do in its namespace (an admin key: everything).")
     created_at: datetime
     revoked_at: datetime | None = None
 
@@ -51,3 +58,4 @@ class CurrentKey(ApiModel):
     )
     admin: bool
     namespace: str | None = Field(description="The namespace a scoped key is limited to; null for admin.")
+    scope: Scope = Field(description="What the key may do in its namespace: read, write or admin.")

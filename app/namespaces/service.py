@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core import keys
 from app.core.auth import Principal, mint_key
 from app.core.errors import Conflict, NotFound
 from app.core.pagination import decode_cursor, encode_cursor
+from app.core.scopes import DEFAULT_SCOPE, Scope
 from app.core.settings import Settings
 from app.models import ApiKey, Namespace
 from app.namespaces import repository
@@ -69,10 +72,10 @@ async def list_all(db: AsyncSession, principal: Principal, limit: int, cursor: s
 
 
 async def delete(db: AsyncSession, principal: Principal, name: str) -> None:
-    # Resolve first: another namespace's key gets the 404 every other route gives it, not a 403.
+    # Another namespace's key gets the 404 every other route gives it; the namespace's own admin key (the
+    # route checked its scope, app.core.scopes) may delete it.
     if not principal.is_admin:
         await resolve(db, principal, name)
-        principal.require_admin()
     namespace = await repository.get_live(db, name)
     if namespace is None:
         return  # deleted already (or never there): deletes are idempotent, a repeat answers as the first
@@ -86,12 +89,23 @@ async def delete(db: AsyncSession, principal: Principal, name: str) -> None:
 
 def _key_out(key: ApiKey, namespace: str | None) -> KeyOut:
     return KeyOut(
-        id=key.id, name=key.name, namespace=namespace, created_at=key.created_at, revoked_at=key.revoked_at
+        id=key.id,
+        name=key.name,
+        namespace=namespace,
+        scope=cast(Scope, key.scope),
+        created_at=key.created_at,
+        revoked_at=key.revoked_at,
     )
 
 
 async def create_key(
-    db: AsyncSession, principal: Principal, name: str, key_name: str, *, server_open: bool
+    db: AsyncSession,
+    principal: Principal,
+    name: str,
+    key_name: str,
+    *,
+    server_open: bool,
+    scope: Scope = DEFAULT_SCOPE,
 ) -> KeyCreated:
     """A key scoped to the namespace; refused while the server runs open without an admin key
     (`server_open`: the request's process serves open)."""
@@ -99,7 +113,7 @@ async def create_key(
     if server_open and not await keys.has_admin_key(db):
         raise AdminKeyRequired(FIRST_KEY_REFUSED)
     minted = mint_key()
-    key = await keys.insert_key(db, minted.key_id, key_name, namespace.id, minted.secret_sha256)
+    key = await keys.insert_key(db, minted.key_id, key_name, namespace.id, minted.secret_sha256, scope)
     return KeyCreated(**_key_out(key, namespace.name).model_dump(), key=minted.token)
 
 
@@ -163,5 +177,8 @@ async def implied_name(db: AsyncSession, principal: Principal) -> str | None:
 
 async def current_key(db: AsyncSession, principal: Principal) -> CurrentKey:
     return CurrentKey(
-        key_id=principal.key_id, admin=principal.is_admin, namespace=await implied_name(db, principal)
+        key_id=principal.key_id,
+        admin=principal.is_admin,
+        namespace=await implied_name(db, principal),
+        scope=principal.scope,
     )

@@ -80,8 +80,8 @@ async def test_an_address_past_its_failures_gets_429_and_a_known_key_still_works
         assert answer.json()["code"] == "rate_limited" and int(answer.headers["retry-after"]) >= 1
     cache: KeyCache = app.state.key_cache
     key_id = key.split("_")[1]
-    secret_sha256, namespace_id, _ = cache.entries[key_id]
-    cache.entries[key_id] = (secret_sha256, namespace_id, 0.0)  # its cache entry expired: read again
+    secret_sha256, namespace_id, scope, _ = cache.entries[key_id]
+    cache.entries[key_id] = (secret_sha256, namespace_id, scope, 0.0)  # its cache entry expired: read again
     async with from_address(app, address, key) as agent:
         assert (await agent.get(f"/v1/namespaces/{ns}")).status_code == 200
     refusals: AuthRefusals = app.state.auth_refusals

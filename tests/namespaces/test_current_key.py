@@ -10,11 +10,11 @@ async def test_admin_and_scoped_keys_and_no_key(
 ) -> None:
     # The bootstrap key (AGENT_MEMORY_ADMIN_KEY) is no stored key: it has no id.
     admin = (await client.get("/v1/key")).json()
-    assert admin == {"keyId": None, "admin": True, "namespace": None}
+    assert admin == {"keyId": None, "admin": True, "namespace": None, "scope": "admin"}
 
     created = (await client.post(f"/v1/namespaces/{ns}/keys", json={"name": "ui"})).json()
     scoped = await anon.get("/v1/key", headers={"Authorization": f"Bearer {created['key']}"})
-    assert scoped.json() == {"keyId": created["id"], "admin": False, "namespace": ns}
+    assert scoped.json() == {"keyId": created["id"], "admin": False, "namespace": ns, "scope": "admin"}
 
     assert (await anon.get("/v1/key")).status_code == 401
     forged = await anon.get("/v1/key", headers={"Authorization": f"Bearer amk_{created['id']}_wrong"})

@@ -59,6 +59,7 @@ MessageRole = Literal["system", "user", "assistant"]
 ResponseLength = Literal["short", "medium", "long"]
 StreamState = Literal["streaming", "done"]
 ThinkingLevel = Literal["low", "medium", "high"]
+KeyScope = Literal["read", "write", "admin"]
 ToolState = Literal[
     "input-streaming",
     "input-available",
@@ -123,7 +124,7 @@ class BlockOut(ResponseModel):
     kind: str
     label: str
     max_tokens: int | None
-    scope: str
+    scope: KeyScope
     tokens: int
 
 
@@ -170,6 +171,7 @@ class CurrentKey(ResponseModel):
     admin: bool
     key_id: str | None
     namespace: str | None
+    scope: KeyScope
 
 
 class DataPart(PartModel):
@@ -352,6 +354,7 @@ class JobOut(ResponseModel):
 
 class KeyCreate(RequestModel):
     name: str
+    scope: KeyScope | None = None
 
 
 class KeyCreated(ResponseModel):
@@ -361,6 +364,7 @@ class KeyCreated(ResponseModel):
     name: str
     namespace: str | None
     revoked_at: datetime | None = None
+    scope: KeyScope
 
 
 class KeyList(ResponseModel):
@@ -373,6 +377,7 @@ class KeyOut(ResponseModel):
     name: str
     namespace: str | None
     revoked_at: datetime | None = None
+    scope: KeyScope
 
 
 class MemoryCounts(ResponseModel):
