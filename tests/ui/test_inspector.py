@@ -201,6 +201,7 @@ def test_inspect_recall_and_delete(live_server: LiveServer, browser: Browser, se
     memory_link.click()
     expect(page.locator("#history")).to_contain_text("created")
     expect(page.get_by_role("table", name=re.compile("Sources"))).to_contain_text("Berlin marathon")
+    expect(page.locator("dl.props")).to_contain_text("Said byuser")  # no name given: the role alone
     screenshot(page, "inspector-memory")
 
     # Point in time: before "Lisbon" was remembered, the profile did not hold it.

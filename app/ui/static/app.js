@@ -721,6 +721,7 @@ async function memoryPage(ctx, id) {
     { class: "props" },
     h("dt", { text: "Type" }), h("dd", {}, pill(memory.type)),
     h("dt", { text: "Content" }), h("dd", {}, h("pre", { text: memory.content })),
+    h("dt", { text: "Said by" }), h("dd", { text: memory.speaker ? (memory.speakerRole ? `${memory.speaker} (${memory.speakerRole})` : memory.speaker) : memory.speakerRole || "—" }),
     h("dt", { text: "Session" }), h("dd", {}, memory.sessionId ? h("a", { href: link(["ns", ctx.ns, "p", ctx.profile, "session", memory.sessionId]), text: memory.sessionId }) : "—"),
     h("dt", { text: "Metadata" }), h("dd", { class: "mono", text: json(memory.metadata) || "—" }),
     h("dt", { text: "Event time" }), h("dd", { text: memory.eventTime ? when(memory.eventTime) : "—" }),
