@@ -8,7 +8,7 @@ Every statement that changes a claimed job is guarded by `locked_by = :me`: a wo
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -27,6 +27,27 @@ class ClaimedJob:
     payload: dict[str, Any]
     attempts: int
     max_attempts: int | None
+    namespace_id: int | None = None  # its profile's (None: a job of no profile)
+
+
+@dataclass
+class Turns:
+    """When this worker last took a job of each namespace (a counter, not a clock): among namespaces
+    whose next job has the same turn, the one served longest ago (or never) goes first, so namespaces
+    with jobs waiting take turns even when every job runs alone (turns count running jobs only)."""
+
+    last: dict[str, int] = field(default_factory=dict)  # namespace id → when last served
+    profiles: dict[str, int] = field(default_factory=dict)  # profile id → when last served
+    count: int = 0
+
+    def took(self, jobs: list[ClaimedJob]) -> None:
+        for job in jobs:
+            self.count += 1
+            for table, key in ((self.last, job.namespace_id), (self.profiles, job.profile_id)):
+                if key is not None:
+                    if len(table) > 10_000:  # bounded: forgetting only makes one look new
+                        table.clear()
+                    table[str(key)] = self.count
 
 
 # Coalescing: a queued job with the same dedupe key absorbs the new one; message ids accumulate.
@@ -56,12 +77,33 @@ _ENQUEUE_AND_NOTIFY = text(
 # Claim takes queued jobs whose time has come and reclaims running jobs whose lease expired (their
 # worker died or stalled), in one statement; oldest first, a kind with a claim delay (`:delays`, seconds by
 # kind) as if queued that much later.
+# Jobs are taken in turns between namespaces, and between profiles within one: each eligible job's turn is
+# its place in its namespace's queue plus the jobs that namespace has running, so one namespace's backlog
+# (a thousand ingests) cannot hold another's one job back; among equal turns the namespace (or profile) this
+# worker served longest ago (`Turns`) goes first, then the oldest due job.
 _CLAIM = text(
     """
-    UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = :me,
-                    locked_until = now() + make_interval(secs => :lease), updated_at = now()
-    WHERE id IN (
-        SELECT j.id FROM jobs j
+    WITH served_ns AS (
+        SELECT CAST(key AS bigint) AS namespace_id, CAST(value AS bigint) AS at
+        FROM jsonb_each_text(CAST(:served AS jsonb))
+    ), served_profile AS (
+        SELECT CAST(key AS bigint) AS profile_id, CAST(value AS bigint) AS at
+        FROM jsonb_each_text(CAST(:served_profiles AS jsonb))
+    ), busy_ns AS (
+        SELECT p.namespace_id, count(*) AS n
+        FROM jobs r JOIN profiles p ON p.id = r.profile_id
+        WHERE r.status = 'running' AND r.locked_until >= now()
+        GROUP BY p.namespace_id
+    ), busy AS (
+        SELECT p.namespace_id, r.profile_id, count(*) AS n
+        FROM jobs r JOIN profiles p ON p.id = r.profile_id
+        WHERE r.status = 'running' AND r.locked_until >= now()
+        GROUP BY p.namespace_id, r.profile_id
+    ), eligible AS (
+        SELECT j.id, j.profile_id, p.namespace_id,
+               j.run_after + make_interval(secs => coalesce(CAST(CAST(:delays AS jsonb) ->> j.kind AS float8), 0))
+                   AS due
+        FROM jobs j LEFT JOIN profiles p ON p.id = j.profile_id
         WHERE ((j.status = 'queued' AND j.run_after <= now())
                OR (j.status = 'running' AND j.locked_until < now()))
           -- jobs of one session run in order: never while an older one of it is pending; a profile's job
@@ -76,11 +118,37 @@ _CLAIM = text(
               SELECT 1 FROM jobs e
               WHERE j.session_id IS NULL AND e.profile_id = j.profile_id AND e.session_id IS NULL
                 AND e.kind = j.kind AND e.id < j.id AND e.status IN ('queued', 'running'))
-        ORDER BY j.run_after + make_interval(secs => coalesce(CAST(CAST(:delays AS jsonb) ->> j.kind AS float8), 0)),
-                 j.id
-        FOR UPDATE SKIP LOCKED
+    ), by_profile AS (
+        SELECT e.*, e.due > now() AS delayed, coalesce(sp.at, 0) AS profile_served,
+               coalesce(b.n, 0)
+                   + row_number() OVER (PARTITION BY e.profile_id, e.due > now() ORDER BY e.due, e.id) AS profile_turn
+        FROM eligible e
+        LEFT JOIN busy b ON b.profile_id = e.profile_id
+        LEFT JOIN served_profile sp ON sp.profile_id = e.profile_id
+    ), ranked AS (
+        -- a namespace's jobs in turns between its profiles, then the namespaces in turns
+        SELECT e.id, e.due, e.profile_turn, e.delayed, coalesce(sn.at, 0) AS served,
+               coalesce(bn.n, 0)
+                   + row_number() OVER (
+                       PARTITION BY e.namespace_id, e.delayed ORDER BY e.profile_turn, e.profile_served, e.due, e.id)
+                   AS namespace_turn
+        FROM by_profile e
+        LEFT JOIN busy_ns bn ON bn.namespace_id = e.namespace_id
+        LEFT JOIN served_ns sn ON sn.namespace_id = e.namespace_id
+    )
+    UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = :me,
+                    locked_until = now() + make_interval(secs => :lease), updated_at = now()
+    WHERE id IN (
+        SELECT j.id FROM jobs j JOIN ranked r ON r.id = j.id
+        -- checked again on the row as locked: another worker may have taken it since the snapshot
+        WHERE (j.status = 'queued' AND j.run_after <= now()) OR (j.status = 'running' AND j.locked_until < now())
+        -- a job of a kind claimed behind the others (embedding) stays behind every due job until it has
+        -- waited its delay, then takes its turn like any other (never starved)
+        ORDER BY r.delayed, r.namespace_turn, r.served, r.profile_turn, r.due, r.id
+        FOR UPDATE OF j SKIP LOCKED
         LIMIT :n)
-    RETURNING id, kind, profile_id, session_id, payload, attempts, max_attempts
+    RETURNING id, kind, profile_id, session_id, payload, attempts, max_attempts,
+              (SELECT p.namespace_id FROM profiles p WHERE p.id = jobs.profile_id) AS namespace_id
     """
 )
 # Queued jobs whose time has come, of the kinds claimed without delay.
@@ -212,12 +280,28 @@ async def requeue_failed(db: AsyncSession, profile_id: int, job_id: str) -> JobS
 
 
 async def claim(
-    db: AsyncSession, me: str, lease_seconds: float, n: int, delays: dict[str, float] | None = None
+    db: AsyncSession,
+    me: str,
+    lease_seconds: float,
+    n: int,
+    delays: dict[str, float] | None = None,
+    turns: Turns | None = None,
 ) -> list[ClaimedJob]:
-    """Up to `n` jobs for this worker; `delays`: the kinds claimed behind the others, in seconds."""
-    params = {"me": me, "lease": lease_seconds, "n": n, "delays": json.dumps(delays or {})}
+    """Up to `n` jobs for this worker, in turns between namespaces (`turns`: whom this worker served
+    last); `delays`: the kinds claimed behind the others, in seconds."""
+    params = {
+        "me": me,
+        "lease": lease_seconds,
+        "n": n,
+        "delays": json.dumps(delays or {}),
+        "served": json.dumps(turns.last if turns is not None else {}),
+        "served_profiles": json.dumps(turns.profiles if turns is not None else {}),
+    }
     rows = (await db.execute(_CLAIM, params)).mappings().all()
-    return [ClaimedJob(**dict(row)) for row in rows]
+    jobs = [ClaimedJob(**dict(row)) for row in rows]
+    if turns is not None:
+        turns.took(jobs)
+    return jobs
 
 
 async def undelayed_due(db: AsyncSession, delayed: list[str]) -> bool:

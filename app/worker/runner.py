@@ -75,6 +75,8 @@ class Worker:
         self._wake = asyncio.Event()
         self._stopping = asyncio.Event()
         self._inflight: dict[str, asyncio.Task[None]] = {}
+        # Whom this worker served last, so namespaces take turns (app.worker.repository.Turns).
+        self._turns = repository.Turns()
         self._loop_task: asyncio.Task[None] | None = None
         self._companions: list[asyncio.Task[None]] = []  # the registry's loops (app.worker.registry)
         self._listener: asyncpg.Connection | None = None
@@ -181,7 +183,12 @@ class Worker:
             return 0
         async with self.sessionmaker() as db:
             jobs = await repository.claim(
-                db, self.id, self.settings.job_lease_seconds, free, self.registry.claim_delays()
+                db,
+                self.id,
+                self.settings.job_lease_seconds,
+                free,
+                self.registry.claim_delays(),
+                self._turns,
             )
             await db.commit()
         for job in jobs:
