@@ -122,6 +122,26 @@ def webhook_span(
     )
 
 
+def events_span(
+    subscriber: str, namespace_id: int, first_id: int, last_id: int
+) -> AbstractContextManager[Any]:
+    """A span around one batch of events followed up by a subscriber (no-op when tracing is off)."""
+    if _provider is None:
+        return nullcontext()
+    from opentelemetry import trace
+
+    return trace.get_tracer("agent_memory.worker").start_as_current_span(
+        f"events {subscriber}",
+        kind=trace.SpanKind.CONSUMER,
+        attributes={
+            "agent_memory.events.subscriber": subscriber,
+            "agent_memory.namespace_id": namespace_id,
+            "agent_memory.events.first_id": first_id,
+            "agent_memory.events.last_id": last_id,
+        },
+    )
+
+
 def shutdown() -> None:
     """Flush what is buffered (at process exit)."""
     if _provider is not None:

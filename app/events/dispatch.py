@@ -23,6 +23,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core import tracing
 from app.core.metrics import EVENTS_PURGED, EVENTS_WRITTEN
 from app.events import repository
 from app.events.types import EventRow, EventType
@@ -90,7 +91,8 @@ async def follow(ctx: JobContext, sub: Subscriber) -> bool:
                     break
                 wanted = [e for e in events if e.type in sub.types]
                 if wanted:
-                    await sub.handle(ctx, db, wanted)
+                    with tracing.events_span(sub.name, namespace_id, events[0].id, events[-1].id):
+                        await sub.handle(ctx, db, wanted)
                 await repository.move_cursor(db, sub.name, namespace_id, events[-1].id)
             found = True
             if len(events) < BATCH:
