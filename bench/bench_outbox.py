@@ -174,9 +174,10 @@ async def ingest(args: argparse.Namespace) -> None:
         for round_no in range(args.rounds + 1):  # the first round warms up, uncounted
             for name in ("on", "off") if round_no % 2 == 0 else ("off", "on"):
                 client, worker = sides[name]
-                for batch in range(args.batches):
+                for _ in range(args.batches):
                     sent += 1
-                    profile = f"/v1/namespaces/{NAMESPACE}/profiles/p{batch % 8}"
+                    # A new profile each batch: every memory extracted is new (none deduplicated away).
+                    profile = f"/v1/namespaces/{NAMESPACE}/profiles/p{sent}"
                     payload = b'{"sessionId":"s%d","messages":%s}' % (sent, BATCHES[sent % len(BATCHES)])
                     response = await client.post(
                         f"{profile}/ingest", content=payload, headers={"content-type": "application/json"}

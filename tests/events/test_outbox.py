@@ -80,3 +80,38 @@ async def test_extraction_session_and_profile_deletes(
         "profile.deleted",
     ]
     assert [e.id for e in got] == list(range(1, 9))
+
+
+async def test_retention_purges_old_events_and_ids_never_restart(
+    app: FastAPI, client: httpx.AsyncClient, ns: str, profile_url: str
+) -> None:
+    from app.events import dispatch
+    from app.worker.context import JobContext
+
+    for n in range(3):
+        response = await client.post(f"{profile_url}/remember", json={"content": f"I have {n + 2} owls."})
+        assert response.status_code == 201
+    namespace_id = await _namespace_id(app, ns)
+    ctx = JobContext(settings=app.state.settings, sessionmaker=app.state.sessionmaker)
+
+    async def age(ids: list[int]) -> None:
+        async with app.state.sessionmaker() as db:
+            await db.execute(
+                text(
+                    "UPDATE events SET created_at = now() - interval '8 days' WHERE namespace_id = :ns AND id = ANY(:ids)"
+                ),
+                {"ns": namespace_id, "ids": ids},
+            )
+            await db.commit()
+        dispatch._last_purge = 0.0  # the purge runs at most once a minute: now
+        await dispatch.follow_events(ctx)
+
+    await age([1, 2])
+    assert [e.id for e in await _events(app, ns)] == [3]
+    await age([3])  # every event gone: the next is numbered after them, not from 1
+    assert await _events(app, ns) == []
+    async with app.state.sessionmaker() as db:
+        assert await events.latest_event_id(db, namespace_id) == 3
+    response = await client.post(f"{profile_url}/remember", json={"content": "I have nine owls."})
+    assert response.status_code == 201
+    assert [e.id for e in await _events(app, ns)] == [4]
