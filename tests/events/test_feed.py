@@ -146,9 +146,12 @@ async def test_every_event_once_across_long_polls_under_concurrent_writers(
             await worker.drain()
 
     reading = asyncio.create_task(reader())
-    await asyncio.gather(
-        rememberer("alice", "red"), rememberer("bob", "red"), rememberer("alice", "blue"), ingester()
-    )
+    writers = [rememberer("alice", "red"), rememberer("bob", "red"), rememberer("alice", "blue"), ingester()]
+    try:
+        await asyncio.gather(*writers)
+    except BaseException:
+        reading.cancel()  # a writer failed: the reader would wait for the end forever
+        raise
     done.set()
     await reading
     everything = await _page(client, ns, limit=1000)
