@@ -55,7 +55,11 @@ async def _server(cluster: Cluster, cwd: Path, env: dict[str, str] | None = None
         cwd=cwd,
     )
     server.spawn()
-    await server.ready(timeout=300)
+    try:
+        await server.ready(timeout=300)
+    except BaseException:
+        server.stop()  # never left running when it did not come up
+        raise
     return server, db
 
 
