@@ -10,7 +10,6 @@ place for the length of the burst.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -26,6 +25,8 @@ logger = logging.getLogger("agent_memory.readiness")
 # How often the check runs, and how long one may take (connect and read) before it counts as a failure.
 CHECK_INTERVAL_SECONDS = 1.0
 CHECK_TIMEOUT_SECONDS = 0.8
+# How long stopping waits for a check in flight before it lets it go.
+STOP_WAIT_SECONDS = 2.0
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,7 @@ class ReadinessProbe:
         self._conn: Any = None  # asyncpg connection (untyped), reused between checks
         self._conn_url: str | None = None
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
 
     async def start(self) -> None:
         """The first check now (so a process that has started answers at once), then one a second."""
@@ -58,21 +60,25 @@ class ReadinessProbe:
         self._task = asyncio.create_task(self._run(), name="readiness-probe")
 
     async def stop(self) -> None:
+        self._stopping = True
         if self._task is not None:
             self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            # Bounded, and the loop also ends on the flag: a cancellation can be lost when it meets a check
+            # finishing at that moment, or a connect that is slow to give way under load, and either held
+            # the process's shutdown for good (seen at the end of a full test run on a loaded machine).
+            await asyncio.wait({self._task}, timeout=STOP_WAIT_SECONDS)
         self._close()
 
     async def _run(self) -> None:
-        while True:
+        while not self._stopping:
             await asyncio.sleep(self.interval)
             await self.check()
 
     async def check(self) -> None:
         self.checks += 1
         try:
-            revision = await asyncio.wait_for(self._read(), timeout=CHECK_TIMEOUT_SECONDS)
+            async with asyncio.timeout(CHECK_TIMEOUT_SECONDS):
+                revision = await self._read()
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # any database failure (a timeout included) means not ready
