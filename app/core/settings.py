@@ -208,7 +208,8 @@ class Settings(BaseSettings):
         default=86_400.0,
         gt=0,
         le=30 * 86_400,
-        description="A webhook delivery failing for this long is given up and the endpoint's next event sent.",
+        description="A failing webhook delivery is tried as many times as the backoff schedule fits in this "
+        "window, then given up and the endpoint's next event sent.",
     )
     webhook_disable_after_seconds: float = Field(
         default=5 * 86_400.0,

@@ -17,7 +17,6 @@ A crash between 2 and 3 sends the message again: a duplicate with the same `webh
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import logging
 import random
@@ -45,9 +44,20 @@ from app.worker.registry import registry
 
 logger = logging.getLogger("agent_memory.webhooks")
 
+# A retry due within this long is waited for by the task that holds the endpoint (no connection held)
+# rather than given back to be claimed again.
+SHORT_WAIT_SECONDS = 2.0
+# Events made into deliveries at a time (one statement); the next batch is made when they are all over.
+FANOUT_BATCH = 100
 # Messages sent to one endpoint before its lease is given back, so one busy endpoint cannot keep a slot.
 MESSAGES_PER_LEASE = 100
-LEASE_SECONDS = 60.0  # longer than a delivery's timeout: renewed before each message
+# An endpoint's lease is renewed before each message, so it only has to outlast one attempt (bounded by the
+# delivery timeout) and the two transactions around it; it is also how long an endpoint whose worker died
+# waits before another takes it up.
+LEASE_MARGIN_SECONDS = 5.0
+# After a lost database connection, how long a task keeps trying to give its endpoint back (past it, the
+# lease expires on its own).
+GIVE_BACK_SECONDS = 10.0
 MAX_RETRY_DELAY_SECONDS = 4 * 3600.0
 # Each wait is the base doubled per failed attempt, spread ±50% so endpoints that failed together retry
 # apart.
@@ -58,10 +68,27 @@ LOG_RETENTION_SECONDS = 7 * 86_400.0
 RECONNECT_MAX_SECONDS = 5.0
 
 
+def _scheduled_delay(settings: Settings, attempts: int) -> float:
+    """The wait after `attempts` failed attempts, before jitter: the base doubled each time, capped."""
+    return float(
+        min(settings.webhook_retry_base_seconds * 2.0 ** max(attempts - 1, 0), MAX_RETRY_DELAY_SECONDS)
+    )
+
+
 def retry_delay(settings: Settings, attempts: int) -> float:
     """Seconds before the next attempt after `attempts` failed ones."""
-    base = settings.webhook_retry_base_seconds * 2.0 ** max(attempts - 1, 0)
-    return min(base, MAX_RETRY_DELAY_SECONDS) * random.uniform(*JITTER)
+    return _scheduled_delay(settings, attempts) * random.uniform(*JITTER)
+
+
+def attempts_allowed(settings: Settings) -> int:
+    """Attempts of a stream delivery before it is given up: as many as the schedule fits in the retry window
+    (counted in attempts, not from when the delivery was made: a delivery made in a batch may wait long for
+    its turn). With the defaults: 18 attempts over about a day."""
+    attempts, waited = 1, 0.0
+    while waited < settings.webhook_retry_window_seconds:
+        waited += _scheduled_delay(settings, attempts)
+        attempts += 1
+    return attempts
 
 
 def _utcnow() -> datetime:
@@ -76,8 +103,11 @@ class Dispatcher:
         self.sender = Sender(
             AllowPrivate.parse(ctx.settings.webhook_allow_private), ctx.settings.webhook_timeout_seconds
         )
+        self.lease_seconds = 2 * ctx.settings.webhook_timeout_seconds + LEASE_MARGIN_SECONDS
         self._active: dict[tuple[int, str], asyncio.Task[None]] = {}
         self._last_housekeeping = 0.0
+        # Set when an endpoint was given back with work left (its batch ran out): claim again at once.
+        self._more = asyncio.Event()
 
     async def run(self, stopping: asyncio.Event) -> None:
         pause = self.settings.worker_poll_seconds
@@ -91,8 +121,7 @@ class Dispatcher:
                     if not database_unavailable(exc):
                         logger.exception("webhook dispatcher error")
                     pause = min(max(pause * 2, 0.2), RECONNECT_MAX_SECONDS)
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(stopping.wait(), timeout=pause)
+                await self._pause(stopping, pause)
         finally:
             # In-flight messages finish (each bounded by the delivery timeout); what is not recorded is sent
             # again by whoever leases the endpoint next, with the same webhook-id.
@@ -104,13 +133,23 @@ class Dispatcher:
                 task.cancel()
             await self.sender.aclose()
 
+    async def _pause(self, stopping: asyncio.Event, seconds: float) -> None:
+        """Wait `seconds`, or less when a stop is asked or an endpoint was given back with work left."""
+        waits = [asyncio.ensure_future(stopping.wait()), asyncio.ensure_future(self._more.wait())]
+        try:
+            await asyncio.wait(waits, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for waiting in waits:
+                waiting.cancel()
+        self._more.clear()
+
     async def _claim_and_start(self) -> None:
         free = self.settings.webhook_concurrency - len(self._active)
         if free <= 0:
             return
         async with self.ctx.transaction() as db:
             claimed = await repository.claim(
-                db, self.me, LEASE_SECONDS, free, event_source.newer_than_cursor()
+                db, self.me, self.lease_seconds, free, event_source.newer_than_cursor()
             )
         for endpoint in claimed:
             key = (endpoint.namespace_id, endpoint.id)
@@ -135,77 +174,90 @@ class Dispatcher:
     # -- one endpoint -----------------------------------------------------------------------------
 
     async def _serve(self, namespace_id: int, endpoint_id: str) -> None:
-        """Deliver the endpoint's due messages in order, then give its lease back. Never raises."""
+        """Deliver the endpoint's due messages in order, then give its lease back. Never raises. Each
+        message's outcome is recorded in the transaction that takes the next one."""
         try:
+            async with self.ctx.transaction() as db:
+                work = await self._next_message(db, namespace_id, endpoint_id)
             for _ in range(MESSAGES_PER_LEASE):
-                async with self.ctx.transaction() as db:
-                    work = await self._next_message(db, namespace_id, endpoint_id)
                 if work is None:
                     return
-                endpoint, delivery = work
+                endpoint, delivery, wait = work
+                if wait > 0:
+                    await asyncio.sleep(wait)  # a retry due soon: no connection is held meanwhile
                 attempt = await self._send(endpoint, delivery)
                 async with self.ctx.transaction() as db:
                     await self._record(db, endpoint, delivery, attempt)
-            async with self.ctx.transaction() as db:  # more to do: let it be claimed again, by anyone
-                await repository.release(db, namespace_id, endpoint_id, self.me, None)
+                    work = await self._next_message(db, namespace_id, endpoint_id)
+            if work is not None:
+                async with self.ctx.transaction() as db:  # more to do: let it be claimed again, by anyone
+                    await repository.release(db, namespace_id, endpoint_id, self.me, None)
+                self._more.set()
         except Exception as exc:
-            # The lease expires and the endpoint is taken up again; an unrecorded attempt is sent again.
+            # An unrecorded attempt is sent again (same webhook-id) by whoever takes the endpoint up next.
             if database_unavailable(exc):
                 logger.warning(
                     "webhook endpoint %s: database unavailable: %s", endpoint_id, type(exc).__name__
                 )
             else:
                 logger.exception("webhook endpoint %s: dispatcher error", endpoint_id)
+            await self._give_back(namespace_id, endpoint_id)
+
+    async def _give_back(self, namespace_id: int, endpoint_id: str) -> None:
+        """Release the endpoint as soon as the database answers again (a restart takes a second or two),
+        rather than leave it until its lease expires."""
+        deadline = time.monotonic() + GIVE_BACK_SECONDS
+        while time.monotonic() < deadline:
+            await asyncio.sleep(0.5)
+            try:
+                async with self.ctx.transaction() as db:
+                    await repository.release(db, namespace_id, endpoint_id, self.me, None)
+                self._more.set()
+                return
+            except Exception as exc:
+                if not database_unavailable(exc):
+                    return
 
     async def _next_message(
         self, db: AsyncSession, namespace_id: int, endpoint_id: str
-    ) -> tuple[EndpointRow, DeliveryRow] | None:
-        """The endpoint (lease renewed) and its next due message; None (lease released) when there is none."""
-        leased = await repository.leased_endpoint(db, namespace_id, endpoint_id, self.me, LEASE_SECONDS)
+    ) -> tuple[EndpointRow, DeliveryRow, float] | None:
+        """The endpoint (lease renewed), its next message and the seconds until it is due (at most
+        `SHORT_WAIT_SECONDS`); None (lease released) when there is none due by then."""
+        leased = await repository.leased_endpoint(db, namespace_id, endpoint_id, self.me, self.lease_seconds)
         if leased is None:
             return None  # taken over after our lease expired
         endpoint, namespace = leased
-        on_request = await repository.due_on_request(db, namespace_id, endpoint_id)
-        if on_request is not None:
-            return endpoint, on_request
-        if endpoint.enabled:
-            head = await repository.stream_head(db, namespace_id, endpoint_id)
-            if head is None:
-                made = await self._fan_out(db, endpoint, namespace)
-                head = (made, True) if made is not None else None
-            if head is not None:
-                delivery, due = head
-                if due:
-                    return endpoint, delivery
-                await repository.release(db, namespace_id, endpoint_id, self.me, delivery.next_attempt_at)
-                return None
+        found = await repository.next_delivery(db, namespace_id, endpoint_id, endpoint.enabled)
+        if found is None and endpoint.enabled and await self._fan_out(db, endpoint, namespace):
+            found = await repository.next_delivery(db, namespace_id, endpoint_id, endpoint.enabled)
+        if found is not None:
+            delivery, wait = found
+            if wait <= SHORT_WAIT_SECONDS:
+                return endpoint, delivery, wait
+            await repository.release(db, namespace_id, endpoint_id, self.me, delivery.next_attempt_at)
+            return None
         await repository.release(db, namespace_id, endpoint_id, self.me, None)
         return None
 
-    async def _fan_out(self, db: AsyncSession, endpoint: EndpointRow, namespace: str) -> DeliveryRow | None:
-        """The delivery of the first event past the cursor that the endpoint's filters select, the cursor
-        moved to it (or as far as the read reached when there is none)."""
+    async def _fan_out(self, db: AsyncSession, endpoint: EndpointRow, namespace: str) -> int:
+        """Deliveries of the next events past the cursor that the endpoint's filters select (up to
+        `FANOUT_BATCH`), the cursor moved past them (or as far as the read reached when there is none);
+        how many were made."""
         found, reached = await event_source.after(
-            db, endpoint.namespace_id, endpoint.cursor, 1, endpoint.types, endpoint.profile
+            db, endpoint.namespace_id, endpoint.cursor, FANOUT_BATCH, endpoint.types, endpoint.profile
         )
         if reached > endpoint.cursor:
             await repository.advance_cursor(db, endpoint.namespace_id, endpoint.id, self.me, reached)
         if not found:
-            return None
-        event = found[0]
-        delivery = await repository.insert_delivery(
+            return 0
+        made = await repository.insert_stream_deliveries(
             db,
-            namespace_id=endpoint.namespace_id,
-            endpoint_id=endpoint.id,
-            delivery_id=repository.new_delivery_id(),
-            message_id=signing.new_message_id(),
-            event_id=event.id,
-            event_type=event.type,
-            ordered=True,
-            body=event_source.body(event, namespace),
+            endpoint.namespace_id,
+            endpoint.id,
+            [repository.NewDelivery(e.id, e.type, event_source.body(e, namespace)) for e in found],
         )
-        WEBHOOK_DELIVERIES_QUEUED.labels("event").inc()
-        return delivery
+        WEBHOOK_DELIVERIES_QUEUED.labels("event").inc(made)
+        return len(found)
 
     def _secrets(self, endpoint: EndpointRow) -> list[str]:
         valid = [endpoint.secret]
@@ -250,16 +302,13 @@ class Dispatcher:
                 error=None,
                 retry_in_seconds=None,
             )
-            await repository.endpoint_succeeded(db, endpoint.namespace_id, endpoint.id)
+            if endpoint.failing_since is not None:
+                await repository.endpoint_succeeded(db, endpoint.namespace_id, endpoint.id)
             WEBHOOK_ATTEMPTS.labels("delivered").inc()
             logger.info("webhook %s delivered to endpoint %s", delivery.message_id, endpoint.id, extra=extra)
             return
         error = attempt.error or "failed"
-        given_up = (
-            not delivery.ordered
-            or attempt.gone
-            or (_utcnow() - delivery.created_at).total_seconds() >= self.settings.webhook_retry_window_seconds
-        )
+        given_up = not delivery.ordered or attempt.gone or attempts >= attempts_allowed(self.settings)
         delay = None if given_up else retry_delay(self.settings, attempts)
         await repository.record_attempt(
             db,

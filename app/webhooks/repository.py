@@ -74,6 +74,11 @@ def new_delivery_id() -> str:
     return f"dl_{ULID()}"
 
 
+def new_message_id() -> str:
+    """A `webhook-id`: made once per message, sent on each of its attempts and redeliveries."""
+    return f"msg_{ULID()}"
+
+
 def _endpoint(row: Any) -> EndpointRow:
     return EndpointRow(**dict(row))
 
@@ -355,39 +360,72 @@ async def release(
     )
 
 
-async def due_on_request(db: AsyncSession, namespace_id: int, endpoint_id: str) -> DeliveryRow | None:
-    """The oldest delivery asked for through the API (test, redelivery) whose time has come."""
-    row = await db.execute(
-        text(
-            f"SELECT {_DELIVERY_COLUMNS} FROM webhook_deliveries "
-            "WHERE namespace_id = :ns AND endpoint_id = :ep AND status = 'pending' AND NOT ordered "
-            "AND next_attempt_at <= now() ORDER BY id LIMIT 1"
-        ),
-        {"ns": namespace_id, "ep": endpoint_id},
-    )
-    found = row.mappings().one_or_none()
-    return _delivery(found) if found is not None else None
+# The next message of an endpoint: a due one asked for through the API (a test, a redelivery) first, else
+# its stream's head (the pending delivery of the lowest event id; the ones after it wait for it) when the
+# endpoint is enabled.
+_NEXT = text(
+    f"""
+    SELECT {_DELIVERY_COLUMNS},
+           greatest(extract(epoch FROM next_attempt_at - now()), 0)::float8 AS wait FROM webhook_deliveries
+    WHERE namespace_id = :ns AND endpoint_id = :ep AND status = 'pending'
+      AND ((NOT ordered AND next_attempt_at <= now()) OR (ordered AND :enabled))
+    ORDER BY ordered, CASE WHEN ordered THEN event_id END, id
+    LIMIT 1
+    """
+)
 
 
-async def stream_head(
-    db: AsyncSession, namespace_id: int, endpoint_id: str
-) -> tuple[DeliveryRow, bool] | None:
-    """The endpoint's pending stream delivery (there is at most one: the next is made once it is over) and
-    whether it is due."""
-    row = await db.execute(
-        text(
-            f"SELECT {_DELIVERY_COLUMNS}, next_attempt_at <= now() AS due FROM webhook_deliveries "
-            "WHERE namespace_id = :ns AND endpoint_id = :ep AND status = 'pending' AND ordered "
-            "ORDER BY event_id LIMIT 1"
-        ),
-        {"ns": namespace_id, "ep": endpoint_id},
-    )
+async def next_delivery(
+    db: AsyncSession, namespace_id: int, endpoint_id: str, enabled: bool
+) -> tuple[DeliveryRow, float] | None:
+    """The endpoint's next message and the seconds until it is due (0: now; a stream head may wait for its
+    backoff)."""
+    row = await db.execute(_NEXT, {"ns": namespace_id, "ep": endpoint_id, "enabled": enabled})
     found = row.mappings().one_or_none()
     if found is None:
         return None
     values = dict(found)
-    due = bool(values.pop("due"))
-    return _delivery(values), due
+    wait = float(values.pop("wait"))
+    return _delivery(values), wait
+
+
+@dataclass(frozen=True)
+class NewDelivery:
+    """A stream delivery to make: one event for one endpoint."""
+
+    event_id: int
+    event_type: str
+    body: str
+
+
+async def insert_stream_deliveries(
+    db: AsyncSession, namespace_id: int, endpoint_id: str, deliveries: list[NewDelivery]
+) -> int:
+    """The deliveries of these events to the endpoint, in one statement (an event that has one already
+    keeps it); how many were made."""
+    result = await db.execute(
+        text(
+            """
+            INSERT INTO webhook_deliveries
+                (namespace_id, endpoint_id, id, message_id, event_id, event_type, ordered, body)
+            SELECT :ns, :ep, d.id, d.message_id, d.event_id, d.event_type, true, d.body
+            FROM unnest(CAST(:ids AS text[]), CAST(:mids AS text[]), CAST(:eids AS bigint[]),
+                        CAST(:types AS text[]), CAST(:bodies AS text[]))
+                 AS d(id, message_id, event_id, event_type, body)
+            ON CONFLICT (namespace_id, endpoint_id, event_id) WHERE ordered DO NOTHING
+            """
+        ),
+        {
+            "ns": namespace_id,
+            "ep": endpoint_id,
+            "ids": [new_delivery_id() for _ in deliveries],
+            "mids": [new_message_id() for _ in deliveries],
+            "eids": [d.event_id for d in deliveries],
+            "types": [d.event_type for d in deliveries],
+            "bodies": [d.body for d in deliveries],
+        },
+    )
+    return int(getattr(result, "rowcount", 0))
 
 
 async def advance_cursor(db: AsyncSession, namespace_id: int, endpoint_id: str, me: str, cursor: int) -> None:

@@ -203,7 +203,7 @@ async def send_test(db: AsyncSession, principal: Principal, namespace: str, endp
         namespace_id=current.namespace_id,
         endpoint_id=endpoint_id,
         delivery_id=repository.new_delivery_id(),
-        message_id=signing.new_message_id(),
+        message_id=repository.new_message_id(),
         event_id=None,
         event_type=TEST_EVENT_TYPE,
         ordered=False,

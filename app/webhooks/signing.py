@@ -13,15 +13,8 @@ import hashlib
 import hmac
 import secrets
 
-from ulid import ULID
-
 SECRET_PREFIX = "whsec_"
 SECRET_BYTES = 32
-
-
-def new_message_id() -> str:
-    """A `webhook-id`: made once per message, sent on each of its attempts and redeliveries."""
-    return f"msg_{ULID()}"
 
 
 def new_secret() -> str:

@@ -1,7 +1,7 @@
 """The fault suite: crash and restart the pieces of a running service under load, and count what clients saw.
 
 Run: .venv/bin/python -m bench faults [--only worker-kill,api-kill,pg-fast,pg-immediate,forget,pool,healthz,
-     hostile,scaled,scaled-pgbouncer]
+     hostile,scaled,scaled-pgbouncer,webhooks]
      [--seconds 12] [--concurrency 16] [--healthz-seconds 300] [--pool-embeddings none|local]
 
 Everything runs on loopback against a throw-away PostgreSQL cluster (bench/faults/cluster.py) and real
@@ -22,6 +22,11 @@ Scenarios:
   load; one API process and one worker SIGKILLed and started again, then PostgreSQL restarted
   (bench/faults/scaled.py). scaled-pgbouncer: the same with every process connecting through PgBouncer
   in transaction mode.
+- webhooks: serve's worker delivering every event to three receivers on loopback (one answering 500 to
+  every seventh request, one taking `memory.created` only) under the writers' load, SIGKILLed three times
+  in the middle of the deliveries, then PostgreSQL restarted: per endpoint, events written against
+  delivered, lost, out of order, duplicates (allowed) and duplicates under another webhook-id
+  (bench/faults/webhooks.py).
 
 For each: requests, status codes overall and during the fault, acknowledged writes (201'd memories and
 202'd messages), lost (acknowledged but not in the database afterwards, or a change without its event),
@@ -103,9 +108,10 @@ async def load(
     seconds: float,
     concurrency: int,
     stop: asyncio.Event | None = None,
+    pace: float = 0.0,
 ) -> None:
     """Writers: remember and ingest unique statements for `seconds` (or until `stop`), keeping what was
-    acknowledged. With several API processes (`base` a list) writer w starts on process w modulo their
+    acknowledged; each writer waits `pace` seconds after each request (0: none, as fast as answered). With several API processes (`base` a list) writer w starts on process w modulo their
     number and, as behind a load balancer, moves to the next one when its process does not answer."""
     deadline = time.monotonic() + seconds
     headers = {"Authorization": f"Bearer {ADMIN_KEY}"}
@@ -138,6 +144,8 @@ async def load(
                 if r is None:
                     at = (at + 1) % len(clients)
                     await asyncio.sleep(0.05)  # the API is down: do not spin
+                elif pace:
+                    await asyncio.sleep(pace)
 
     await asyncio.gather(*(writer(w) for w in range(concurrency)))
 
@@ -615,7 +623,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = harness.parser(__doc__, database=False)
     parser.add_argument(
         "--only",
-        default="worker-kill,api-kill,pg-fast,pg-immediate,forget,pool,healthz,hostile,scaled,scaled-pgbouncer",
+        default="worker-kill,api-kill,pg-fast,pg-immediate,forget,pool,healthz,hostile,scaled,scaled-pgbouncer,"
+        "webhooks",
     )
     parser.add_argument("--seconds", type=float, default=12.0, help="load duration per scenario")
     parser.add_argument("--concurrency", type=int, default=16)
@@ -674,6 +683,10 @@ async def run(args: argparse.Namespace) -> None:
             results.append(await scenario_scaled(cluster, args, pooler=False))
         if "scaled-pgbouncer" in chosen:
             results.append(await scenario_scaled(cluster, args, pooler=True))
+        if "webhooks" in chosen:
+            from bench.faults.webhooks import scenario_webhooks
+
+            results.append(await scenario_webhooks(cluster, args))
     finally:
         cluster.stop()
 
