@@ -129,8 +129,11 @@ class Dispatcher:
                 await asyncio.wait(
                     list(self._active.values()), timeout=self.settings.webhook_timeout_seconds + 5
                 )
-            for task in self._active.values():
+            leftover = list(self._active.values())
+            for task in leftover:
                 task.cancel()
+            # Awaited, so that none is left holding a connection once the worker has stopped.
+            await asyncio.gather(*leftover, return_exceptions=True)
             await self.sender.aclose()
 
     async def _pause(self, stopping: asyncio.Event, seconds: float) -> None:
