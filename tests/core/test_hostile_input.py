@@ -88,23 +88,6 @@ async def test_oversized_headers_are_refused_before_the_body(client: httpx.Async
     assert response.json()["code"] == "headers_too_large"
 
 
-async def test_a_session_message_over_32_kib_is_refused(client: httpx.AsyncClient, ns: str) -> None:
-    url = f"/v1/namespaces/{ns}/profiles/p/sessions/s1/messages"
-    part = {"type": "text", "text": "a" * (32 * 1024 + 1)}
-    response = await client.post(url, json={"message": {"id": "m1", "role": "user", "parts": [part]}})
-    assert response.status_code == 422
-    part["text"] = "a" * (32 * 1024)
-    assert (
-        await client.post(url, json={"message": {"id": "m1", "role": "user", "parts": [part]}})
-    ).status_code == 201
-
-
-def _import_file(*records: dict[str, Any]) -> str:
-    lines = [{"type": "header", "format": "agent-memory-export", "version": 1}, *records]
-    lines.append({"type": "end", "records": len(records)})
-    return "".join(json.dumps(line) + "\n" for line in lines)
-
-
 async def test_import_enforces_remembers_limits_in_its_own_words(client: httpx.AsyncClient, ns: str) -> None:
     exported = await client.get(f"/v1/namespaces/{ns}/export")
     header = json.loads(exported.text.splitlines()[0])

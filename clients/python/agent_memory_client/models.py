@@ -124,7 +124,7 @@ class BlockOut(ResponseModel):
     kind: str
     label: str
     max_tokens: int | None
-    scope: KeyScope
+    scope: BlockOutScope
     tokens: int
 
 
