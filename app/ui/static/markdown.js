@@ -1,7 +1,7 @@
 // A small Markdown renderer for the profile summary: headings, paragraphs, lists, block quotes, code, and
 // inline code, bold, italics. It builds DOM nodes and sets text with textContent, so any HTML in the text is
 // shown as text, never parsed. A Markdown link is shown as text too, its label and then its full target: the
-// text comes from conversations anyone may have written into, and a link there ("[Login again](https://…)")
+// text comes from conversations anyone may have written into, and a link there ("[Login again](a web address)")
 // is a phishing lure, never something to click through from the inspector.
 
 function inline(parent, text) {
