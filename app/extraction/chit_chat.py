@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 from app.language.cues import names_a_rule
 from app.language.formulas import LANGUAGES, Formulas, fold, formulas_of
+from app.language.languages import PRO_DROP
 
 _I = re.IGNORECASE
 
@@ -400,22 +401,17 @@ def tells_in_question_in(text: str, code: str, *, dated: bool = False) -> bool:
 _SECOND_PERSON_OR_USER_RE = re.compile(r"\b(?:you|your|yours|you're|you've|u|ur|user|user's)\b", _I)
 
 
-# Languages whose sentences often leave the person unsaid, the verb carrying it ("¿Cuándo fui al
-# dentista?", "毎朝何を飲みますか？"): no pronoun does not mean no one.
-_PRO_DROP = frozenset(("es", "pt", "it", "zh", "ja", "ko"))
-
-
 def refers_to_someone(text: str, code: str) -> bool:
     """Whether a text in language `code` speaks of a person by a pronoun: in English a first, second or
     third person, or "the user"; in another language with a formula table, one of its first- and
-    third-person pronouns (`Formulas.anchors`). A language that leaves the person unsaid (`_PRO_DROP`)
+    third-person pronouns (`Formulas.anchors`). A language that leaves the person unsaid (its `PRO_DROP`: "¿Cuándo fui al dentista?")
     and a language without a table are taken to (nothing is judged by rules that cannot read it). A
     question that names nobody asks about the world ("What is the capital of Mongolia?"), not about what
     a memory holds."""
     if code == "en":
         return ANCHOR_RE.search(text) is not None or _SECOND_PERSON_OR_USER_RE.search(text) is not None
     formulas = formulas_of(code)
-    if formulas is None or code in _PRO_DROP:
+    if formulas is None or code in PRO_DROP:
         return True
     return not formulas.anchors.isdisjoint(_WORD_RE.findall(fold(text)))
 

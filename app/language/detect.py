@@ -30,6 +30,8 @@ from dataclasses import dataclass
 
 import py3langid.langid as langid
 
+from app.language.languages import MODULES
+
 # py3langid's codes → PostgreSQL's snowball configurations (`\dF` on PostgreSQL 15 and the embedded 18).
 LATIN_CONFIGS = {
     "en": "english",
@@ -119,10 +121,16 @@ _BY_SCRIPT = {
 }
 
 
+# The Latin-script languages the restricted model chooses among: those PostgreSQL stems, and every language
+# with a module of rules (`app.language.languages`: Polish has no stemmer, its rules still read it). The
+# others are scripts' own (`_BY_SCRIPT`).
+READ_LATIN = (*LATIN_CONFIGS, *sorted(c for c in MODULES if c not in LATIN_CONFIGS and c not in _BY_SCRIPT))
+
+
 @functools.cache
 def _identifier() -> langid.LanguageIdentifier:
     identifier = langid.LanguageIdentifier.from_model_file(langid.MODEL_FILE, norm_probs=True)
-    identifier.set_languages(list(LATIN_CONFIGS))
+    identifier.set_languages(list(READ_LATIN))
     return identifier
 
 
@@ -208,7 +216,7 @@ def detect(text: str) -> Language:
     short = words < SHORT_WORDS and sample.isascii()
     if code == ENGLISH.code or confidence < (CONFIDENT_SHORT if short else CONFIDENT):
         return _other_latin(sample, words) or ENGLISH
-    return Language(code, LATIN_CONFIGS[code])
+    return Language(code, LATIN_CONFIGS.get(code, "simple"))
 
 
 def likeliest(text: str) -> list[str]:

@@ -26,6 +26,8 @@ from app.language.circumstances import tells_a_circumstance
         ("地铁特别挤，人太多了。", "simple", False),
         ("猫が大好きです。", "simple", True),
         ("여동생이 서울에 살아요.", "simple", True),
+        ("Мой брат живёт в Казани и работает врачом.", "russian", True),
+        ("Поезд опять опоздал на двадцать минут.", "russian", False),
     ],
 )
 def test_a_lasting_circumstance_is_read_in_its_language(text: str, config: str, lasting: bool) -> None:

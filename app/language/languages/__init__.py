@@ -3,7 +3,9 @@
 Each module holds its language's rules as data: `TIME` (its time words, `app.language.time_words`),
 `FORMULAS` (greetings, thanks, agreement, reactions, wishes, guesses, first- and third-person anchors,
 `app.language.formulas`), `QUESTION_WORDS` (`app.language.questions`), `RULE_CUES`, `AGENT_CUES` and
-`TASK_CUES` (a standing rule for the agent, something to be done: `app.language.cues`), and `LACKS`: the
+`TASK_CUES` (a standing rule for the agent, something to be done: `app.language.cues`), `CIRCUMSTANCES`
+(the words that tell a lasting circumstance of a person: `app.language.circumstances`), `PRO_DROP` (whether
+its sentences often leave the person unsaid: `app.extraction.chit_chat`), and `LACKS`: the
 parts it has none of, each with what happens instead. Adding a language is adding its module and its line
 in `MODULES`. English (`en`) has its own time patterns; its other rules are still the English extraction
 rules'. A language without a module is still stored and searched, verbatim: nothing is dropped for want of
@@ -13,7 +15,7 @@ its rules.
 from types import ModuleType
 
 from app.language.formula_words import FormulaWords
-from app.language.languages import de, es, fr, it, ja, ko, nl, pt, ru, sv, zh
+from app.language.languages import de, en, es, fr, it, ja, ko, nl, pt, ru, sv, zh
 from app.language.time_words import TimeWords
 
 # The languages with rules of their own besides English (`en`, whose rules are its own patterns), in the
@@ -28,6 +30,12 @@ QUESTION_WORDS: dict[str, str] = {code: m.QUESTION_WORDS for code, m in MODULES.
 RULE_CUES: dict[str, str] = {code: m.RULE_CUES for code, m in MODULES.items()}
 AGENT_CUES: dict[str, str] = {code: m.AGENT_CUES for code, m in MODULES.items()}
 TASK_CUES: dict[str, str] = {code: m.TASK_CUES for code, m in MODULES.items()}
+# English's too: these parts are each language's own, English's among them.
+_ALL: dict[str, ModuleType] = {"en": en, **MODULES}
+CIRCUMSTANCES: dict[str, str] = {
+    code: m.CIRCUMSTANCES for code, m in _ALL.items() if hasattr(m, "CIRCUMSTANCES")
+}
+PRO_DROP: frozenset[str] = frozenset(code for code, m in _ALL.items() if m.PRO_DROP)
 # The parts every language module has, or names in its `LACKS` with what happens instead. Shared by every
 # language, by script rather than by language: sentence ends (`app.language.cues.split_statements`), question
 # marks (`cues.is_question`), stop words (PostgreSQL's snowball lists, `app.language.formulas`).
@@ -40,6 +48,8 @@ PARTS = (
     "TASK_CUES",
     "NEGATION",
     "SECOND_PERSON",
+    "CIRCUMSTANCES",
+    "PRO_DROP",
 )
 # Numbers and ISO dates only: a language without time words of its own.
 NO_TIME_WORDS = TimeWords()

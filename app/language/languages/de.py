@@ -97,6 +97,22 @@ TASK_CUES = (
     "ich sollte|zu erledigen|to-do"
 )
 
+
+# Whether its sentences often leave the person unsaid, the verb carrying it: a question without a
+# pronoun may still be about someone (`app.extraction.chit_chat.refers_to_someone`).
+PRO_DROP = False
+
+# A lasting circumstance of a person (`app.language.circumstances`): work and studies | home | family and
+# pets | health and diet | likes, age and birthday; word starts, `fold`ed (one ending in `\b` is a whole word).
+CIRCUMSTANCES = (
+    "arbeit|krankenpfleg|pfleger|arzt|arztin|ingenieur|lehrer|anwalt|entwickler|programmierer|job|firma|"
+    "beruf|chef|buro|karriere|studier|studium|uni\\b|ausbildung|wohn|umgezogen|ziehe|haus|stadt|geboren|"
+    "aufgewachsen|schwester|bruder|mutter|vater|mama|papa|eltern|sohn|tochter|frau|mann|freund|freundin|"
+    "verlobt|verheiratet|oma|opa|grosseltern|onkel|tante|cousin|neffe|nichte|hund|katze|haustier|"
+    "schwanger|baby|allergi|unvertraglich|asthma|diabet|diagnos|zoliakie|vegetari|vegan|medikament|liebe|"
+    "mag\\b|hasse|lieblings|geburtstag|bin \\d+"
+)
+
 # The parts this language has none of, each with what happens instead (never a statement dropped).
 LACKS = {
     "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",

@@ -470,6 +470,23 @@ def narrowed(text: str, mention: TimeMention) -> TimeMention:
 
 WHEN_RE = re.compile(r"^\s*(?:when|what\s+(?:date|day|time|year|month))\b", _I)
 
+
+# Whether its sentences often leave the person unsaid: English says its subject.
+PRO_DROP = False
+
+# A lasting circumstance of a person (`app.language.circumstances`), on `fold`ed text: work and studies |
+# home | family and pets | health and diet | likes, age and birthday; whole words.
+CIRCUMSTANCES = (
+    r"(?:work(?:s|ing)?\s+(?:at|for|as)|job|career|engineer|developer|teacher|nurse|doctor|manager|"
+    r"company|employ\w*|hired|promot\w*|studies|studying|student|universit\w*|degree|"
+    r"lives?\b|living\s+in|moved\s+to|home|flat|apartment|house|city|from\s+[a-z]|grew\s+up|"
+    r"sister|brother|mum|mom|mother|dad|father|parents?|wife|husband|partner|boyfriend|girlfriend|fianc\w*|"
+    r"married|son|daughter|kids?|children|baby|grand\w+|aunt|uncle|cousin|dog|cat|pet|"
+    r"allerg\w*|intoleran\w*|asthma|diabet\w*|diagnos\w*|surgery|injur\w*|pregnan\w*|medication|"
+    r"vegetarian|vegan|halal|kosher|gluten|"
+    r"loves?|hates?|prefers?|favou?rite|can't\s+stand|enjoys?|fan\s+of|birthday|years?\s+old)\b"
+)
+
 # English's other parts are the English extraction rules' own, not yet data of this module: its formulas,
 # persons, negation, tasks and instructions in `app.language.lexicon` and `app.extraction` (remarks,
 # typing_rules, summaries, chit_chat); its question words are PostgreSQL's English stop list.

@@ -103,6 +103,22 @@ TASK_CUES = (
     "debemos|hay que|pendiente"
 )
 
+
+# Whether its sentences often leave the person unsaid, the verb carrying it: a question without a
+# pronoun may still be about someone (`app.extraction.chit_chat.refers_to_someone`).
+PRO_DROP = True
+
+# A lasting circumstance of a person (`app.language.circumstances`): work and studies | home | family and
+# pets | health and diet | likes, age and birthday; word starts, `fold`ed (one ending in `\b` is a whole word).
+CIRCUMSTANCES = (
+    "trabaj|enfermer|medic|ingenier|profesor|abogad|programador|desarrollador|disenador|gerente|empresa|"
+    "emple|jefe|oficina|carrera|estudi|universidad|facultad|master|doctorado|vivo|vives|vive|vivimos|"
+    "viven|mude|mudamos|mudo|casa|piso|apartamento|barrio|nacid|naci\\b|herman|madre|padre|mama|papa|"
+    "padres|hijo|hija|espos|marido|novio|novia|pareja|casad|abuel|sobrin|primo|prima|perro|gato|mascota|"
+    "embarazad|bebe|alergi|alergic|intoleran|asma|diabet|diagnostic|celiac|vegetarian|vegan|medicacion|"
+    "operaron|me encanta|me gusta|odio|prefiero|favorit|cumpleanos|tengo \\d+ anos"
+)
+
 # The parts this language has none of, each with what happens instead (never a statement dropped).
 LACKS = {
     "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",

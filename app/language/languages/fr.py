@@ -92,6 +92,22 @@ TASK_CUES = (
     "on doit|il faut que|j'ai besoin de|a faire"
 )
 
+
+# Whether its sentences often leave the person unsaid, the verb carrying it: a question without a
+# pronoun may still be about someone (`app.extraction.chit_chat.refers_to_someone`).
+PRO_DROP = False
+
+# A lasting circumstance of a person (`app.language.circumstances`): work and studies | home | family and
+# pets | health and diet | likes, age and birthday; word starts, `fold`ed (one ending in `\b` is a whole word).
+CIRCUMSTANCES = (
+    "travail|infirmi|medecin|ingenieur|prof|avocat|developpeu|designer|boulot|taf\\b|entreprise|emploi|"
+    "patron|bureau|carriere|etudi|fac\\b|universite|master|these|j'habite|habite|habitons|demenag|maison|"
+    "appart|quartier|ne a|nee a|soeur|frere|mere|pere|maman|papa|parents|fils|fille|femme|mari|copain|"
+    "copine|fiance|marie|grand-|oncle|tante|cousin|neveu|niece|chien|chat|enceinte|bebe|allergi|"
+    "intoleran|asthme|diabet|diagnosti|coeliaqu|vegetarien|vegan|medicament|j'adore|j'aime|deteste|"
+    "prefere|prefere|favori|anniversaire|j'ai \\d+ ans"
+)
+
 # The parts this language has none of, each with what happens instead (never a statement dropped).
 LACKS = {
     "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",

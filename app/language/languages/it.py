@@ -83,6 +83,22 @@ TASK_CUES = (
     "ricordami|ricordarmi|non dimenticare|non dimenticarti|devo|dobbiamo|bisogna|ho bisogno di|da fare"
 )
 
+
+# Whether its sentences often leave the person unsaid, the verb carrying it: a question without a
+# pronoun may still be about someone (`app.extraction.chit_chat.refers_to_someone`).
+PRO_DROP = True
+
+# A lasting circumstance of a person (`app.language.circumstances`): work and studies | home | family and
+# pets | health and diet | likes, age and birthday; word starts, `fold`ed (one ending in `\b` is a whole word).
+CIRCUMSTANCES = (
+    "lavor|infermier|medico|ingegner|insegnant|avvocat|sviluppator|programmator|azienda|ufficio|capo|"
+    "carriera|studi|universita|laurea|master|dottorato|vivo|vive|viviamo|abito|abita|trasferit|casa|"
+    "appartamento|quartiere|nato\\b|nata\\b|sorell|fratell|madre|padre|mamma|papa|genitori|figli|moglie|"
+    "marito|fidanzat|sposat|nonn|zio|zia|cugin|nipot|cane|gatto|incinta|allergi|intolleran|asma|diabet|"
+    "diagnos|celiac|vegetarian|vegan|farmac|adoro|amo|mi piace|odio|preferisco|preferit|compleanno|"
+    "ho \\d+ anni"
+)
+
 # The parts this language has none of, each with what happens instead (never a statement dropped).
 LACKS = {
     "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",

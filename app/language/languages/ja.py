@@ -67,6 +67,18 @@ RULE_CUES = "今後|これから|今度から|次から|いつも|絶対|くだ�
 AGENT_CUES = "答えて|返事|返信|書いて|と呼んで|使わないで|使って|敬語|絵文字|日本語で|英語で|短く|簡潔に"
 TASK_CUES = "リマインド|思い出させて|忘れないで|忘れずに|しなきゃ|しないと|しなければ|なきゃ|ないといけない|締め切り|締切"
 
+
+# Whether its sentences often leave the person unsaid, the verb carrying it: a question without a
+# pronoun may still be about someone (`app.extraction.chit_chat.refers_to_someone`).
+PRO_DROP = True
+
+# A lasting circumstance of a person (`app.language.circumstances`): work and studies | home | family and
+# pets | health and diet | likes, age and birthday; found anywhere.
+CIRCUMSTANCES = (
+    "仕事|エンジニア|開発|教師|医者|看護師|弁護士|働いて|勤めて|会社|職場|上司|転職|大学|専攻|勉強|住んで|引っ越|実家|出身|生まれ|育ち|姉|妹|兄|弟|母|父|両親|息子|娘|妻|夫|"
+    "彼氏|彼女|婚約|結婚|祖父|祖母|おじいちゃん|おばあちゃん|子供|子ども|赤ちゃん|妊娠|犬|猫|ペット|アレルギー|喘息|糖尿病|診断|手術|ベジタリアン|好き|嫌い|誕生日|歳"
+)
+
 # The parts this language has none of, each with what happens instead (never a statement dropped).
 LACKS = {
     "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",

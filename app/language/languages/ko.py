@@ -61,6 +61,18 @@ RULE_CUES = "앞으로|지금부터|이제부터|항상|절대|주세요|마세�
 AGENT_CUES = "대답|답장|반말|존댓말|이모지|한국어로|영어로|불러"
 TASK_CUES = "알려줘|잊지 마|잊지마|야 돼|야 됨|야 되|야 해|야 한다|야겠|마감"
 
+
+# Whether its sentences often leave the person unsaid, the verb carrying it: a question without a
+# pronoun may still be about someone (`app.extraction.chit_chat.refers_to_someone`).
+PRO_DROP = True
+
+# A lasting circumstance of a person (`app.language.circumstances`): work and studies | home | family and
+# pets | health and diet | likes, age and birthday; found anywhere.
+CIRCUMSTANCES = (
+    "일해|개발|엔지니어|선생님|의사|간호사|변호사|회사|직장|직업|상사|대학|전공|공부|살아|살고|이사|고향|태어|자랐|언니|누나|여동생|오빠|형|남동생|엄마|아빠|부모|아들|딸|"
+    "아내|남편|남자친구|여자친구|남친|여친|약혼|결혼|할머니|할아버지|아이|아기|임신|강아지|고양이|반려|알레르기|천식|당뇨|진단|수술|채식|좋아|싫어|생일|살이"
+)
+
 # The parts this language has none of, each with what happens instead (never a statement dropped).
 LACKS = {
     "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",

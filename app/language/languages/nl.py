@@ -68,6 +68,21 @@ RULE_CUES = "vanaf nu|voortaan|altijd|nooit|alsjeblieft|alstublieft"
 AGENT_CUES = "antwoord|antwoorden|schrijf|noem me|gebruik|emoji|in het nederlands|in het engels"
 TASK_CUES = "herinner me|vergeet niet|niet vergeten|ik moet|we moeten|moet nog"
 
+
+# Whether its sentences often leave the person unsaid, the verb carrying it: a question without a
+# pronoun may still be about someone (`app.extraction.chit_chat.refers_to_someone`).
+PRO_DROP = False
+
+# A lasting circumstance of a person (`app.language.circumstances`): work and studies | home | family and
+# pets | health and diet | likes, age and birthday; word starts, `fold`ed (one ending in `\b` is a whole word).
+CIRCUMSTANCES = (
+    "werk|verpleeg|arts|ingenieur|leraar|advocaat|ontwikkelaar|baan|bedrijf|baas|kantoor|studeer|studie|"
+    "universiteit|woon|verhuisd|huis|stad|geboren|opgegroeid|zus|broer|moeder|vader|mama|papa|ouders|"
+    "zoon|dochter|vrouw|mijn man|vriend|vriendin|verloofd|getrouwd|oma|opa|oom|tante|neef|nicht|hond|"
+    "kat\\b|zwanger|baby|allergi|astma|diabet|diagnose|vegetari|veganist|medicijn|hou van|ik vind|haat|"
+    "favoriet|lievelings|verjaardag|ben \\d+ jaar"
+)
+
 # The parts this language has none of, each with what happens instead (never a statement dropped).
 LACKS = {
     "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",

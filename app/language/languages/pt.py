@@ -90,6 +90,22 @@ TASK_CUES = (
     "preciso|precisamos|devo"
 )
 
+
+# Whether its sentences often leave the person unsaid, the verb carrying it: a question without a
+# pronoun may still be about someone (`app.extraction.chit_chat.refers_to_someone`).
+PRO_DROP = True
+
+# A lasting circumstance of a person (`app.language.circumstances`): work and studies | home | family and
+# pets | health and diet | likes, age and birthday; word starts, `fold`ed (one ending in `\b` is a whole word).
+CIRCUMSTANCES = (
+    "trabalh|enfermeir|medic|engenheir|professor|advogad|programador|desenvolvedor|gerente|empresa|"
+    "emprego|chefe|escritorio|carreira|estud|faculdade|universidade|mestrado|moro|mora|moramos|moram|"
+    "mudei|mudamos|casa|apartamento|bairro|nasci|irma|irmao|mae|pai|pais|filho|filha|espos|marido|mulher|"
+    "namorad|casad|avo|sobrinh|primo|prima|cachorro|cao|gato|gravida|bebe|alergi|alergic|intoleran|asma|"
+    "diabet|diagnostic|celiac|vegetarian|vegan|remedio|adoro|amo|gosto|odeio|prefiro|favorit|aniversario|"
+    "tenho \\d+ anos"
+)
+
 # The parts this language has none of, each with what happens instead (never a statement dropped).
 LACKS = {
     "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",

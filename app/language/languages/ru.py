@@ -77,6 +77,22 @@ AGENT_CUES = (
 )
 TASK_CUES = "напомни|напомни мне|не забудь|мне нужно|мне надо|надо|нужно|я должен|я должна"
 
+
+# Whether its sentences often leave the person unsaid, the verb carrying it: a question without a
+# pronoun may still be about someone (`app.extraction.chit_chat.refers_to_someone`).
+PRO_DROP = False
+
+# A lasting circumstance of a person (`app.language.circumstances`): work and studies | home | family and
+# pets | health and diet | likes, age and birthday; word starts, `fold`ed ("й" is "и", "ё" is "е").
+CIRCUMSTANCES = (
+    "работ|врач|инженер|учител|программист|разработчик|юрист|медсестр|компани|фирм|офис|начальник|"
+    "професси|учусь|учится|студент|университет|институт|живу|живет|живем|живут|переехал|квартир|дом\\b|"
+    "родил|вырос|выросла|сестр|брат|мама|мать|папа|отец|родител|сын|дочь|дочк|дочер|жена|муж\\b|мужем|"
+    "парень|девушк|помолвлен|женат|замужем|бабушк|дедушк|дяд|тетя|тети|тетк|двоюродн|собак|кот\\b|кошк|питом|"
+    "беременн|ребен|дети|детеи|аллерги|астм|диабет|диагноз|операци|вегетариан|веган|лекарств|люблю|"
+    "обожаю|ненавижу|любим|день рождения|мне \\d+ (?:лет|год)"
+)
+
 # The parts this language has none of, each with what happens instead (never a statement dropped).
 LACKS = {
     "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",

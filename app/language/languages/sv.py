@@ -60,6 +60,21 @@ RULE_CUES = "fran och med nu|alltid|aldrig|snalla"
 AGENT_CUES = "svara|skriv|kalla mig|anvand|pa svenska"
 TASK_CUES = "paminn mig|glom inte|jag maste|vi maste"
 
+
+# Whether its sentences often leave the person unsaid, the verb carrying it: a question without a
+# pronoun may still be about someone (`app.extraction.chit_chat.refers_to_someone`).
+PRO_DROP = False
+
+# A lasting circumstance of a person (`app.language.circumstances`): work and studies | home | family and
+# pets | health and diet | likes, age and birthday; word starts, `fold`ed (one ending in `\b` is a whole word).
+CIRCUMSTANCES = (
+    "jobb|sjukskot|lakare|ingenjor|larare|advokat|utvecklare|arbet|foretag|chef|plugg|studer|universitet|"
+    "bor\\b|flyttade|hus|lagenhet|stad|fodd|uppvuxen|syster|bror|mamma|pappa|foraldrar|son|dotter|fru|"
+    "min man|pojkvan|flickvan|sambo|forlovad|gift|mormor|farmor|morfar|farfar|kusin|hund|katt|gravid|"
+    "bebis|allergi|astma|diabet|diagnos|vegetarian|vegan|medicin|alskar|gillar|hatar|favorit|fodelsedag|"
+    "ar \\d+ ar"
+)
+
 # The parts this language has none of, each with what happens instead (never a statement dropped).
 LACKS = {
     "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",

@@ -65,6 +65,19 @@ RULE_CUES = "从现在开始|从今以后|以后|今后|总是|永远|不要|别
 AGENT_CUES = "回答|回复|回覆|答复|用中文|用英文|用英语|用日语|叫我|称呼我|表情|简短|简洁"
 TASK_CUES = "提醒我|别忘了|不要忘了|不要忘记|别忘记|记得要|要记得|我得|我必须|我们得|截止|待办"
 
+
+# Whether its sentences often leave the person unsaid, the verb carrying it: a question without a
+# pronoun may still be about someone (`app.extraction.chit_chat.refers_to_someone`).
+PRO_DROP = True
+
+# A lasting circumstance of a person (`app.language.circumstances`): work and studies | home | family and
+# pets | health and diet | likes, age and birthday; found anywhere.
+CIRCUMSTANCES = (
+    "工作|开发|工程师|程序员|老师|医生|护士|律师|设计师|经理|上班|公司|老板|同事|职业|学习|大学|研究生|专业|住在|搬到|搬家|家在|老家|出生|长大|姐姐|妹妹|哥哥|弟弟|妈妈|爸爸|"
+    "父母|儿子|女儿|老婆|老公|妻子|丈夫|男朋友|女朋友|对象|结婚|爷爷|奶奶|外婆|外公|孩子|宝宝|怀孕|狗|猫|宠物|过敏|哮喘|糖尿病|诊断|手术|吃素|素食|喜欢|爱吃|讨厌|最爱|生日|"
+    "岁"
+)
+
 # The parts this language has none of, each with what happens instead (never a statement dropped).
 LACKS = {
     "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",
