@@ -23,7 +23,6 @@ from app.extraction.statements import (
 from app.extraction.text import (
     ParsedMessage,
     parse_message,
-    split_sentences,
 )
 from app.extraction.types import (
     CONTENT_MAX_CHARS,
@@ -32,6 +31,8 @@ from app.extraction.types import (
 )
 from app.extraction.typing_rules import _person_topic
 from app.language import lexicon as lx
+from app.language.detect import ENGLISH
+from app.language.sentences import split_sentences
 from app.language.temporal import find_time
 
 
@@ -61,7 +62,7 @@ def _plans_of(
     parsed = parse_message(content)
     name = _speech_for(speaker or parsed.speaker, role)[0]
     plans = []
-    for sentence in split_sentences(parsed.body) if parsed.body else []:
+    for sentence in split_sentences(parsed.body, ENGLISH.code) if parsed.body else []:
         mention = find_time(sentence, told)
         if mention is not None and mention.start.date() > told.date():
             plans.append((mention.start, sentence))
@@ -170,7 +171,7 @@ def _previous_question(conversation: _Conversation, index: int, name: str) -> st
     if index == 0 or conversation.speaker(index - 1) == name:
         return None
     body = conversation.parsed[index - 1].body
-    sentences = split_sentences(body) if body else []
+    sentences = split_sentences(body, ENGLISH.code) if body else []
     if sentences and sentences[-1].rstrip(" \"'”)").endswith("?"):
         return sentences[-1]
     return None

@@ -59,7 +59,6 @@ from app.extraction.summaries import _context
 from app.extraction.text import (
     collapse_spaces,
     parse_message,
-    split_sentences,
     truncate,
 )
 from app.extraction.types import (
@@ -70,7 +69,8 @@ from app.extraction.types import (
 )
 from app.extraction.typing_rules import _build
 from app.language import lexicon as lx
-from app.language.detect import Language, detect
+from app.language.detect import ENGLISH, Language, detect
+from app.language.sentences import split_sentences
 from app.language.temporal import TimeMention
 
 
@@ -231,7 +231,7 @@ def extract_memories(
             continue
         context_question = _previous_question(conversation, index, name)
         partner, own_previous = _partner_turn(conversation, index, name)
-        sentences = split_sentences(p.body) if p.body else []
+        sentences = split_sentences(p.body, ENGLISH.code) if p.body else []
         if len(sentences) > MESSAGE_SENTENCE_BUDGET:
             memories.append(kept_whole(message.content, message.id))
             continue

@@ -1,7 +1,7 @@
-"""Text plumbing for extraction: speaker prefixes, image captions, sentences, normal forms.
+"""Text plumbing for extraction: speaker prefixes, image captions, normal forms.
 
-Kept apart from the classifier so the rules that decide what a memory is do
-not drown in the rules that decide where a sentence ends.
+Kept apart from the classifier so the rules that decide what a memory is do not drown in the plumbing;
+where a sentence ends is `app.language.sentences`' (one splitter for every language).
 """
 
 from __future__ import annotations
@@ -26,28 +26,6 @@ _LABELS = frozenset(
 # of "[image: " × 4,096 read the rest of the text, unclosed, before: quadratic).
 _IMAGE_RE = re.compile(r"(?<!\s)\s*+\[(?:image|photo|picture)\s*:\s*(?P<caption>[^\]\[]*)\]", re.IGNORECASE)
 
-# Never end a sentence: they always lead into more words ("Dr. Lee", "e.g. pasta").
-_ABBREVIATIONS = frozenset(
-    re.split(
-        r"\s+",
-        "mr mrs ms dr prof sr jr st mt ft vs e.g eg i.e ie u.s u.k no nos vol approx fig ave blvd gen col lt "
-        "sgt capt cf ph.d b.a m.a b.sc m.sc",
-    )
-)
-# End a sentence only before a capital: "last Tues. I'm…" ends, "at 9 a.m. sharp" does not.
-_SOFT_ABBREVIATIONS = frozenset(
-    re.split(
-        r"\s+",
-        "etc a.m p.m am pm inc ltd co corp dept est jan feb mar apr jun jul aug sep sept oct nov dec mon tue "
-        "tues wed thu thurs fri sat sun al phd rd",
-    )
-)
-# Linear: a run of punctuation is tried once, from its start, and never given back ("!" × 32,768 was tried
-# from each of its characters before: quadratic).
-_BOUNDARY_RE = re.compile(r"(?<![.!?…])(?P<punct>[.!?…]++)(?P<close>[\"'”’)\]]*+)(?P<space>\s+)|\n\s*")
-# No abbreviation is longer: the word before a full stop is looked for this far back only.
-_ABBREVIATION_CHARS = 16
-_BULLET_RE = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+")
 _SPACE_RE = re.compile(r"\s+")
 _TRAILING_PUNCT_RE = re.compile(r"[\s.!?,;:…]+$")
 _EMOJI_RE = re.compile(
@@ -92,48 +70,6 @@ def _gap(text: str, end: int) -> str:
     so the words on either side stay apart ("0[image: ]0" is "0 0", never "00"); nothing before punctuation,
     a space or the end ("Look at this [image: a cat]." is "Look at this.")."""
     return " " if _WORD_START_RE.match(text, end) else ""
-
-
-def split_sentences(text: str) -> list[str]:
-    """Split a message body into sentences.
-
-    A full stop ends a sentence only when it is followed by space and the next
-    word does not start in lower case, and the word before it is not a known
-    abbreviation or an initial: this keeps "Dr. Lee", "e.g. pasta", "3.5" and
-    URLs whole. Line breaks always end a sentence (lists, bullet points).
-    """
-    sentences: list[str] = []
-    start = 0
-    for m in _BOUNDARY_RE.finditer(text):
-        if m["punct"] is None:
-            end = m.start()
-        else:
-            punct = m["punct"]
-            if "!" not in punct and "?" not in punct:
-                if punct == ".":
-                    token = _word_before(text, start, m.start()).lower().strip("(\"'")
-                    if token in _ABBREVIATIONS or (len(token) == 1 and token.isalpha()):
-                        continue
-                    if token in _SOFT_ABBREVIATIONS and not text[m.end() : m.end() + 1].isupper():
-                        continue
-                if text[m.end() : m.end() + 1].islower():
-                    continue
-            end = m.end("close")
-        piece = text[start:end].strip()
-        if piece:
-            sentences.append(_BULLET_RE.sub("", piece))
-        start = m.end()
-    tail = text[start:].strip()
-    if tail:
-        sentences.append(_BULLET_RE.sub("", tail))
-    return [s for s in sentences if s]
-
-
-def _word_before(text: str, start: int, end: int) -> str:
-    """The word ending at `end` (none after a space), cut to its last `_ABBREVIATION_CHARS`: searching
-    back to `start` each time made "Dr. " × 8,192 quadratic."""
-    piece = text[max(start, end - _ABBREVIATION_CHARS) : end]
-    return "" if not piece or piece[-1].isspace() else piece.split()[-1]
 
 
 def collapse_spaces(text: str) -> str:

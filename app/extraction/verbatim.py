@@ -1,7 +1,7 @@
 """Memories of a message the English rules cannot read: each statement kept as it was said.
 
 A message in another language than English (`app.language.detect`) is split into statements
-(`app.language.cues.split_statements`: CJK full stops too), and every one is a memory except bare
+(`app.language.sentences`: CJK full stops too), and every one is a memory except bare
 questions (a question that tells of the asker is kept: `chit_chat.tells_in_question_in`), chit-chat in
 that language (`chit_chat.says_nothing_in`: greetings, thanks, well-wishes, reactions, statements with no
 content-bearing word) and, from the assistant speaking as itself, what does not concern the user
@@ -30,8 +30,9 @@ from app.extraction.chit_chat import (
 )
 from app.extraction.text import truncate
 from app.extraction.types import CONTENT_MAX_CHARS, CONTEXT_MAX_CHARS, SUMMARY_MAX_CHARS, ExtractedMemory
-from app.language.cues import asks_for_a_rule, is_question, names_a_task, split_statements
+from app.language.cues import asks_for_a_rule, is_question, names_a_task
 from app.language.detect import Language
+from app.language.sentences import split_sentences
 from app.language.temporal import names_a_day, resolve_event_time
 
 # A statement shorter than this (in words, or CJK characters over CJK_CHARS_A_WORD) joins the one before it.
@@ -63,7 +64,7 @@ def statements(
     opening = ""
     # Read once for all the statements of the reply (a long reply has many).
     partner_words = substance(partner, language.code) if agent_speaking and partner else frozenset()
-    for sentence in split_statements(body):
+    for sentence in split_sentences(body, language.code):
         dated = names_a_day(sentence, language.code)
         if not keep_all and is_question(sentence):
             if not agent_speaking and tells_in_question_in(sentence, language.code, dated=dated):

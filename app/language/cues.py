@@ -1,6 +1,6 @@
-"""What can be read from a statement in any language without its grammar: where its sentences end, whether
-it is a question, and whether it asks the agent for a standing rule or names something to be done (the
-time a statement names is `app.language.temporal`'s, in every language). (Whether it is only a greeting or
+"""What can be read from a statement in any language without its grammar: whether it is a question, and
+whether it asks the agent for a standing rule or names something to be done (where its sentences end is
+`app.language.sentences`', the time it names `app.language.temporal`'s, in every language). (Whether it is only a greeting or
 thanks is `app.language.formulas`' and `app.extraction.chit_chat`'s.)
 
 The English rules (`app.language.lexicon`) read English only; these cues are
@@ -18,10 +18,6 @@ from collections.abc import Iterable
 from app.language.folding import fold
 from app.language.languages import AGENT_CUES, RULE_CUES, TASK_CUES
 
-# A sentence ends at . ! ? … followed by a space, or at a script's own full stop or question mark (CJK's
-# full-width marks, the Devanagari and Bengali danda, the Ethiopic, Armenian, Khmer, Myanmar and Urdu full
-# stops, the Arabic question mark: a space may or may not follow them), or at a line break.
-_SENTENCE_END_RE = re.compile(r"(?<=[.!?…])\s+|(?<=[。！？।॥።፧։។៕။۔؟])\s*|\n\s*")
 # A question ends at its script's question mark: Latin's, the full-width one, the Arabic, the Greek (;)
 # and the Ethiopic (፧).
 _QUESTION_RE = re.compile(r"[?？؟;፧]\s*[\"'”’»)\]]*\s*$")
@@ -98,11 +94,6 @@ def names_a_task(text: str) -> bool:
     """Whether a statement names something to be done ("Tengo que renovar el pasaporte", "Erinnere mich
     an den Zahnarzt", "提醒我交房租")."""
     return _TASK_RE.search(fold(text)) is not None
-
-
-def split_statements(text: str) -> list[str]:
-    """The sentences of a text in any language, each stripped; empty ones left out."""
-    return [s.strip() for s in _SENTENCE_END_RE.split(text) if s and s.strip()]
 
 
 def is_question(text: str) -> bool:

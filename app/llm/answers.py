@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -25,7 +25,6 @@ ANSWER_TOKENS = {"short": 60, "medium": 150, "long": 400}
 # at 800 characters, so the prompt stays a few thousand tokens whatever was stored.
 MAX_MEMORIES = 30
 MEMORY_CONTENT_CHARS = 800
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 # Models asked for "" still sometimes say so in words; such a reply is no answer.
 _NO_ANSWER = re.compile(
     r"^(?:i (?:do not|don't) know|unknown|n/?a|none|no answer|(?:the )?memories (?:do not|don't)|"
@@ -85,15 +84,16 @@ def render_memories(memories: Sequence[Mapping[str, Any]]) -> str:
     return json.dumps(listed, ensure_ascii=False, indent=1)
 
 
-def _fit(answer: str, tokens: int) -> str:
-    """Cut an answer that runs far past its size at a sentence end (word count × 1.3 ≈ tokens)."""
+def _fit(answer: str, tokens: int, sentences: Callable[[str], list[str]]) -> str:
+    """Cut an answer that runs far past its size at a sentence end (word count × 1.3 ≈ tokens); `sentences`
+    splits it (the caller's: `app.language.sentences`, which this layer does not reach)."""
     words = answer.split()
     limit = int(tokens * 1.5 / 1.3)
     if len(words) <= limit:
         return answer
     kept: list[str] = []
     used = 0
-    for sentence in _SENTENCE_END.split(answer):
+    for sentence in sentences(answer):
         size = len(sentence.split())
         if kept and used + size > limit:
             break
@@ -109,6 +109,8 @@ async def write_answer(
     memories: list[dict[str, Any]],
     response_length: str,
     reference_date: datetime,
+    *,
+    sentences: Callable[[str], list[str]],
 ) -> str:
     """The LLM's answer to `question` from `memories` (best first); "" when they do not answer it.
 
@@ -137,4 +139,4 @@ async def write_answer(
     answer = " ".join(answer.split())
     if _NO_ANSWER.match(answer):
         return ""
-    return _fit(answer, tokens)
+    return _fit(answer, tokens, sentences)

@@ -31,6 +31,7 @@ from app.extraction.remarks import says_nothing
 from app.language.detect import detect
 from app.language.lemmas import base_forms
 from app.language.questions import asks_only_what_was_done
+from app.language.sentences import split_sentences
 from app.language.temporal import time_phrase
 from app.llm.answers import write_answer
 from app.llm.client import LlmClient, LlmError, llm_of
@@ -494,6 +495,10 @@ def _relevance_question(
     return _Asked(relevance.Question(weights, query.df, similar, in_window), names)
 
 
+def _sentences(text: str) -> list[str]:
+    return split_sentences(text, detect(text).code)
+
+
 async def answer_with_llm(llm: LlmClient, request: RecallRequest, ranked: Ranked) -> RecallResult:
     """The result with its answer written by the LLM (the extractive one if it fails). Call it with no
     database connection held: it waits on the LLM."""
@@ -501,7 +506,9 @@ async def answer_with_llm(llm: LlmClient, request: RecallRequest, ranked: Ranked
         return ranked.result
     try:
         memories = [dataclasses.asdict(memory) for memory in ranked.best]
-        answer = await write_answer(llm, request.query, memories, request.response_length, ranked.reference)
+        answer = await write_answer(
+            llm, request.query, memories, request.response_length, ranked.reference, sentences=_sentences
+        )
     except LlmError as exc:
         logger.warning("LLM answer failed, answering extractively: %s", exc)
         return ranked.result

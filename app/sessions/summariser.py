@@ -18,7 +18,9 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from app.language.detect import detect
 from app.language.lexicon import speaker_label
+from app.language.sentences import split_sentences
 from app.sessions.schemas import SessionMessage
 from app.sessions.tokens import estimate_parts_tokens, estimate_string_tokens, is_tool_part
 
@@ -37,7 +39,6 @@ MIN_INFORMATIVE_WORDS = 3
 # Floor of the summary's size: below this a summary loses what earlier compactions had kept.
 MIN_BUDGET = 400
 
-_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
 _CHATTER = re.compile(
     r"^(hi|hello|hey|thanks|thank you|ok|okay|sure|great|cool|got it|sounds good|you're welcome|bye)\b[\s!.,]*$",
     re.IGNORECASE,
@@ -55,7 +56,7 @@ def _clip(sentence: str) -> str:
 
 
 def _sentences(text: str) -> list[str]:
-    return [_clip(s) for s in _SENTENCE_SPLIT.split(text) if s and s.strip()]
+    return [_clip(s) for s in split_sentences(text, detect(text).code)]
 
 
 def _text(message: SessionMessage) -> str:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from app.language.cues import asks_for_a_rule, is_question, names_a_task, split_statements
+from app.language.cues import asks_for_a_rule, is_question, names_a_task
 from app.language.formulas import fold
+from app.language.sentences import split_sentences
 
 
 def test_korean_and_japanese_are_folded_as_written() -> None:
@@ -19,12 +20,31 @@ def test_korean_and_japanese_are_folded_as_written() -> None:
 
 
 def test_statements_and_questions() -> None:
-    assert split_statements("我要去东京。你呢？ Hola. ¿Qué tal?\nBien") == [
+    assert split_sentences("我要去东京。你呢？ Hola. ¿Qué tal?\nBien") == [
         "我要去东京。",
         "你呢？",
         "Hola.",
         "¿Qué tal?",
         "Bien",
+    ]
+    # One splitter for every language: its abbreviations and initials end no sentence, a CJK mark needs no
+    # space after it, a list item's marker is layout.
+    assert split_sentences("Fui con la Sra. García y J. Pérez. Después cenamos.", "es") == [
+        "Fui con la Sra. García y J. Pérez.",
+        "Después cenamos.",
+    ]
+    assert split_sentences("Dr. Lee said hi, e.g. to Ann. Then we left.\n- milk\n- eggs", "en") == [
+        "Dr. Lee said hi, e.g. to Ann.",
+        "Then we left.",
+        "milk",
+        "eggs",
+    ]
+    assert split_sentences(
+        "Приеду в пятницу, т.е. через неделю. Куплю хлеб, молоко и т.д. Потом домой.", "ru"
+    ) == [
+        "Приеду в пятницу, т.е. через неделю.",
+        "Куплю хлеб, молоко и т.д.",
+        "Потом домой.",
     ]
     assert is_question("¿Qué comida le gusta?") and is_question("东京出差住在哪里？")
     assert not is_question("Me encanta el sushi.")

@@ -11,6 +11,7 @@ import pytest
 from pydantic import ValidationError
 
 from app.core.settings import Settings
+from app.language.sentences import split_sentences
 from app.llm.answers import write_answer
 from app.llm.client import LlmClient, LlmError, parse_json_object
 from bench.harness import free_port
@@ -169,7 +170,12 @@ MEMORIES: list[dict[str, Any]] = [
 async def test_write_answer_from_memories(fake_openai: FakeOpenAI, llm: LlmClient) -> None:
     fake_openai.script(answer({"answer": "User ran a first half marathon on 9 May 2024."}))
     text = await write_answer(
-        llm, "When did I run a half marathon?", MEMORIES, "short", datetime(2024, 5, 20, tzinfo=UTC)
+        llm,
+        "When did I run a half marathon?",
+        MEMORIES,
+        "short",
+        datetime(2024, 5, 20, tzinfo=UTC),
+        sentences=split_sentences,
     )
     assert text == "User ran a first half marathon on 9 May 2024."
     [request] = fake_openai.requests
@@ -183,18 +189,40 @@ async def test_write_answer_empty_when_the_memories_do_not_answer(
     fake_openai: FakeOpenAI, llm: LlmClient
 ) -> None:
     now = datetime(2024, 5, 20, tzinfo=UTC)
-    assert await write_answer(llm, "What is my dog's name?", [], "medium", now) == ""
+    assert (
+        await write_answer(llm, "What is my dog's name?", [], "medium", now, sentences=split_sentences) == ""
+    )
     assert fake_openai.requests == [], "no memories: no call"
     fake_openai.script(answer({"answer": ""}), answer({"answer": "The memories do not say."}))
-    assert await write_answer(llm, "What is my dog's name?", MEMORIES, "medium", now) == ""
-    assert await write_answer(llm, "What is my dog's name?", MEMORIES, "long", now) == ""
+    assert (
+        await write_answer(llm, "What is my dog's name?", MEMORIES, "medium", now, sentences=split_sentences)
+        == ""
+    )
+    assert (
+        await write_answer(llm, "What is my dog's name?", MEMORIES, "long", now, sentences=split_sentences)
+        == ""
+    )
     assert "400 tokens" in fake_openai.requests[-1].system
 
 
 async def test_write_answer_cuts_a_runaway_answer(fake_openai: FakeOpenAI, llm: LlmClient) -> None:
     fake_openai.script(answer({"answer": "User lives in Lisbon. " * 60}))
-    text = await write_answer(llm, "Where do I live?", MEMORIES, "short", datetime(2024, 5, 20, tzinfo=UTC))
+    text = await write_answer(
+        llm,
+        "Where do I live?",
+        MEMORIES,
+        "short",
+        datetime(2024, 5, 20, tzinfo=UTC),
+        sentences=split_sentences,
+    )
     assert text.startswith("User lives in Lisbon.") and len(text.split()) <= 70
     fake_openai.script(answer({"answer": 42}))
     with pytest.raises(LlmError):
-        await write_answer(llm, "Where do I live?", MEMORIES, "short", datetime(2024, 5, 20, tzinfo=UTC))
+        await write_answer(
+            llm,
+            "Where do I live?",
+            MEMORIES,
+            "short",
+            datetime(2024, 5, 20, tzinfo=UTC),
+            sentences=split_sentences,
+        )

@@ -5,7 +5,8 @@ Each module holds its language's rules as data: `TIME` (its time words, `app.lan
 `app.language.formulas`), `QUESTION_WORDS` (`app.language.questions`), `RULE_CUES`, `AGENT_CUES` and
 `TASK_CUES` (a standing rule for the agent, something to be done: `app.language.cues`), `CIRCUMSTANCES`
 (the words that tell a lasting circumstance of a person: `app.language.circumstances`), `PRO_DROP` (whether
-its sentences often leave the person unsaid: `app.extraction.chit_chat`), and `LACKS`: the
+its sentences often leave the person unsaid: `app.extraction.chit_chat`), `ABBREVIATIONS` (the words a
+full stop does not end a sentence after: `app.language.sentences`), and `LACKS`: the
 parts it has none of, each with what happens instead. Adding a language is adding its module and its line
 in `MODULES`. English (`en`) has its own time patterns; its other rules are still the English extraction
 rules'. A language without a module is still stored and searched, verbatim: nothing is dropped for want of
@@ -36,8 +37,12 @@ CIRCUMSTANCES: dict[str, str] = {
     code: m.CIRCUMSTANCES for code, m in _ALL.items() if hasattr(m, "CIRCUMSTANCES")
 }
 PRO_DROP: frozenset[str] = frozenset(code for code, m in _ALL.items() if m.PRO_DROP)
+ABBREVIATIONS: dict[str, str] = {
+    code: m.ABBREVIATIONS for code, m in _ALL.items() if hasattr(m, "ABBREVIATIONS")
+}
+SOFT_ABBREVIATIONS: dict[str, str] = {code: getattr(m, "SOFT_ABBREVIATIONS", "") for code, m in _ALL.items()}
 # The parts every language module has, or names in its `LACKS` with what happens instead. Shared by every
-# language, by script rather than by language: sentence ends (`app.language.cues.split_statements`), question
+# language, by script rather than by language: sentence ends (`app.language.sentences`), question
 # marks (`cues.is_question`), stop words (PostgreSQL's snowball lists, `app.language.formulas`).
 PARTS = (
     "TIME",
@@ -50,6 +55,7 @@ PARTS = (
     "SECOND_PERSON",
     "CIRCUMSTANCES",
     "PRO_DROP",
+    "ABBREVIATIONS",
 )
 # Numbers and ISO dates only: a language without time words of its own.
 NO_TIME_WORDS = TimeWords()

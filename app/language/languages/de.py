@@ -113,6 +113,12 @@ CIRCUMSTANCES = (
     "mag\\b|hasse|lieblings|geburtstag|bin \\d+"
 )
 
+
+# Words a full stop does not end a sentence after (`app.language.sentences`), and those after which it
+# ends one only before a capital.
+ABBREVIATIONS = "z.b|bzw|usw|ca|dr|nr|str|evtl|ggf|u.a|d.h|prof|inkl|vgl|hr|bspw|sog|geb|max|min"
+SOFT_ABBREVIATIONS = "etc|jan|feb|mär|apr|jun|jul|aug|sep|sept|okt|nov|dez|mo|di|mi|do|fr|sa|so"
+
 # The parts this language has none of, each with what happens instead (never a statement dropped).
 LACKS = {
     "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",

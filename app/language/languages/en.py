@@ -471,6 +471,18 @@ def narrowed(text: str, mention: TimeMention) -> TimeMention:
 WHEN_RE = re.compile(r"^\s*(?:when|what\s+(?:date|day|time|year|month))\b", _I)
 
 
+# Words a full stop does not end a sentence after (`app.language.sentences`): they always lead into more
+# words ("Dr. Lee", "e.g. pasta"); and those after which it ends one only before a capital ("last Tues.
+# I'm…" ends, "at 9 a.m. sharp" does not).
+ABBREVIATIONS = (
+    "mr|mrs|ms|dr|prof|sr|jr|st|mt|ft|vs|e.g|eg|i.e|ie|u.s|u.k|no|nos|vol|approx|fig|ave|blvd|gen|col|lt|"
+    "sgt|capt|cf|ph.d|b.a|m.a|b.sc|m.sc"
+)
+SOFT_ABBREVIATIONS = (
+    "etc|a.m|p.m|am|pm|inc|ltd|co|corp|dept|est|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|mon|tue|"
+    "tues|wed|thu|thurs|fri|sat|sun|al|phd|rd"
+)
+
 # Whether its sentences often leave the person unsaid: English says its subject.
 PRO_DROP = False
 

@@ -119,6 +119,12 @@ CIRCUMSTANCES = (
     "operaron|me encanta|me gusta|odio|prefiero|favorit|cumpleanos|tengo \\d+ anos"
 )
 
+
+# Words a full stop does not end a sentence after (`app.language.sentences`), and those after which it
+# ends one only before a capital.
+ABBREVIATIONS = "sr|sra|srta|dr|dra|ud|uds|ej|p.ej|aprox|núm|pág|av|avda|dña|prof"
+SOFT_ABBREVIATIONS = "etc|ene|feb|mar|abr|may|jun|jul|ago|sept|oct|nov|dic"
+
 # The parts this language has none of, each with what happens instead (never a statement dropped).
 LACKS = {
     "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",

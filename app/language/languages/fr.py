@@ -108,6 +108,12 @@ CIRCUMSTANCES = (
     "prefere|prefere|favori|anniversaire|j'ai \\d+ ans"
 )
 
+
+# Words a full stop does not end a sentence after (`app.language.sentences`), and those after which it
+# ends one only before a capital.
+ABBREVIATIONS = "m|mme|mlle|dr|pr|p.ex|cf|env|av|bd|st|ste"
+SOFT_ABBREVIATIONS = "etc|janv|févr|avr|juil|sept|oct|nov|déc"
+
 # The parts this language has none of, each with what happens instead (never a statement dropped).
 LACKS = {
     "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",

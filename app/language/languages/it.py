@@ -99,6 +99,12 @@ CIRCUMSTANCES = (
     "ho \\d+ anni"
 )
 
+
+# Words a full stop does not end a sentence after (`app.language.sentences`), and those after which it
+# ends one only before a capital.
+ABBREVIATIONS = "sig|sig.ra|dott|dott.ssa|prof|ing|avv|es|ecc|p.es|pag|ca"
+SOFT_ABBREVIATIONS = "ecc|gen|feb|mar|apr|mag|giu|lug|ago|sett|ott|nov|dic"
+
 # The parts this language has none of, each with what happens instead (never a statement dropped).
 LACKS = {
     "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",

@@ -85,6 +85,8 @@ CIRCUMSTANCES = (
 
 # The parts this language has none of, each with what happens instead (never a statement dropped).
 LACKS = {
+    "ABBREVIATIONS": "no abbreviation list: a full stop ends a sentence unless a lower-case word follows it or "
+    "it closes a single letter",
     "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",
     "SECOND_PERSON": "no rule rewrites the second person: a statement is kept verbatim, its speaker as a prefix",
 }

@@ -106,6 +106,12 @@ CIRCUMSTANCES = (
     "tenho \\d+ anos"
 )
 
+
+# Words a full stop does not end a sentence after (`app.language.sentences`), and those after which it
+# ends one only before a capital.
+ABBREVIATIONS = "sr|sra|dr|dra|prof|ex|av|pág|aprox|nº"
+SOFT_ABBREVIATIONS = "etc|jan|fev|mar|abr|mai|jun|jul|ago|set|out|nov|dez"
+
 # The parts this language has none of, each with what happens instead (never a statement dropped).
 LACKS = {
     "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",

@@ -93,6 +93,12 @@ CIRCUMSTANCES = (
     "обожаю|ненавижу|любим|день рождения|мне \\d+ (?:лет|год)"
 )
 
+
+# Words a full stop does not end a sentence after (`app.language.sentences`), and those after which it
+# ends one only before a capital.
+ABBREVIATIONS = "т.е|т.к|др|ул|им|проф|см|тыс|млн|руб|стр"
+SOFT_ABBREVIATIONS = "т.д|т.п"
+
 # The parts this language has none of, each with what happens instead (never a statement dropped).
 LACKS = {
     "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",
