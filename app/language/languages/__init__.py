@@ -16,13 +16,13 @@ its rules.
 from types import ModuleType
 
 from app.language.formula_words import FormulaWords
-from app.language.languages import de, en, es, fr, it, ja, ko, nl, pt, ru, sv, zh
+from app.language.languages import de, en, es, fr, it, ja, ko, nl, pl, pt, ru, sv, zh
 from app.language.time_words import TimeWords
 
 # The languages with rules of their own besides English (`en`, whose rules are its own patterns), in the
 # order they were written (the order formulas are tried in for a text of no known language).
 MODULES: dict[str, ModuleType] = {
-    m.__name__.rsplit(".", 1)[1]: m for m in (es, pt, fr, it, de, nl, sv, zh, ja, ko, ru)
+    m.__name__.rsplit(".", 1)[1]: m for m in (es, pt, fr, it, de, nl, sv, zh, ja, ko, ru, pl)
 }
 # Each language's parts, by ISO 639-1 code.
 TIME_WORDS: dict[str, TimeWords] = {code: m.TIME for code, m in MODULES.items()}
