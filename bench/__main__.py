@@ -29,6 +29,7 @@ BENCHMARKS = {
     "outbox": "bench.bench_outbox",
     "recall": "bench.bench_recall",
     "replicas": "bench.bench_replicas",
+    "streams": "bench.bench_streams",
     "transfer": "bench.bench_transfer",
     "tune-rerank": "bench.tune_rerank",
     "tune-semantic": "bench.tune_semantic",

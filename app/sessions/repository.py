@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select, text, update
+from sqlalchemy import Row, delete, func, select, text, update
 from sqlalchemy.dialects.postgresql import insert
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
+from app.core import batches
 from app.core.db import indexed_text_fits
 from app.core.profiled_text import all_keys_query, profile_lexemes, query_vector
 from app.language.detect import search_config
@@ -307,6 +308,71 @@ async def path_to(db: AsyncSession, profile_id: int, session_id: str, leaf_id: s
     """Root → leaf, following parent ids inside the session, at most MAX_DEPTH + 1 messages."""
     params = {"p": profile_id, "s": session_id, "leaf": leaf_id, "cap": MAX_DEPTH}
     return list((await db.execute(select(Message).from_statement(_PATH), params)).scalars())
+
+
+_PATH_IDS = text(
+    """
+    WITH RECURSIVE path AS (
+        SELECT m.id, m.parent_id, 0 AS depth FROM messages m
+        WHERE m.profile_id = :p AND m.session_id = :s AND m.id = :leaf
+      UNION ALL
+        SELECT m.id, m.parent_id, path.depth + 1 FROM messages m
+        JOIN path ON m.id = path.parent_id
+        WHERE m.profile_id = :p AND m.session_id = :s AND path.depth < :cap
+    )
+    SELECT id FROM path ORDER BY depth DESC
+    """
+)
+
+
+async def path_ids(db: AsyncSession, profile_id: int, session_id: str, leaf_id: str) -> list[str]:
+    """The ids of `path_to`'s messages (root → leaf), without reading their parts."""
+    params = {"p": profile_id, "s": session_id, "leaf": leaf_id, "cap": MAX_DEPTH}
+    return list((await db.execute(_PATH_IDS, params)).scalars())
+
+
+async def latest_leaf_id(db: AsyncSession, profile_id: int, session_id: str) -> str | None:
+    """`latest_leaf`'s id."""
+    stmt = text(
+        """
+        SELECT m.id FROM messages m
+        WHERE m.profile_id = :p AND m.session_id = :s
+          AND NOT EXISTS (SELECT 1 FROM messages c
+                          WHERE c.profile_id = :p AND c.session_id = :s AND c.parent_id = m.id)
+        ORDER BY m.created_at DESC, m.seq DESC
+        LIMIT 1
+        """
+    )
+    return (await db.execute(stmt, {"p": profile_id, "s": session_id})).scalar_one_or_none()
+
+
+# The messages of a list of ids, in its order, parts as JSON text; cut to a batch's byte budget.
+_MESSAGES_IN_ORDER = text(
+    batches.bounded(
+        "SELECT m.id, m.role, m.name, m.parts::text AS parts, m.created_at, u.ord "
+        "FROM unnest(CAST(:ids AS text[])) WITH ORDINALITY AS u(id, ord) "
+        "JOIN messages m ON m.profile_id = :p AND m.session_id = :s AND m.id = u.id",
+        "octet_length(parts)",
+        "ord",
+    )
+)
+
+
+async def messages_in_order(
+    conn: AsyncConnection, profile_id: int, session_id: str, ids: Sequence[str]
+) -> AsyncIterator[Sequence[Row[Any]]]:
+    """The messages of `ids` (those still stored), in that order, batch by batch: each batch about
+    `batches.BATCH_BYTES` of parts at most (app.core.batches), so no read holds a long path whole."""
+    start, asked = 0, batches.FIRST_ROWS
+    while start < len(ids):
+        chunk = list(ids[start : start + asked])
+        params = {"p": profile_id, "s": session_id, "ids": chunk, "budget": batches.BATCH_BYTES}
+        rows = (await conn.execute(_MESSAGES_IN_ORDER, params)).all()
+        if rows:
+            yield rows
+            asked = batches.next_rows(rows)
+        # Every message found fitted: the chunk is done (an id no longer stored is passed over).
+        start += len(chunk) if not rows or len(rows) == rows[0].available else int(rows[-1].ord)
 
 
 async def session_message_ids(db: AsyncSession, profile_id: int, session_id: str) -> list[str]:

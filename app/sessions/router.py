@@ -5,15 +5,16 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import Query, Request, Response, status
+from fastapi.responses import StreamingResponse
 
-from app.core.consistency import ReplicaRead
+from app.core.consistency import ReplicaRead, read_engine
 from app.core.db import DbSession, ReleaseDb
 from app.core.errors import CREATED, ValidationFailed, error_responses
 from app.core.names import MessagePath, SessionPath
 from app.core.pagination import Cursor, Limit
 from app.llm.client import ConfiguredLlm
 from app.profiles.access import ExistingProfile, ProfileForWrite, profile_router
-from app.sessions import compaction, service
+from app.sessions import compaction, history_stream, service
 from app.sessions.schemas import (
     AppendMessage,
     AppendMessages,
@@ -192,11 +193,19 @@ async def get_message_branches(
     return MessageList(messages=await service.branches(db, profile, session_id, message_id))
 
 
-@router.get("/sessions/{session_id}/history", dependencies=[ReplicaRead])
+@router.get(
+    "/sessions/{session_id}/history",
+    dependencies=[ReplicaRead],
+    response_model=History,
+    response_class=StreamingResponse,
+    # Declared as the JSON document it is (a StreamingResponse declares no media type of its own).
+    responses={200: {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/History"}}}}},
+)
 async def get_history(
     session_id: SessionPath,
     profile: ExistingProfile,
     db: DbSession,
+    request: Request,
     leaf_id: Annotated[str | None, Query(alias="leafId", min_length=1, max_length=128)] = None,
     raw: bool = False,
     truncate: Annotated[
@@ -205,7 +214,7 @@ async def get_history(
     keep_recent: Annotated[int, Query(alias="keepRecent", ge=0, le=10_000)] = 4,
     max_tool_output_chars: Annotated[int, Query(alias="maxToolOutputChars", ge=0, le=10_000_000)] = 500,
     max_text_chars: Annotated[int, Query(alias="maxTextChars", ge=0, le=10_000_000)] = 10_000,
-) -> History:
+) -> StreamingResponse:
     """getHistory: root → leaf (default the latest leaf), compaction overlays applied unless `raw=true`.
 
     `truncate=true` answers copies in which all but the last `keepRecent` messages have tool outputs cut to
@@ -219,7 +228,11 @@ async def get_history(
         if truncate
         else None
     )
-    return await service.history(db, profile, session_id, leaf_id, raw, truncation)
+    # Streamed (app.sessions.history_stream): a long path of large messages is never held whole.
+    planned = await history_stream.plan(db, profile, session_id, leaf_id, raw, truncation)
+    return StreamingResponse(
+        history_stream.stream(read_engine(request), planned), media_type="application/json"
+    )
 
 
 @router.get("/sessions/{session_id}/leaf", dependencies=[ReplicaRead])

@@ -341,21 +341,29 @@ async def latest_leaf(db: AsyncSession, profile: Profile, session_id: str) -> Se
 
 
 def apply_overlays(path: Sequence[Message], compactions: Sequence[Compaction]) -> list[SessionMessage]:
-    """Replace each compacted range on this path by one synthetic assistant message (newest overlay wins).
+    """Replace each compacted range on this path by one synthetic assistant message (`overlay_plan`)."""
+    by_id = {m.id: m for m in path}
+    plan = overlay_plan([m.id for m in path], compactions)
+    return [to_message(by_id[item]) if isinstance(item, str) else item for item in plan]
+
+
+def overlay_plan(path: Sequence[str], compactions: Sequence[Compaction]) -> list[str | SessionMessage]:
+    """The path's message ids with each compacted range replaced by one synthetic assistant message (newest
+    overlay wins).
 
     An overlay belongs to the branch it was made on: it applies only when its whole range lies on this path,
     so sibling branches compacted from the same message each keep their own summary.
     """
-    index = {m.id: i for i, m in enumerate(path)}
+    index = {m: i for i, m in enumerate(path)}
     by_start: dict[str, Compaction] = {}
     for c in compactions:  # oldest first, so the newest overlay of a start replaces older ones
         start, end = index.get(c.from_message_id), index.get(c.to_message_id)
         if start is not None and end is not None and end >= start:
             by_start[c.from_message_id] = c
-    out: list[SessionMessage] = []
+    out: list[str | SessionMessage] = []
     i = 0
     while i < len(path):
-        overlay = by_start.get(path[i].id)
+        overlay = by_start.get(path[i])
         end = index.get(overlay.to_message_id, -1) if overlay is not None else -1
         if overlay is not None and end >= i:
             out.append(
@@ -368,7 +376,7 @@ def apply_overlays(path: Sequence[Message], compactions: Sequence[Compaction]) -
             )
             i = end + 1
             continue
-        out.append(to_message(path[i]))
+        out.append(path[i])
         i += 1
     return out
 

@@ -61,6 +61,13 @@ def truncate_older(
         if index >= cutoff:
             out.append(message)
             continue
-        parts = [_truncate_part(p, max_tool_output_chars, max_text_chars) for p in message.parts]
-        out.append(message.model_copy(update={"parts": parts}))
+        out.append(truncate_message(message, max_tool_output_chars, max_text_chars))
     return out
+
+
+def truncate_message(
+    message: SessionMessage, max_tool_output_chars: int, max_text_chars: int
+) -> SessionMessage:
+    """One older message as `truncate_older` answers it."""
+    parts = [_truncate_part(p, max_tool_output_chars, max_text_chars) for p in message.parts]
+    return message.model_copy(update={"parts": parts})

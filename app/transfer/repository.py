@@ -1,5 +1,5 @@
 """SQL of export and import: the exported tables' columns read from the catalogue, keyset batches of a
-profile's rows rendered as NDJSON lines by PostgreSQL, and batch inserts that skip what is already there.
+profile's rows rendered as NDJSON lines by PostgreSQL (bounded in bytes, app.core.batches), and batch inserts that skip what is already there.
 
 The columns come from the catalogue rather than from a list here, so a column another change adds is
 exported and imported without touching this module; generated and identity columns are left out (they are
@@ -15,6 +15,8 @@ from typing import Any
 
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+
+from app.core import batches
 
 
 @dataclass(frozen=True)
@@ -131,9 +133,10 @@ async def schema_revision(conn: AsyncConnection) -> str | None:
 
 
 async def export_lines(
-    conn: AsyncConnection, table: Table, profile_id: int, profile_name: str, batch: int
+    conn: AsyncConnection, table: Table, profile_id: int, profile_name: str
 ) -> AsyncIterator[list[str]]:
-    """The profile's rows of one table as NDJSON lines (without newline), keyset batch by batch."""
+    """The profile's rows of one table as NDJSON lines (without newline), keyset batch by batch, each
+    batch about `batches.BATCH_BYTES` of lines at most (app.core.batches)."""
     order = table.order
     exported = list(table.columns)
     selected = ", ".join(f'"{c}"' for c in dict.fromkeys([*exported, *order]))
@@ -146,25 +149,30 @@ async def export_lines(
         f'FROM (SELECT {selected} FROM "{table.spec.table}" WHERE profile_id = :p {{after}} '
         f"ORDER BY {keys} LIMIT :n) t"
     )
-    first = text(sql_first.format(after=""))
-    following = text(sql_first.format(after=f"AND ({keys}) > ({after})"))
+    first = text(batches.bounded(sql_first.format(after=""), "octet_length(line)", keys))
+    following = text(
+        batches.bounded(sql_first.format(after=f"AND ({keys}) > ({after})"), "octet_length(line)", keys)
+    )
     params: dict[str, Any] = {
         "record": table.spec.record,
         "pname": profile_name,
         "drop": drop,
         "p": profile_id,
+        "budget": batches.BATCH_BYTES,
+        "n": batches.FIRST_ROWS,
     }
-    params["n"] = batch
     statement = first
     while True:
         rows = (await conn.execute(statement, params)).all()
-        if rows:
-            yield [r[0] for r in rows]
-        if len(rows) < batch:
+        if not rows:
             return
+        yield [r.line for r in rows]
+        if len(rows) == rows[0].available < params["n"]:
+            return  # the query's LIMIT was not reached, and every row it found fitted
         statement = following
-        for i, value in enumerate(rows[-1][1:]):
-            params[f"k{i}"] = value
+        for i, column in enumerate(order):
+            params[f"k{i}"] = getattr(rows[-1], column)
+        params["n"] = batches.next_rows(rows)
 
 
 # Whether a row (alias r) is kept out by a tombstone of its profile, per forgettable table.

@@ -3,7 +3,8 @@
 Export: a header line, then per live profile its `profile` record and its rows table by table (in
 dependency order), then an `end` line with the number of records, so a cut-off stream is told from a
 whole one. Everything is read in one REPEATABLE READ transaction (one consistent snapshot) on a connection
-of its own, in keyset batches: the export is never held in memory, whatever its size.
+of its own, in keyset batches of about 1 MiB (app.core.batches): the export is never held in memory,
+whatever its size, nor a batch of rows of megabytes each.
 
 Import: line by line from the request stream; each line is parsed and checked against the target tables'
 columns before it is buffered, consecutive rows of one table and profile are inserted in batches with
@@ -38,7 +39,6 @@ from app.transfer.repository import Column, Table
 
 FORMAT = "agent-memory-export"
 VERSION = 1
-EXPORT_BATCH = 2000
 IMPORT_BATCH = 1000
 MAX_LINE_BYTES = 8 * 1024 * 1024
 PROFILE_NAME_MAX = 100
@@ -93,7 +93,7 @@ async def export_stream(
                 yield (json.dumps(line) + "\n").encode()
                 records += 1
                 for table in tables:
-                    async for lines in repository.export_lines(conn, table, profile_id, name, EXPORT_BATCH):
+                    async for lines in repository.export_lines(conn, table, profile_id, name):
                         records += len(lines)
                         yield ("\n".join(lines) + "\n").encode()
             yield (json.dumps({"type": "end", "records": records}) + "\n").encode()

@@ -11,6 +11,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
+from app.core.batches import BATCH_BYTES
 from app.main import create_app
 from app.worker.runner import Worker
 from tests.conftest import ADMIN_KEY, fresh_database, make_settings
@@ -212,3 +213,30 @@ async def test_a_bad_line_rolls_the_whole_import_back(
 
     good = await target.post(f"/v1/namespaces/{ns}/import", content=body)
     assert good.status_code == 200 and good.json()["inserted"]["memory"] == 5
+
+
+async def test_an_export_of_large_messages_is_read_in_bounded_batches_and_imports_whole(
+    client: httpx.AsyncClient, target: httpx.AsyncClient, ns: str
+) -> None:
+    """Messages of half a batch's byte budget each (app.core.batches): the export's reads are cut by bytes,
+    each row in exactly once, and the import reads back the same history."""
+    url = f"/v1/namespaces/{ns}/profiles/big"
+    chat = f"{url}/sessions/long"
+    texts = [f"Report {i} ✓ 漢字. " + "ligne de données " * (BATCH_BYTES // 2 // 17) for i in range(7)]
+    for i, body in enumerate(texts):
+        await append(client, chat, text_message(f"m{i}", "user" if i % 2 == 0 else "assistant", body))
+    for i in range(40):
+        await client.post(f"{url}/remember", json={"content": f"Fact number {i} about the archive."})
+    dump = await export(client, ns, profile="big")
+    lines = [json.loads(line) for line in dump.splitlines()]
+    messages = [line["data"] for line in lines if line["type"] == "message"]
+    assert [m["id"] for m in messages] == [f"m{i}" for i in range(7)]
+    assert [m["parts"][0]["text"] for m in messages] == texts
+    assert len([line for line in lines if line["type"] == "memory"]) == 40
+    assert lines[-1] == {"type": "end", "records": len(lines) - 2}
+
+    assert (await target.post("/v1/namespaces", json={"name": ns})).status_code in (201, 409)
+    imported = await target.post(f"/v1/namespaces/{ns}/import", content=dump)
+    assert imported.status_code == 200, imported.text
+    source = (await client.get(f"{chat}/history")).json()
+    assert (await target.get(f"{chat}/history")).json() == source
