@@ -16,7 +16,7 @@ from typing import Any
 
 BATCH_BYTES = 1024 * 1024
 MAX_ROWS = 2000
-FIRST_ROWS = 16
+FIRST_ROWS = 4
 
 
 def bounded(inner: str, size: str, order: str) -> str:
@@ -30,7 +30,9 @@ def bounded(inner: str, size: str, order: str) -> str:
         "SELECT * FROM ("
         f"SELECT b.*, sum({size}) OVER (ORDER BY {order} ROWS UNBOUNDED PRECEDING) - ({size}) AS before_bytes, "
         f"{size} AS row_bytes, count(*) OVER () AS available "
-        f"FROM ({inner}) b) c WHERE c.before_bytes < :budget ORDER BY {order}"
+        # OFFSET 0 keeps `inner` a subquery of its own: pulled up, each mention of a rendered column
+        # (the size thrice, the row once) would render it again, four times the work.
+        f"FROM ({inner} OFFSET 0) b) c WHERE c.before_bytes < :budget ORDER BY {order}"
     )
 
 

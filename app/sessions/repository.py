@@ -259,20 +259,24 @@ async def clear_messages(db: AsyncSession, profile_id: int, session_id: str) -> 
     )
 
 
+# The childless message with the greatest createdAt, ties broken by insertion order ({} its columns).
+_LATEST_LEAF = """
+    SELECT {} FROM messages m
+    WHERE m.profile_id = :p AND m.session_id = :s
+      AND NOT EXISTS (SELECT 1 FROM messages c WHERE c.profile_id = :p AND c.session_id = :s AND c.parent_id = m.id)
+    ORDER BY m.created_at DESC, m.seq DESC
+    LIMIT 1
+"""
+
+
 async def latest_leaf(db: AsyncSession, profile_id: int, session_id: str) -> Message | None:
-    """The childless message with the greatest createdAt, ties broken by insertion order."""
-    stmt = text(
-        """
-        SELECT m.* FROM messages m
-        WHERE m.profile_id = :p AND m.session_id = :s
-          AND NOT EXISTS (SELECT 1 FROM messages c
-                          WHERE c.profile_id = :p AND c.session_id = :s AND c.parent_id = m.id)
-        ORDER BY m.created_at DESC, m.seq DESC
-        LIMIT 1
-        """
-    )
-    row = await db.execute(select(Message).from_statement(stmt), {"p": profile_id, "s": session_id})
-    return row.scalar_one_or_none()
+    stmt = select(Message).from_statement(text(_LATEST_LEAF.format("m.*")))
+    return (await db.execute(stmt, {"p": profile_id, "s": session_id})).scalar_one_or_none()
+
+
+async def latest_leaf_id(db: AsyncSession, profile_id: int, session_id: str) -> str | None:
+    stmt = text(_LATEST_LEAF.format("m.id"))
+    return (await db.execute(stmt, {"p": profile_id, "s": session_id})).scalar_one_or_none()
 
 
 async def children(db: AsyncSession, profile_id: int, session_id: str, message_id: str) -> list[Message]:
@@ -329,21 +333,6 @@ async def path_ids(db: AsyncSession, profile_id: int, session_id: str, leaf_id: 
     """The ids of `path_to`'s messages (root → leaf), without reading their parts."""
     params = {"p": profile_id, "s": session_id, "leaf": leaf_id, "cap": MAX_DEPTH}
     return list((await db.execute(_PATH_IDS, params)).scalars())
-
-
-async def latest_leaf_id(db: AsyncSession, profile_id: int, session_id: str) -> str | None:
-    """`latest_leaf`'s id."""
-    stmt = text(
-        """
-        SELECT m.id FROM messages m
-        WHERE m.profile_id = :p AND m.session_id = :s
-          AND NOT EXISTS (SELECT 1 FROM messages c
-                          WHERE c.profile_id = :p AND c.session_id = :s AND c.parent_id = m.id)
-        ORDER BY m.created_at DESC, m.seq DESC
-        LIMIT 1
-        """
-    )
-    return (await db.execute(stmt, {"p": profile_id, "s": session_id})).scalar_one_or_none()
 
 
 # The messages of a list of ids, in its order, parts as JSON text; cut to a batch's byte budget.

@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -37,6 +41,36 @@ def live_server() -> Iterator[str]:
             yield served.base_url
     finally:
         asyncio.run(drop_database(SERVER_URL, name))
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def client_venv(tmp_path: Path, extra: str | None = None, *, timeout: float = 600) -> Path:
+    """A fresh venv under `tmp_path` with `./clients/python` (`[extra]` with it) installed from a copy of
+    the package, its dependencies from PyPI, nothing of the service's venv: its Python.
+
+    A copy, because setuptools builds in the source tree (build/, *.egg-info) and the checkout under test
+    stays as it is."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    python = venv / "bin" / "python"
+    checkout = tmp_path / "checkout"
+    shutil.copytree(
+        ROOT / "clients" / "python",
+        checkout / "clients" / "python",
+        ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"),
+    )
+    package = "./clients/python" + (f"[{extra}]" if extra else "")
+    installed = subprocess.run(
+        [str(python), "-m", "pip", "install", "--quiet", package],
+        cwd=checkout,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert installed.returncode == 0, installed.stderr
+    return python
 
 
 @dataclass

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import httpx
+
+from tests.clients.conftest import client_venv
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text()
@@ -29,25 +29,7 @@ def test_readme_client_example_in_a_fresh_venv(live_server: str, tmp_path: Path)
     (example,) = re.findall(r"```python\n(.*?)```", section, flags=re.S)
     assert len([line for line in example.splitlines() if line.strip() and not line.startswith("from ")]) == 3
 
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
-    python = venv / "bin" / "python"
-    # From a copy of the package: setuptools builds in the source tree (build/, *.egg-info), and the
-    # checkout under test stays as it is.
-    checkout = tmp_path / "checkout"
-    shutil.copytree(
-        ROOT / "clients" / "python",
-        checkout / "clients" / "python",
-        ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"),
-    )
-    installed = subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", "./clients/python"],
-        cwd=checkout,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert installed.returncode == 0, installed.stderr
+    python = client_venv(tmp_path)
     # Installed, not read from the checkout: run from elsewhere, and the module lives in the venv.
     where = subprocess.run(
         [str(python), "-c", "import agent_memory_client; print(agent_memory_client.__file__)"],
@@ -55,7 +37,7 @@ def test_readme_client_example_in_a_fresh_venv(live_server: str, tmp_path: Path)
         capture_output=True,
         text=True,
     )
-    assert where.stdout.startswith(str(venv)), where
+    assert where.stdout.startswith(str(python.parents[1])), where
 
     assert httpx.post(f"{live_server}/v1/namespaces", json={"name": "demo"}).status_code in (201, 409)
     script = tmp_path / "example.py"

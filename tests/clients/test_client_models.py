@@ -1,15 +1,20 @@
 """The Python client's models against the committed OpenAPI document (the CI check of issue 49): every
 schema of `openapi/openapi.json` has a class of the same name in `agent_memory_client.models` with the same
-fields (by their wire names), and every enumeration a `Literal` of the same values; a field added on either
-side and not the other fails here. The check itself is shown to fail on a field added to a copy of the
-document and on a field added to a copy of a model. Every operation of the document has its method in both
+fields (by their wire names), each field referring to the same schemas (the enumeration or the model it is
+typed with; an answer may read an enumeration as a plain `str`), and every enumeration a `Literal` of the
+same values; a field added on either side and not the other fails here. The check itself is shown to fail
+on a field added to a copy of the document, on a field added to a copy of a model, and on a field typed
+with another enumeration or model than the document's. Every operation of the document has its method in both
 clients (by its operationId, or the seed API's name). The sync client is checked to be what
 clients/python/scripts/unasync.py writes from the async one."""
 
 from __future__ import annotations
 
+import ast
 import copy
+import inspect
 import json
+import re
 import subprocess
 import sys
 import typing
@@ -31,6 +36,78 @@ NOT_MIRRORED = {
 def wire_fields(model: type[BaseModel]) -> set[str]:
     """A model's fields as the API spells them (its aliases)."""
     return {field.alias or name for name, field in model.model_fields.items()}
+
+
+def _document_refs(schema: Any) -> set[str]:
+    """The schemas a property's schema refers to (through anyOf, items, …), by name."""
+    if isinstance(schema, dict):
+        found = {schema["$ref"].rsplit("/", 1)[1]} if isinstance(schema.get("$ref"), str) else set()
+        return found.union(*(_document_refs(v) for k, v in schema.items() if k != "$ref"))
+    if isinstance(schema, list):
+        return set().union(*(_document_refs(v) for v in schema))
+    return set()
+
+
+def _module_aliases() -> dict[str, set[str]]:
+    """The module-level aliases of agent_memory_client.models (`Part = Annotated[TextPart | …]`): the
+    names each one's expression mentions."""
+    tree = ast.parse(inspect.getsource(models))
+    return {
+        node.targets[0].id: {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+        for node in tree.body
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+    }
+
+
+ALIASES = _module_aliases()
+
+
+def _client_refs(annotation: str, schemas: set[str], seen: frozenset[str] = frozenset()) -> set[str]:
+    """The document's schemas a field's annotation (as written) refers to, through the module's aliases."""
+    found: set[str] = set()
+    for name in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", annotation):
+        if name in schemas:
+            found.add(name)
+        elif name in ALIASES and name not in seen:
+            found |= _client_refs(" ".join(ALIASES[name]), schemas, seen | {name})
+    return found
+
+
+def _annotation(model: type[BaseModel], field: str) -> str:
+    """A field's annotation as written in its class (the module postpones annotations: a string)."""
+    for klass in model.__mro__:
+        written = vars(klass).get("__annotations__", {}).get(field)
+        if written is not None:
+            return written if isinstance(written, str) else repr(written)
+    return ""
+
+
+def _enums(names: set[str], schemas: dict[str, Any]) -> set[str]:
+    return {n for n in names if "enum" in schemas[n]}
+
+
+def _ref_problems(
+    name: str, schema: dict[str, Any], model: type[BaseModel], document: dict[str, Any]
+) -> list[str]:
+    """Fields typed with another enumeration or model than the document's."""
+    schemas = document["components"]["schemas"]
+    names = set(schemas) - set(NOT_MIRRORED)
+    problems = []
+    for field_name, field in model.model_fields.items():
+        wire = field.alias or field_name
+        if wire not in schema.get("properties", {}):
+            continue
+        documented = _document_refs(schema["properties"][wire]) & names
+        typed = _client_refs(_annotation(model, field_name), names)
+        if not issubclass(model, models.RequestModel) and not _enums(typed, schemas):
+            # Answers (and parts, read back as sent) may read an enumeration as a plain string: a newer
+            # server's value is kept.
+            documented -= _enums(documented, schemas)
+        if documented != typed:
+            problems.append(
+                f"{name}.{wire}: refers to {sorted(documented)} in the document, {sorted(typed)} in the client"
+            )
+    return problems
 
 
 def mismatches(document: dict[str, Any], namespace: dict[str, Any]) -> list[str]:
@@ -56,6 +133,7 @@ def mismatches(document: dict[str, Any], namespace: dict[str, Any]) -> list[str]
             problems.append(f"{name}.{field}: in the document, not in the client's model")
         for field in sorted(mirrored - documented):
             problems.append(f"{name}.{field}: in the client's model, not in the document")
+        problems.extend(_ref_problems(name, schema, mirror, document))
     return problems
 
 
@@ -85,6 +163,28 @@ def test_a_field_added_to_a_model_fails_the_check() -> None:
     namespace = {**vars(models), "RecallRequest": widened}
     assert mismatches(DOCUMENT, namespace) == [
         "RecallRequest.rerank: in the client's model, not in the document"
+    ]
+
+
+class BlockOutTypedWithTheKeysScope(models.BlockOut):
+    """The mistake the check once missed: a block's scope typed as a key's (the names and values of both
+    enumerations were right)."""
+
+    scope: models.KeyScope  # type: ignore[assignment]
+
+
+def test_a_field_typed_with_another_enumeration_or_model_fails_the_check() -> None:
+    namespace = {**vars(models), "BlockOut": BlockOutTypedWithTheKeysScope}
+    assert mismatches(DOCUMENT, namespace) == [
+        "BlockOut.scope: refers to ['BlockOutScope'] in the document, ['KeyScope'] in the client"
+    ]
+    document = copy.deepcopy(DOCUMENT)
+    schemas = document["components"]["schemas"]
+    schemas["EditRequest"]["properties"]["type"]["anyOf"][0] = {"$ref": "#/components/schemas/JobStatus"}
+    schemas["SessionList"]["properties"]["sessions"]["items"] = {"$ref": "#/components/schemas/MemoryOut"}
+    assert mismatches(document, vars(models)) == [
+        "EditRequest.type: refers to ['JobStatus'] in the document, ['MemoryType'] in the client",
+        "SessionList.sessions: refers to ['MemoryOut'] in the document, ['SessionInfo'] in the client",
     ]
 
 

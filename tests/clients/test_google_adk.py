@@ -8,34 +8,17 @@ docs/integrations/google-adk.md's example as written, twice."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
-import sys
 from pathlib import Path
+
+from tests.clients.conftest import client_venv
 
 ROOT = Path(__file__).resolve().parents[2]
 ADK_VERSION = "2.15.0"  # the version the extra's range is tested with
 
 
 def test_google_adk_memory_service(live_server: str, tmp_path: Path) -> None:
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
-    python = venv / "bin" / "python"
-    # From a copy of the package: setuptools builds in the source tree, and the checkout stays as it is.
-    checkout = tmp_path / "checkout"
-    shutil.copytree(
-        ROOT / "clients" / "python",
-        checkout / "clients" / "python",
-        ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"),
-    )
-    installed = subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", "./clients/python[google-adk]"],
-        cwd=checkout,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert installed.returncode == 0, installed.stderr
+    python = client_venv(tmp_path, "google-adk", timeout=900)
     version = subprocess.run(
         [str(python), "-c", "from importlib.metadata import version; print(version('google-adk'))"],
         capture_output=True,

@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 from fastapi import FastAPI
 
-from app.core.batches import BATCH_BYTES, FIRST_ROWS
+from app.core.batches import BATCH_BYTES
 from tests.mcp.test_mcp import admin, data, mcp_client
 from tests.sessions.helpers import append, new_session, text_message
 
@@ -32,11 +32,11 @@ def _tool_message(message_id: str, size: int) -> dict[str, Any]:
 
 
 async def _long_session(client: httpx.AsyncClient, profile_url: str) -> tuple[str, list[dict[str, Any]]]:
-    """More messages than a first batch asks for, every third one big enough that a batch's byte budget
+    """More messages than the first batches ask for, every third one big enough that a batch's byte budget
     cuts it: the reads fall on every kind of edge."""
     url = f"{profile_url}/sessions/{await new_session(client, profile_url)}"
     sent = []
-    for i in range(FIRST_ROWS * 2 + 5):
+    for i in range(37):
         if i % 3 == 2:
             message = _tool_message(f"m{i}", BATCH_BYTES // 3)
         else:
