@@ -23,10 +23,16 @@ from typing import Any
 from app.extraction.default import extract_memories
 from app.extraction.types import InputMessage
 
-# Both labelled blind: chat statements, three quarters English; messages in eight other languages.
+# All labelled blind: chat statements, three quarters English; messages in eight, then twelve other
+# languages.
 DEFAULT_DATA = [
     Path(__file__).resolve().parent / "data" / name
-    for name in ("statements_labelled.json", "statements_world.json", "statements_blind.json")
+    for name in (
+        "statements_labelled.json",
+        "statements_world.json",
+        "statements_blind.json",
+        "statements_blind_2.json",
+    )
 ]
 SAID_AT = datetime(2026, 5, 13, 18, 0, tzinfo=UTC)  # a Wednesday: relative dates resolve to something
 
