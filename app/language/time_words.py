@@ -122,6 +122,9 @@ class _Compiled:
     season_re: re.Pattern[str] | None
     holiday_index: dict[str, str]
     holiday_re: re.Pattern[str] | None
+    # In a question a holiday named alone is the time asked about ("¿Dónde paso la Navidad?", "var firade
+    # jag jul?"), as in English.
+    holiday_asked_re: re.Pattern[str] | None
     years: dict[str, int]
     future_re: re.Pattern[str] | None
     past_re: re.Pattern[str] | None
@@ -206,11 +209,11 @@ def compiled(words: TimeWords) -> _Compiled:
                 rf"(?:\s+(?P<post>{mods})(?!\w))?{year}"
             )
     holiday_index = {fold(p): key for key, names in words.holidays.items() for p in _alternatives(names)}
-    holiday_re = None
+    holiday_re = holiday_asked_re = None
     if holiday_index:
         names = _alternation(list(holiday_index))
         if u:
-            holiday_re = re.compile(
+            holiday_re = holiday_asked_re = re.compile(
                 rf"(?:(?:(?P<yw>{year_words})|(?P<mod>{mods}))\s*(?:的|の)?\s*)?(?P<h>{names})"
             )
         else:
@@ -219,6 +222,10 @@ def compiled(words: TimeWords) -> _Compiled:
             # encanta la Navidad" says nothing about when.
             holiday_re = re.compile(
                 rf"(?:^|(?<!\w)(?P<pre>{before})\s+|(?<!\w)(?P<mod>{mods})\s+)(?P<h>{names})(?!\w)"
+                rf"(?:\s+(?P<post>{mods})(?!\w))?"
+            )
+            holiday_asked_re = re.compile(
+                rf"(?:(?<!\w)(?P<pre>{before})\s+|(?<!\w)(?P<mod>{mods})\s+)?(?<!\w)(?P<h>{names})(?!\w)"
                 rf"(?:\s+(?P<post>{mods})(?!\w))?"
             )
     future, past, since = _alternatives(words.future), _alternatives(words.past), _alternatives(words.since)
@@ -241,6 +248,7 @@ def compiled(words: TimeWords) -> _Compiled:
         season_re=season_re,
         holiday_index=holiday_index,
         holiday_re=holiday_re,
+        holiday_asked_re=holiday_asked_re,
         years=years,
         future_re=re.compile(_bounded(_alternation(future), u)) if future else None,
         past_re=re.compile(_bounded(_alternation(past), u)) if past else None,
@@ -343,7 +351,8 @@ def candidates(text: str, b: Builder, words: TimeWords) -> list[TimeMention]:
     for m in c.season_re.finditer(folded) if c.season_re is not None else ():
         if (mention := _season(b, c, m)) is not None:
             found.append(mention)
-    for m in c.holiday_re.finditer(folded) if c.holiday_re is not None else ():
+    holidays = c.holiday_asked_re if b.question else c.holiday_re
+    for m in holidays.finditer(folded) if holidays is not None else ():
         found.append(_holiday(b, c, m))
     if c.since_re is not None:
         found = [
