@@ -34,6 +34,7 @@ from app.core.middleware import (
 )
 from app.core.migrations import upgrade_to_head
 from app.core.openapi_shape import named_literals, shape_for_sdks
+from app.core.quotas import QuotaBook
 from app.core.refusals import AuthRefusals
 from app.core.replicas import ReplicaSet
 from app.core.scopes import Scope as KeyScope
@@ -106,7 +107,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     engine, url = database.engine, database.url
     app.state.engine = engine
     app.state.database_url = url
-    app.state.sessionmaker = create_sessionmaker(engine)
+    app.state.sessionmaker = create_sessionmaker(engine, app.state.quotas)
     batcher = app.state.remember_batcher = RememberBatcher(engine)
     # None without AGENT_MEMORY_READ_DATABASE_URLS: every read is the primary's.
     replicas = ReplicaSet.from_settings(settings, engine)
@@ -216,6 +217,7 @@ def create_app(
     app.state.settings = settings
     app.state.key_cache = KeyCache()
     app.state.auth_refusals = AuthRefusals()
+    app.state.quotas = QuotaBook.from_settings(settings)
     app.state.run_worker = settings.run_worker if run_worker is None else run_worker
     app.state.migrate_on_start = migrate_on_start
     app.state.started_open = started_open
@@ -376,6 +378,10 @@ def build_openapi(app: FastAPI) -> dict[str, object]:
             # The guards in front of every route (app.core.middleware): headers past their limit, and an
             # open server's rules for what a web page may send.
             guards = [403, 421, 431, *([415] if method.upper() in STATE_CHANGING else [])]
+            if path not in ("/healthz", "/readyz", "/metrics", "/openapi.json"):
+                guards.append(
+                    429
+                )  # a namespace's requests per minute (app.core.quotas), failed authentications
             responses = operation.setdefault("responses", {})
             for status, response in error_responses(*guards).items():
                 responses.setdefault(str(status), {k: v for k, v in response.items() if k != "model"})

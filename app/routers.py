@@ -14,6 +14,7 @@ from app.namespaces.router import key_router
 from app.namespaces.router import router as namespaces_router
 from app.ops.router import router as ops_router
 from app.profiles.router import router as profiles_router
+from app.quotas.router import router as quotas_router
 from app.recall.router import router as recall_router
 from app.sessions.router import router as sessions_router
 from app.summary.router import router as summary_router
@@ -31,6 +32,7 @@ ROUTERS: list[APIRouter] = [
     ops_router,
     namespaces_router,
     key_router,
+    quotas_router,
     profiles_router,
     summary_router,
     jobs_router,

@@ -272,6 +272,10 @@ async def get_principal(
     operation = getattr(route, "name", None)
     if operation is not None:
         principal.require(needed(operation, request.method), operation)
+    # The namespace's requests per minute (app.core.quotas), counted once the key is known to be good.
+    quotas = getattr(request.app.state, "quotas", None)
+    if quotas is not None:
+        await quotas.count_request(request.app.state.sessionmaker, principal.namespace_id)
     return principal
 
 

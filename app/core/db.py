@@ -289,8 +289,14 @@ async def driver_fetch(
     return rows
 
 
-def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
-    return async_sessionmaker(engine, expire_on_commit=False)
+def create_sessionmaker(
+    engine: AsyncEngine, quotas: object | None = None
+) -> async_sessionmaker[AsyncSession]:
+    """Sessions of the engine; `quotas` (the process's `core.quotas.QuotaBook`) rides on each as
+    `session.info["quotas"]`, so whatever writes finds the namespace's limits."""
+    if quotas is None:
+        return async_sessionmaker(engine, expire_on_commit=False)
+    return async_sessionmaker(engine, expire_on_commit=False, info={"quotas": quotas})
 
 
 async def get_db(request: Request) -> AsyncIterator[AsyncSession]:

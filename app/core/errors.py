@@ -11,7 +11,7 @@ from asyncpg.exceptions._base import InternalClientError
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -102,6 +102,17 @@ class Problem(BaseModel):
     status: int
     detail: str
     code: str
+
+
+class QuotaProblem(Problem):
+    """A 429: `rate_limited` (requests per minute, or failed authentications) or `quota_exceeded` (a storage
+    quota); `Retry-After` says when to come back."""
+
+    quota: str | None = Field(
+        default=None, description="The quota reached: memories, messages, bytes or requestsPerMinute."
+    )
+    limit: int | None = Field(default=None, description="Its limit.")
+    usage: int | None = Field(default=None, description="A storage quota's usage before the refused write.")
 
 
 class ValidationErrorItem(BaseModel):
@@ -253,7 +264,7 @@ CREATED: dict[int | str, dict[str, Any]] = {201: {"description": "Created"}}
 def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     out: dict[int | str, dict[str, Any]] = {}
     for status in statuses:
-        model = ValidationProblem if status == 422 else Problem
+        model = {422: ValidationProblem, 429: QuotaProblem}.get(status, Problem)
         out[status] = {
             "model": model,
             "description": HTTPStatus(status).phrase,

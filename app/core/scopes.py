@@ -28,6 +28,7 @@ ADMIN_OPERATIONS = frozenset(
         "list_keys",
         "revoke_key",
         "delete_namespace",
+        "set_quotas",
         "import_namespace",
         "create_webhook",
         "list_webhooks",

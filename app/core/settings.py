@@ -95,6 +95,23 @@ class Settings(BaseSettings):
         le=300,
         description="The longest `wait` a feed request may ask for (a long-poll holds no database connection).",
     )
+    # Per-namespace quotas (app.quotas): the server's defaults, each overridable per namespace; 0 = no limit.
+    quota_memories: int = Field(
+        default=0, ge=0, description="Active memories a namespace may hold (0: no limit)."
+    )
+    quota_messages: int = Field(
+        default=0, ge=0, description="Session messages a namespace may hold (0: no limit)."
+    )
+    quota_bytes: int = Field(
+        default=0,
+        ge=0,
+        description="Bytes a namespace's memories and messages may take as stored (0: no limit).",
+    )
+    quota_requests_per_minute: int = Field(
+        default=0,
+        ge=0,
+        description="Requests a namespace's keys may make in one minute (0: no limit).",
+    )
     llm_base_url: str | None = Field(
         default=None,
         description="OpenAI-compatible endpoint (…/v1) for extraction, compaction and answers. Unset: no LLM.",

@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.ingest import repository
 from app.ingest.schemas import IngestRequest, IngestResult
 from app.models import Profile
+from app.quotas.service import held_to_quotas
 from app.worker import queue
 
 UNIT_SEPARATOR = "\x1f"
@@ -53,17 +54,19 @@ async def ingest(db: AsyncSession, profile: Profile, request: IngestRequest) -> 
         ids.append(identity)
         keep.append(message)
 
-    inserted = await repository.store_batch(
-        db,
-        profile.id,
-        session_id,
-        ids,
-        [m.role for m in keep],
-        [m.name for m in keep],
-        [m.content for m in keep],
-        [m.timestamp or now for m in keep],
-        [json.dumps(m.metadata) if m.metadata else None for m in keep],
-    )
+    # Held to the namespace's quotas on what it really stored (a re-sent conversation adds nothing).
+    async with held_to_quotas(db, profile.namespace_id, "messages", "bytes"):
+        inserted = await repository.store_batch(
+            db,
+            profile.id,
+            session_id,
+            ids,
+            [m.role for m in keep],
+            [m.name for m in keep],
+            [m.content for m in keep],
+            [m.timestamp or now for m in keep],
+            [json.dumps(m.metadata) if m.metadata else None for m in keep],
+        )
     # Not inserted: stored already, or a message a deleted memory took with it (its tombstone stands), which
     # counts as known: re-sending a conversation does not bring back what was forgotten.
     new_ids = [i for i in ids if i in inserted]

@@ -22,6 +22,11 @@ class JobOut(ApiModel):
         default=0,
         description="Memories an extraction made past its bound (2,000 a job, 100 a message), not stored.",
     )
+    memories_over_quota: int = Field(
+        default=0,
+        description="Memories an extraction made that were not stored because the namespace's memories or "
+        "bytes quota was reached (its messages are kept).",
+    )
     error: str | None = None
     created_at: datetime
     finished_at: datetime | None = None

@@ -29,6 +29,7 @@ def _job_out(job: queue.JobStatus) -> JobOut:
         attempts=job.attempts,
         memories_created=int((job.result or {}).get("memoriesCreated", 0)),
         memories_over_bound=int((job.result or {}).get("memoriesOverBound", 0)),
+        memories_over_quota=int((job.result or {}).get("memoriesOverQuota", 0)),
         error=job.last_error if job.status == "failed" else None,
         created_at=job.created_at,
         finished_at=job.finished_at,

@@ -110,6 +110,8 @@ class McpTools:
                 try:
                     principal = await authenticate(state, _bearer(headers), db)
                     principal.require(needs, "this tool")
+                    # A tool call is a request of the namespace's key (app.core.quotas).
+                    await state.quotas.count_request(state.sessionmaker, principal.namespace_id)
                     namespace = (
                         namespace
                         or await namespaces.implied_name(db, principal)
@@ -140,7 +142,10 @@ class McpTools:
                     await db.rollback()
                     raise
         except AppError as exc:
-            return _problem(exc.status, exc.code, exc.detail, **exc.extra())
+            # A 429's Retry-After rides in the result (a tool call has no headers of its own).
+            retry = (exc.headers() or {}).get("Retry-After")
+            extra = {**exc.extra(), **({"retryAfter": int(retry)} if retry else {})}
+            return _problem(exc.status, exc.code, exc.detail, **extra)
         except ValidationError as exc:
             return _invalid(exc)
         except Exception as exc:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from datetime import UTC, timedelta
 from typing import Any
 
+from sqlalchemy.ext.asyncio import AsyncSession
+
 from app.core.timestamps import earlier_by
 from app.events import repository as events
 from app.events.types import EventType
@@ -18,8 +20,9 @@ from app.extraction.text import parse_message
 from app.extraction.types import Extractor, InputMessage
 from app.language.detect import Language, detect
 from app.memories import service
-from app.memories.repository import Speaker
+from app.memories.repository import NewMemory, Speaker
 from app.profiles import repository as profiles_repository
+from app.quotas import service as quotas
 from app.sessions import repository as sessions_repository
 from app.sessions.repository import MessageText
 from app.worker.context import JobContext, JobInfo
@@ -82,8 +85,10 @@ def extractor_for(ctx: JobContext) -> Extractor:
 async def run_extraction(ctx: JobContext, job: JobInfo, payload: ExtractPayload) -> ExtractResult:
     profile_id, session_id = job.require_session()
     async with ctx.transaction() as db:
-        if await profiles_repository.get_live_by_id(db, profile_id) is None:
+        profile = await profiles_repository.get_live_by_id(db, profile_id)
+        if profile is None:
             return ExtractResult()  # deleted meanwhile: the purge job removes everything
+        namespace_id = profile.namespace_id
         rows, new_from = await sessions_repository.window_messages(
             db, profile_id, session_id, payload.message_ids, CONTEXT_MESSAGES
         )
@@ -107,16 +112,51 @@ async def run_extraction(ctx: JobContext, job: JobInfo, payload: ExtractPayload)
     # Ingest stores messages as English text (it does not detect): the others are indexed in their language.
     languages = {message_id: lang.config for message_id, lang in said_in.items() if not lang.english}
     async with ctx.transaction() as db:
+        # The quota lock first (when the namespace has a limit), before any row lock, as every checked writer.
+        room = await quotas.memory_room(db, namespace_id)
         await sessions_repository.set_languages(db, profile_id, session_id, languages)
         speakers = {r.id: _speaker(r) for r in rows}
-        stored = await service.store(
-            db, profile_id, service.new_memories(extracted, session_id, metadata, speakers)
+        stored, over_quota = await _store_within(
+            db,
+            namespace_id,
+            profile_id,
+            room,
+            service.new_memories(extracted, session_id, metadata, speakers),
         )
         counts = {
             "jobId": job.id,
             "memoriesCreated": stored.created,
             "memoriesSuperseded": stored.superseded,
             "memoriesSkipped": stored.skipped + over_bound,
+            "memoriesOverQuota": over_quota,
         }
         await events.record(db, profile_id, EventType.INGEST_COMPLETED, session_id=session_id, data=counts)
-    return ExtractResult(memories_created=stored.created, memories_over_bound=over_bound)
+    return ExtractResult(
+        memories_created=stored.created, memories_over_bound=over_bound, memories_over_quota=over_quota
+    )
+
+
+async def _store_within(
+    db: AsyncSession, namespace_id: int, profile_id: int, room: quotas.MemoryRoom, memories: list[NewMemory]
+) -> tuple[service.Stored, int]:
+    """Store what the namespace's quotas leave room for, in batches that fit (a memory the profile holds
+    already takes no room): (what was stored, how many memories were left out). Messages are never touched:
+    they were acknowledged when stored."""
+    created = superseded = skipped = 0
+    while memories:
+        # A memory's stored size: its UTF-8 bytes and a header (compression only makes it smaller).
+        fit = room.fitting([len(m.content.encode()) + 4 for m in memories])
+        if fit == 0:
+            break
+        stored = await service.store(db, profile_id, memories[:fit])
+        created, superseded, skipped = (
+            created + stored.created,
+            superseded + stored.superseded,
+            skipped + stored.skipped,
+        )
+        memories = memories[fit:]
+        if memories:
+            room = await quotas.memory_room(db, namespace_id)
+    if memories:
+        quotas.count_left_out("memories", len(memories))
+    return service.Stored(created, superseded, skipped), len(memories)

@@ -38,6 +38,7 @@ from app.memories.schemas import (
 from app.models import Profile
 from app.namespaces.service import NamespaceNotFound
 from app.profiles import service as profiles
+from app.quotas import service as quotas
 from app.sessions import repository as sessions_repository
 
 # Classified on the event loop up to this length (well under a millisecond); longer texts in a thread.
@@ -168,7 +169,8 @@ async def remember(
     this returns.
     """
     memory = await _classified(content, session_id, metadata)
-    if not restore:
+    # A namespace with a limit on memories or bytes takes the unit of work, where its quotas are checked.
+    if not restore and not await quotas.limited_by_name(sessionmaker, namespace, "memories", "bytes"):
         done = await batcher.remember(RememberItem(principal.namespace_id, namespace, profile_name, memory))
         if done.namespace_id is None:
             raise NamespaceNotFound(f"namespace '{namespace}' not found")
@@ -220,20 +222,23 @@ async def _remember_in_transaction(
 ) -> tuple[MemoryOut, bool]:
     if restore:  # the explicit way back for forgotten content: its tombstones are lifted first
         await repository.lift_tombstones_of(db, profile.id, memory.content_hash)
-    row = await repository.insert_one(db, profile.id, memory)
+    async with quotas.held_to_quotas(db, profile.namespace_id, "memories", "bytes"):
+        row = await repository.insert_one(db, profile.id, memory)
+        if row is None:
+            # Already stored (perhaps by a concurrent remember): that memory, current again if it was replaced.
+            existing = await repository.get_by_hash(db, profile.id, memory.content_hash)
+            if existing is None:
+                forgotten = await repository.tombstone_of(db, profile.id, memory.content_hash)
+                assert forgotten is not None
+                raise MemoryForgotten(forgotten)
+            if existing.superseded_by is not None:
+                await repository.revive(db, profile.id, existing.id)
+                existing = await repository.get(db, profile.id, existing.id)
+                assert existing is not None
     if row is not None:
         MEMORIES_CREATED.labels(memory.type).inc()
         return MemoryOut.model_validate(row), True
-    # Already stored (perhaps by a concurrent remember): answer that memory, current again if it was replaced.
-    existing = await repository.get_by_hash(db, profile.id, memory.content_hash)
-    if existing is None:
-        forgotten = await repository.tombstone_of(db, profile.id, memory.content_hash)
-        assert forgotten is not None
-        raise MemoryForgotten(forgotten)
-    if existing.superseded_by is not None:
-        await repository.revive(db, profile.id, existing.id)
-        existing = await repository.get(db, profile.id, existing.id)
-        assert existing is not None
+    assert existing is not None
     return MemoryOut.model_validate(existing), False
 
 

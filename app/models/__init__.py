@@ -13,6 +13,7 @@ from app.models.jobs import Job
 from app.models.memories import Memory, MemorySource, MemoryVersion
 from app.models.namespaces import ApiKey, Namespace
 from app.models.profiles import Profile
+from app.models.quotas import NamespaceRequestWindow, NamespaceUsage, NamespaceUsageChange
 from app.models.sessions import Message, Session
 from app.models.tombstones import MemoryTombstone, TombstoneMessage
 from app.models.webhooks import WebhookDelivery, WebhookEndpoint
@@ -35,6 +36,9 @@ __all__ = [
     "MemoryVersion",
     "Message",
     "Namespace",
+    "NamespaceRequestWindow",
+    "NamespaceUsage",
+    "NamespaceUsageChange",
     "Profile",
     "Session",
     "TombstoneMessage",

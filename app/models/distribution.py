@@ -64,6 +64,10 @@ TABLES: dict[str, Distribution] = {
     "event_counters": BY_NAMESPACE,
     "events": BY_NAMESPACE,
     "event_cursors": BY_NAMESPACE,
+    # Quotas' usage counters and request windows, one row per namespace (migration 0022).
+    "namespace_usage": BY_NAMESPACE,
+    "namespace_usage_changes": BY_NAMESPACE,
+    "namespace_request_windows": BY_NAMESPACE,
     # Webhook endpoints are claimed across namespaces with `FOR UPDATE SKIP LOCKED` (the dispatcher's lease),
     # as jobs are: tables of the coordinator, their deliveries with them.
     "webhook_endpoints": COORDINATOR,

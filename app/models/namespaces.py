@@ -17,6 +17,11 @@ class Namespace(Base):
     name: Mapped[str] = mapped_column(String(32), nullable=False)
     created_at: Mapped[datetime] = created_at_column()
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # The namespace's own limits (app.quotas): NULL takes the server's default, 0 means no limit.
+    quota_memories: Mapped[int | None] = mapped_column(BigInteger)
+    quota_messages: Mapped[int | None] = mapped_column(BigInteger)
+    quota_bytes: Mapped[int | None] = mapped_column(BigInteger)
+    quota_requests_per_minute: Mapped[int | None] = mapped_column(BigInteger)
 
     __table_args__ = (
         # Only live namespaces hold their name: a deleted one frees it at once.

@@ -24,7 +24,7 @@ PROFILE_PREFIX = "/v1/namespaces/{namespace}/profiles/{profile}"
 def profile_router(tag: str) -> APIRouter:
     """A router for routes under one profile: its path prefix, and the errors every such route may answer
     (no key, no such namespace or profile, a malformed name)."""
-    return APIRouter(prefix=PROFILE_PREFIX, tags=[tag], responses=error_responses(401, 404, 422))
+    return APIRouter(prefix=PROFILE_PREFIX, tags=[tag], responses=error_responses(401, 404, 422, 429))
 
 
 async def _existing(

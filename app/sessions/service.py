@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.core.errors import Conflict, NotFound, ValidationFailed
 from app.core.pagination import decode_cursor, decode_cursor_time, encode_cursor
 from app.models import Compaction, Message, Profile, Session
+from app.quotas.service import held_to_quotas
 from app.sessions import repository, system_prompt
 from app.sessions.row_bound import indexed_text
 from app.sessions.schemas import (
@@ -207,7 +208,8 @@ async def append_message(
     if existing is not None:
         return to_message(existing), False
     parent = await _resolve_parent(db, profile, session_id, parent_given, parent_id)
-    row, created = await _insert(db, profile, session_id, message, parent)
+    async with held_to_quotas(db, profile.namespace_id, "messages", "bytes"):
+        row, created = await _insert(db, profile, session_id, message, parent)
     if created:
         await _after_append(db, profile, session, [row.id])
     return to_message(row), created
@@ -226,12 +228,13 @@ async def append_messages(
     parent = await _resolve_parent(db, profile, session_id, parent_given, parent_id)
     out: list[SessionMessage] = []
     new_ids: list[str] = []
-    for message in messages:
-        row, created = await _insert(db, profile, session_id, message, parent)
-        if created:
-            new_ids.append(row.id)
-        out.append(to_message(row))
-        parent = row.id
+    async with held_to_quotas(db, profile.namespace_id, "messages", "bytes"):
+        for message in messages:
+            row, created = await _insert(db, profile, session_id, message, parent)
+            if created:
+                new_ids.append(row.id)
+            out.append(to_message(row))
+            parent = row.id
     if new_ids:
         await _after_append(db, profile, session, new_ids)
     return out
@@ -266,16 +269,17 @@ async def upsert_message(
     existing = await repository.get_message(db, profile.id, session_id, message_id)
     if existing is None:
         return await append_message(db, profile, session_id, message, parent_given, parent_id)
-    row = await repository.update_message(
-        db,
-        profile.id,
-        session_id,
-        message_id,
-        message.role,
-        message.name,
-        message.parts,
-        indexed_text(message.parts),
-    )
+    async with held_to_quotas(db, profile.namespace_id, "bytes"):
+        row = await repository.update_message(
+            db,
+            profile.id,
+            session_id,
+            message_id,
+            message.role,
+            message.name,
+            message.parts,
+            indexed_text(message.parts),
+        )
     await repository.touch(db, profile.id, session_id)
     if session.extract_memories and row.text_content != existing.text_content:
         # Extraction is idempotent on content: only statements the edit added become new memories.
@@ -493,21 +497,22 @@ async def fork(
     created = await repository.insert_session(db, profile.id, new_id, name=name, parent_session_id=session_id)
     assert created is not None
     parent: str | None = None
-    for message in path:
-        copy_id = str(uuid.uuid4())
-        await repository.insert_message(
-            db,
-            profile.id,
-            new_id,
-            copy_id,
-            parent,
-            message.role,
-            message.name,
-            message.parts,
-            message.text_content,
-            message.created_at,
-        )
-        parent = copy_id
+    async with held_to_quotas(db, profile.namespace_id, "messages", "bytes"):
+        for message in path:
+            copy_id = str(uuid.uuid4())
+            await repository.insert_message(
+                db,
+                profile.id,
+                new_id,
+                copy_id,
+                parent,
+                message.role,
+                message.name,
+                message.parts,
+                message.text_content,
+                message.created_at,
+            )
+            parent = copy_id
     return to_info(await repository.update_session(db, profile.id, new_id))
 
 
@@ -534,7 +539,17 @@ async def split(
     )
     assert created is not None
     parts: list[dict[str, Any]] = [{"type": "text", "text": SPLIT_PREFIX + summary}]
-    await repository.insert_message(
-        db, profile.id, new_id, str(uuid.uuid4()), None, "assistant", None, parts, indexed_text(parts), None
-    )
+    async with held_to_quotas(db, profile.namespace_id, "messages", "bytes"):
+        await repository.insert_message(
+            db,
+            profile.id,
+            new_id,
+            str(uuid.uuid4()),
+            None,
+            "assistant",
+            None,
+            parts,
+            indexed_text(parts),
+            None,
+        )
     return to_info(await repository.update_session(db, profile.id, new_id))

@@ -34,6 +34,7 @@ from app.core.names import check_profile_name
 from app.core.text import MESSAGE_CONTENT_BYTES, REMEMBER_CONTENT_BYTES, storable_text
 from app.memories import service as memories
 from app.profiles import repository as profiles_repository
+from app.quotas.service import held_to_quotas
 from app.transfer import repository
 from app.transfer.repository import Column, Table
 
@@ -439,14 +440,17 @@ async def lines_of(chunks: AsyncIterator[bytes]) -> AsyncIterator[tuple[int, byt
 async def import_stream(db: AsyncSession, namespace_id: int, chunks: AsyncIterator[bytes]) -> ImportCounts:
     importer = _Importer(db, namespace_id, await repository.tables(db))
     last = 0
-    async for number, raw in lines_of(chunks):
-        last = number
-        if not raw.strip():
-            continue  # blank lines (a trailing CRLF's, an editor's) carry nothing
-        if len(raw) > MAX_LINE_BYTES:
-            raise ImportLineInvalid(number, f"longer than {MAX_LINE_BYTES} bytes")
-        await importer.line(number, raw)
-    return await importer.finish(last)
+    # Held to the namespace's quotas as a whole: an import that would pass one stores nothing (429).
+    async with held_to_quotas(db, namespace_id, "memories", "messages", "bytes"):
+        async for number, raw in lines_of(chunks):
+            last = number
+            if not raw.strip():
+                continue  # blank lines (a trailing CRLF's, an editor's) carry nothing
+            if len(raw) > MAX_LINE_BYTES:
+                raise ImportLineInvalid(number, f"longer than {MAX_LINE_BYTES} bytes")
+            await importer.line(number, raw)
+        counts = await importer.finish(last)
+    return counts
 
 
 async def profile_exists(db: AsyncSession, namespace_id: int, name: str) -> bool:

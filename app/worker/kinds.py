@@ -53,6 +53,8 @@ class ExtractPayload(JobPayload):
 class ExtractResult(JobResult):
     # Memories the job's extraction made past its bound (MEMORIES_PER_JOB), not stored.
     memories_over_bound: int = 0
+    # Memories it made that the namespace's memories or bytes quota left no room for (app.quotas).
+    memories_over_quota: int = 0
 
 
 # -- purge ------------------------------------------------------------------------------------------

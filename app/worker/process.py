@@ -16,6 +16,7 @@ from app.core.db import create_sessionmaker
 from app.core.embedded import Database
 from app.core.heap import freeze_startup_objects
 from app.core.migrations import upgrade_to_head
+from app.core.quotas import QuotaBook
 from app.core.settings import Settings
 from app.worker.health import HealthServer
 from app.worker.registry import Registry, registry
@@ -68,7 +69,13 @@ async def run_worker_process(
                     raise
                 logger.warning("database not ready (%s); retrying", type(exc).__name__)
                 await asyncio.sleep(START_RETRY_SECONDS)
-        worker = Worker(settings, create_sessionmaker(engine), settings.listen_url(url), name=name, jobs=jobs)
+        worker = Worker(
+            settings,
+            create_sessionmaker(engine, QuotaBook.from_settings(settings)),
+            settings.listen_url(url),
+            name=name,
+            jobs=jobs,
+        )
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):

@@ -74,9 +74,11 @@ from agent_memory_client.models import (
     NamespaceCreate,
     NamespaceList,
     NamespaceOut,
+    NamespaceQuotas,
     ProfileDetail,
     ProfileList,
     ProfileOut,
+    QuotaSettings,
     Readiness,
     RecallRequest,
     RecallResult,
@@ -284,6 +286,30 @@ class AsyncMemoryClient:
 
     async def revoke_key(self, key_id: str, *, namespace: str | None = None) -> None:
         await self._request("DELETE", f"{self._ns(namespace)}/keys/{segment(key_id)}")
+
+    async def get_quotas(self, name: str | None = None) -> NamespaceQuotas:
+        """The namespace's quotas: each limit in force (None: none), where it comes from, the usage now."""
+        return await self._get(NamespaceQuotas, f"{self._ns(name)}/quotas")
+
+    async def set_quotas(
+        self,
+        name: str | None = None,
+        *,
+        memories: int | None = None,
+        messages: int | None = None,
+        bytes: int | None = None,
+        requests_per_minute: int | None = None,
+    ) -> NamespaceQuotas:
+        """Set the namespace's own limits (the server's admin key only). All four are replaced: one left
+        None takes the server's default; 0 is no limit."""
+        limits = body(
+            QuotaSettings,
+            memories=memories,
+            messages=messages,
+            bytes=bytes,
+            requests_per_minute=requests_per_minute,
+        )
+        return parse(NamespaceQuotas, await self._request("PUT", f"{self._ns(name)}/quotas", json=limits))
 
     # -- profiles ----------------------------------------------------------------------------------------
 

@@ -56,6 +56,7 @@ JobStatus = Literal["queued", "running", "done", "failed"]
 MemoryType = Literal["fact", "event", "instruction", "task"]
 MemoryVersionChange = Literal["created", "edited", "restored", "superseded", "deleted"]
 MessageRole = Literal["system", "user", "assistant"]
+QuotaSource = Literal["namespace", "server"]
 ResponseLength = Literal["short", "medium", "long"]
 StreamState = Literal["streaming", "done"]
 ThinkingLevel = Literal["low", "medium", "high"]
@@ -349,6 +350,7 @@ class JobOut(ResponseModel):
     kind: str
     memories_created: int
     memories_over_bound: int = 0
+    memories_over_quota: int = 0
     status: str
 
 
@@ -495,6 +497,14 @@ class NamespaceOut(ResponseModel):
     name: str
 
 
+class NamespaceQuotas(ResponseModel):
+    bytes: Quota
+    memories: Quota
+    messages: Quota
+    namespace: str
+    requests_per_minute: Quota
+
+
 class Problem(ResponseModel):
     """RFC 9457 problem details, as every error response carries them."""
 
@@ -546,6 +556,39 @@ class ReasoningPart(PartModel):
     state: str | None = None
     text: str
     type: Literal["reasoning"] = "reasoning"
+
+
+class Quota(ResponseModel):
+    limit: int | None
+    source: QuotaSource
+    usage: int
+
+
+NamespaceQuotas.model_rebuild()  # it names Quota, defined after it
+
+
+class QuotaProblem(ResponseModel):
+    """A 429: `rate_limited` (requests per minute, or failed authentications) or `quota_exceeded` (a storage
+    quota); `Retry-After` says when to come back."""
+
+    code: str
+    detail: str
+    limit: int | None = None
+    quota: str | None = None
+    status: int
+    title: str
+    type: str
+    usage: int | None = None
+
+
+class QuotaSettings(RequestModel):
+    """A namespace's own limits, all four replaced at once (a field left out is null: the server's default;
+    0 is no limit)."""
+
+    bytes: int | None = None
+    memories: int | None = None
+    messages: int | None = None
+    requests_per_minute: int | None = None
 
 
 class RecallCandidate(ResponseModel):

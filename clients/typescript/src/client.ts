@@ -27,6 +27,8 @@ export type EditRequest = Schemas["EditRequest"];
 export type Job = Schemas["JobOut"];
 export type SummaryRequest = Schemas["SummaryRequest"];
 export type Namespace = Schemas["NamespaceOut"];
+export type NamespaceQuotas = Schemas["NamespaceQuotas"];
+export type QuotaSettings = Schemas["QuotaSettings"];
 export type Profile = Schemas["ProfileOut"];
 export type SessionCreate = Schemas["SessionCreate"];
 export type SessionInfo = Schemas["SessionInfo"];
@@ -121,6 +123,18 @@ export class MemoryClient {
 
   async getNamespace(name: string): Promise<Namespace> {
     return unwrap(await this.api.GET("/v1/namespaces/{namespace}", { params: { path: { namespace: name } } }));
+  }
+
+  /** The namespace's quotas: each limit in force (null: none), where it comes from, and the usage now. */
+  async getQuotas(name: string): Promise<NamespaceQuotas> {
+    return unwrap(await this.api.GET("/v1/namespaces/{namespace}/quotas", { params: { path: { namespace: name } } }));
+  }
+
+  /** Set the namespace's own limits (the server's admin key only): one left null takes the server's default, 0 is no limit. */
+  async setQuotas(name: string, limits: QuotaSettings): Promise<NamespaceQuotas> {
+    return unwrap(
+      await this.api.PUT("/v1/namespaces/{namespace}/quotas", { params: { path: { namespace: name } }, body: limits }),
+    );
   }
 
   /** Every namespace the key may see, page after page. */

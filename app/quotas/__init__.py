@@ -1,0 +1,1 @@
+"""Per-namespace quotas: limits, usage, and where writes are held to them."""
