@@ -27,6 +27,7 @@ BENCHMARKS = {
     "locomo": "bench.locomo",
     "memory-core": "bench.bench_memory_core",
     "outbox": "bench.bench_outbox",
+    "quotas": "bench.bench_quotas",
     "recall": "bench.bench_recall",
     "replicas": "bench.bench_replicas",
     "streams": "bench.bench_streams",

@@ -27,7 +27,8 @@ class EventOut(ApiModel):
     data: dict[str, Any] = Field(
         description="A `memory.*` event: `memory`, the memory's fields as the API returns them (for "
         "`memory.deleted` its last state), and for `memory.updated` `change` (`edited` or `restored`). "
-        "`ingest.completed`: `jobId`, `memoriesCreated`, `memoriesSuperseded`, `memoriesSkipped`. "
+        "`ingest.completed`: `jobId`, `memoriesCreated`, `memoriesSuperseded`, `memoriesSkipped`, "
+        "`memoriesOverQuota`. "
         "`session.deleted`, `profile.deleted`: empty."
     )
 

@@ -138,8 +138,8 @@ async def set_quotas(
 ) -> NamespaceQuotas:
     """Replace the namespace's own limits (an admin of the server only: a tenant's keys, its admin key among
     them, cannot lift the limits set on it)."""
+    namespace = await namespaces.resolve(db, principal, name)  # another namespace's key: 404, as everywhere
     principal.require_admin()
-    namespace = await namespaces.resolve(db, principal, name)
     await repository.set_overrides(
         db, namespace.id, Overrides(body.memories, body.messages, body.bytes, body.requests_per_minute)
     )

@@ -129,3 +129,30 @@ async def test_a_key_revoked_by_one_process_is_refused_by_another_at_once(
             status = (await elsewhere.get("/v1/namespaces/pooled-keys")).status_code
             await asyncio.sleep(0.05)
         assert status == 401
+
+
+async def test_quotas_hold_through_the_pooler(app: FastAPI, client: httpx.AsyncClient) -> None:
+    """The quota lock is transaction-scoped and the request window one statement: writers racing at a
+    namespace's limit store exactly the limit, and its requests per minute are counted, over two server
+    connections."""
+    assert (await client.post("/v1/namespaces", json={"name": "quota"})).status_code == 201
+    limits = {"memories": 4, "requestsPerMinute": 2}
+    assert (await client.put("/v1/namespaces/quota/quotas", json=limits)).status_code == 200
+    things = ["kite", "oboe", "sled", "yurt", "canoe", "loom", "harp", "wok"]
+    remembered = await asyncio.gather(
+        *(
+            client.post("/v1/namespaces/quota/profiles/p/remember", json={"content": f"I own a {t}."})
+            for t in things
+        )
+    )
+    assert sorted(r.status_code for r in remembered) == [201] * 4 + [429] * 4
+    usage = (await client.get("/v1/namespaces/quota/quotas")).json()
+    assert usage["memories"]["usage"] == 4
+    key = (await client.post("/v1/namespaces/quota/keys", json={"name": "k", "scope": "read"})).json()["key"]
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app),
+        base_url="http://test",
+        headers={"Authorization": f"Bearer {key}"},
+    ) as tenant:
+        statuses = [(await tenant.get("/v1/namespaces/quota/quotas")).status_code for _ in range(4)]
+    assert statuses[0] == 200 and 429 in statuses, statuses
