@@ -269,3 +269,75 @@ async def test_mcp_tools_are_held_to_the_quotas(app: FastAPI, client: httpx.Asyn
         problems = [r.structured_content or {} for r in results if r.is_error]
         assert problems and problems[-1]["code"] == "rate_limited", [json.dumps(p) for p in problems]
         assert 1 <= problems[-1]["retryAfter"] <= 60
+
+
+async def counted(app: FastAPI, ns: str) -> dict[str, int]:
+    """The namespace's usage counted the slow way, from the tables themselves."""
+    from sqlalchemy import text
+
+    async with app.state.sessionmaker() as db:
+        row = (
+            await db.execute(
+                text(
+                    """
+                    SELECT
+                      (SELECT count(*) FILTER (WHERE m.superseded_by IS NULL) FROM memories m
+                       JOIN profiles p ON p.id = m.profile_id JOIN namespaces n ON n.id = p.namespace_id
+                       WHERE n.name = :ns),
+                      (SELECT count(*) FROM messages s JOIN profiles p ON p.id = s.profile_id
+                       JOIN namespaces n ON n.id = p.namespace_id WHERE n.name = :ns),
+                      coalesce((SELECT sum(pg_column_size(m.content)) FROM memories m
+                       JOIN profiles p ON p.id = m.profile_id JOIN namespaces n ON n.id = p.namespace_id
+                       WHERE n.name = :ns), 0)
+                      + coalesce((SELECT sum(pg_column_size(s.parts)) FROM messages s
+                       JOIN profiles p ON p.id = s.profile_id JOIN namespaces n ON n.id = p.namespace_id
+                       WHERE n.name = :ns), 0)
+                    """
+                ),
+                {"ns": ns},
+            )
+        ).one()
+    return {"memories": int(row[0]), "messages": int(row[1]), "bytes": int(row[2])}
+
+
+async def test_the_counters_match_the_tables_through_every_kind_of_write(
+    app: FastAPI, client: httpx.AsyncClient, ns: str, worker: Worker
+) -> None:
+    """Inserts, supersession, edits, deletes of memories, messages and sessions, concurrent writers (whose
+    changes may wait for a later commit to be folded), a deleted profile's purge: the counters stay what
+    counting the rows gives."""
+    base = f"/v1/namespaces/{ns}/profiles"
+    assert (await remember(client, ns, "My favourite colour is blue.")).status_code == 201
+    assert (await remember(client, ns, "My favourite colour is green now.")).status_code == 201  # supersedes
+    await asyncio.gather(*(remember(client, ns, f"I have {i} cousins in town {i}.") for i in range(10)))
+    await asyncio.gather(*(ingest(client, ns, f"Line {i} of a chat.", session=f"c{i}") for i in range(6)))
+    assert (
+        await ingest(client, ns, "I live in Lisbon.", "I work as a nurse.", session="x")
+    ).status_code == 202
+    await worker.drain()
+    message = {"message": {"id": "m1", "role": "user", "parts": [{"type": "text", "text": "short"}]}}
+    assert (await client.post(f"{base}/alice/sessions/chat/messages", json=message)).status_code == 201
+    longer = {
+        "message": {"id": "m1", "role": "user", "parts": [{"type": "text", "text": "much longer " * 50}]}
+    }
+    assert (await client.put(f"{base}/alice/sessions/chat/messages/m1", json=longer)).status_code == 200
+    assert (await client.delete(f"{base}/alice/sessions/c0/messages")).status_code == 204
+    listed = (await client.get(f"{base}/alice/memories", params={"limit": 3})).json()["memories"]
+    edited = await client.patch(
+        f"{base}/alice/memories/{listed[0]['id']}", json={"content": "I have a big family."}
+    )
+    assert edited.status_code == 200, edited.text
+    assert (await client.delete(f"{base}/alice/memories/{listed[1]['id']}")).status_code == 200
+    assert (await remember(client, ns, "Bob: I sail on weekends.")).status_code == 201
+    assert (
+        await client.post(f"{base}/bob/remember", json={"content": "I sail on Sundays."})
+    ).status_code == 201
+    shown = await quotas(client, ns)
+    assert {q: shown[q]["usage"] for q in ("memories", "messages", "bytes")} == await counted(app, ns)
+
+    assert (await client.delete(f"{base}/alice")).status_code == 202
+    await worker.drain()
+    shown = await quotas(client, ns)
+    after = await counted(app, ns)
+    assert {q: shown[q]["usage"] for q in ("memories", "messages", "bytes")} == after
+    assert after["memories"] == 1 and after["messages"] == 0
