@@ -107,8 +107,8 @@ PATHS: dict[str, Callable[[str], object]] = {
         types_asked(text),
         relations_of(text),
         phrases_of(text),
-        related_words(words_of(text)),
-        base_forms(text),
+        related_words(words_of(text), "en"),
+        base_forms(text, "en"),
     ),
 }
 

@@ -30,9 +30,10 @@ from app.extraction.types import (
     InputMessage,
 )
 from app.extraction.typing_rules import _person_topic
-from app.language import lexicon as lx
 from app.language.detect import ENGLISH
+from app.language.languages.en import lexicon as lx
 from app.language.sentences import split_sentences
+from app.language.speakers import speaker_label
 from app.language.temporal import find_time
 
 
@@ -180,4 +181,4 @@ def _previous_question(conversation: _Conversation, index: int, name: str) -> st
 def _speech_for(speaker: str | None, role: str) -> tuple[str, bool]:
     if speaker:
         return speaker, True
-    return lx.speaker_label(role), False
+    return speaker_label(role), False

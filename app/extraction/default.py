@@ -68,8 +68,8 @@ from app.extraction.types import (
     InputMessage,
 )
 from app.extraction.typing_rules import _build
-from app.language import lexicon as lx
 from app.language.detect import ENGLISH, Language, detect
+from app.language.languages.en import lexicon as lx
 from app.language.sentences import split_sentences
 from app.language.temporal import TimeMention
 

@@ -23,7 +23,7 @@ from app.extraction.text import (
     strip_emoji,
 )
 from app.extraction.typing_rules import _person_topic
-from app.language import lexicon as lx
+from app.language.languages.en import lexicon as lx
 from app.language.temporal import find_time, names_a_day
 
 # ---------------------------------------------------------------- sentence analysis

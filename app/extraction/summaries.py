@@ -29,8 +29,8 @@ from app.extraction.types import (
     SUMMARY_MAX_CHARS,
     ExtractedMemory,
 )
-from app.language import lexicon as lx
 from app.language.categories import categories_of
+from app.language.languages.en import lexicon as lx
 from app.language.lemmas import base_forms
 from app.language.temporal import TimeMention, find_time, names_a_holiday
 
@@ -213,7 +213,7 @@ def _summarise(group: _Group, speech: _Speech, kind: MemoryType, mention: TimeMe
 def _keywords(text: str, topic: str | None) -> list[str]:
     """Generated search words: categories of what the text names, base forms of its irregular verbs,
     and the words a question about its topic key's slot would use."""
-    words = categories_of(text) + base_forms(text)
+    words = categories_of(text, "en") + base_forms(text, "en")
     if topic:
         attribute = topic.partition(".")[2]
         slot = lx.SLOT_WORDS.get(attribute)

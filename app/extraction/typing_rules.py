@@ -27,7 +27,7 @@ from app.extraction.types import (
     CONTENT_MAX_CHARS,
     ExtractedMemory,
 )
-from app.language import lexicon as lx
+from app.language.languages.en import lexicon as lx
 from app.language.temporal import TimeMention, detect_tense, find_time
 
 # ---------------------------------------------------------------- typing and topics

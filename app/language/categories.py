@@ -1,111 +1,29 @@
-"""The one table of categories and their instances: a question names a category ("what race", "which
-dessert", "do for a living"), the conversation names an instance ("a half marathon", "a lemon tart",
-"I'm a nurse").
+"""Categories and their instances, in each language that has a table of them (its module's `CATEGORIES`:
+English's): a question names a category ("what race", "which dessert", "do for a living"), the
+conversation names an instance ("a half marathon", "a lemon tart", "I'm a nurse").
 
 Both sides use it. Recall adds a question's category words' instances to the query, lightly
 (`instances_of`); extraction adds a memory's instances' categories to its low-weight context
 (`categories_of`), so "What race did I run?" finds "I ran my first half marathon" without the
-conversation ever saying "race". Plain words; PostgreSQL stems them. Kept general (hypernyms of common
-nouns), never grown from one question's miss.
+conversation ever saying "race". A language without a table adds nothing: its words are searched as said.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 
-_JOBS = (
-    "job work career engineer developer programmer nurse teacher doctor manager designer lawyer accountant "
-    "chef cook electrician plumber midwife scientist researcher professor consultant analyst architect "
-    "mechanic firefighter paramedic therapist pharmacist barista baker writer artist photographer "
-    "student intern promotion hired office company"
-)
-_PARTNER = "boyfriend girlfriend husband wife partner fiance fiancee dating married wedding engaged"
-_HEALTH = "hospital doctor surgery operation er emergency physio injury injured broke stroke sick diagnosis"
-_RACE = "marathon half-marathon 5k 10k triathlon ultramarathon duathlon relay regatta grand-prix fun-run"
-_DESSERT = (
-    "cake tart pie brownie brownies cookie cookies cupcake cupcakes pudding tiramisu cheesecake ice-cream "
-    "gelato sorbet mousse pastry pastries crumble trifle macarons muffin muffins pavlova flan custard"
-)
-_MEAL = "breakfast brunch lunch dinner supper picnic barbecue bbq feast takeaway takeout"
-_DISH = (
-    "pasta pizza curry risotto lasagna lasagne paella stew soup salad sushi ramen tacos burrito dumplings "
-    "noodles roast casserole omelette sandwich burger steak"
-)
-_DRINK = "coffee tea wine beer cocktail cocktails juice smoothie whisky whiskey gin espresso latte"
-_GAME = "chess poker scrabble monopoly catan board-game videogame minecraft zelda fifa puzzle crossword"
-_FILM = "film movie cinema documentary thriller comedy horror animation series episode sitcom"
-_ART = "painting drawing sketch sculpture pottery ceramics watercolour watercolor mural canvas portrait"
-_CRAFT = "knitting sewing crochet pottery woodwork carpentry embroidery quilting origami"
-_PLACE = (
-    "museum gallery park beach lake mountain forest river island village castle cathedral temple market "
-    "zoo aquarium stadium theatre theater library cafe restaurant pub bar festival"
-)
-_PARTY = "party birthday wedding anniversary barbecue celebration reunion housewarming graduation shower"
-_CLOTHES = "dress shirt jacket coat shoes boots trainers sneakers jeans scarf hat sweater jumper suit"
-_SCHOOL = "school university college degree course class lecture exam thesis diploma masters phd"
-_PLANT = "plant plants flowers roses tulips tomatoes herbs garden seedlings succulents orchid"
-_TRANSPORT = "train flight plane bus ferry car taxi bike scooter drive"
-
-CATEGORIES: dict[str, str] = {
-    "job": _JOBS, "work": _JOBS, "living": _JOBS, "career": _JOBS, "occupation": _JOBS,
-    "profession": _JOBS, "employ": _JOBS, "employed": _JOBS, "employer": "company firm office work",
-    "vehicle": "car scooter moped motorcycle motorbike bike bicycle truck van suv campervan",
-    "car": "car scooter truck van suv drive",
-    "pet": "dog cat puppy kitten hamster rabbit parrot",
-    "animal": "dog cat puppy kitten hamster rabbit parrot horse",
-    "dog": "puppy retriever labrador terrier poodle beagle spaniel collie shepherd husky rescue",
-    "cat": "kitten tabby rescue",
-    "sport": "running marathon football soccer tennis basketball swimming climbing cycling yoga gym hiking "
-             "rugby cricket golf volleyball badminton rowing surfing skiing boxing",
-    "exercise": "running marathon gym yoga swimming cycling climbing",
-    "race": _RACE, "competition": _RACE + " tournament contest championship",
-    "hobby": "painting pottery reading hiking gardening cooking baking photography knitting climbing guitar",
-    "instrument": "guitar piano violin drums cello flute saxophone ukulele",
-    "music": "song band concert album guitar piano",
-    "book": "novel author read reading memoir",
-    "married": _PARTNER, "marry": _PARTNER, "wedding": _PARTNER, "engaged": _PARTNER, "spouse": _PARTNER,
-    "partner": _PARTNER, "relationship": _PARTNER, "dating": _PARTNER, "single": _PARTNER,
-    "kid": "son daughter twins baby boys girls children",
-    "child": "son daughter twins baby boys girls kids",
-    "children": "son daughter twins baby boys girls kids",
-    "family": "mom mum dad mother father sister brother parents grandmother grandma grandfather grandpa "
-              "aunt uncle cousin nephew niece son daughter wife husband kids children baby twins",
-    "relative": "mom mum dad mother father sister brother aunt uncle cousin nephew niece grandma grandpa",
-    "parent": "mom mum dad mother father",
-    "city": "town live lives moved home",
-    "live": "city town moved home apartment house",
-    "hometown": "grew born city town",
-    "health": _HEALTH, "sick": _HEALTH, "ill": _HEALTH, "injury": _HEALTH, "medical": _HEALTH,
-    "emergency": "er hospital ambulance",
-    "trip": "travel flight flew visit vacation holiday",
-    "travel": "trip flight flew visit vacation holiday",
-    "vacation": "trip holiday travel beach",
-    "holiday": "trip vacation travel beach",
-    "food": "eat cook dinner restaurant dish vegetarian vegan",
-    "dessert": _DESSERT, "sweet": _DESSERT, "bake": _DESSERT + " bread sourdough loaf scones",
-    "meal": _MEAL + " " + _DISH, "dish": _DISH, "drink": _DRINK,
-    "diet": "vegetarian vegan meat eat",
-    "house": "apartment flat bungalow cottage home",
-    "study": _SCHOOL, "school": "university college degree course class", "education": _SCHOOL,
-    "gift": "present gave bought", "present": "gift gave bought",
-    "birthday": "birthday turns born",
-    "furniture": "table chair desk shelf bed sofa bench wardrobe dresser",
-    "friend": "friends buddy mate",
-    "game": _GAME, "film": _FILM, "movie": _FILM, "show": "series episode sitcom documentary musical play",
-    "art": _ART, "craft": _CRAFT, "place": _PLACE, "party": _PARTY, "celebration": _PARTY,
-    "event": _PARTY + " concert festival conference match gig",
-    "clothes": _CLOTHES, "clothing": _CLOTHES, "outfit": _CLOTHES,
-    "plant": _PLANT, "garden": _PLANT, "transport": _TRANSPORT,
-    "language": "english spanish french german italian portuguese japanese mandarin chinese arabic korean",
-    "weather": "rain snow storm heatwave sunny wind fog",
-}  # fmt: skip
+from app.language.languages import CATEGORIES
 
 _WORD_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
 
-def _index() -> dict[str, tuple[str, ...]]:
+@functools.cache
+def _index(language: str) -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
+    """A language's instances → their categories, and the first halves of its hyphenated instances ("half"
+    of "half-marathon": only after one of them is the next word worth joining, so a text is scanned once)."""
     out: dict[str, list[str]] = {}
-    for category, instances in CATEGORIES.items():
+    for category, instances in CATEGORIES.get(language, {}).items():
         for instance in instances.split():
             if instance != category:
                 out.setdefault(instance, []).append(category)
@@ -113,41 +31,40 @@ def _index() -> dict[str, tuple[str, ...]]:
     # Plurals resolve in the same single lookup ("tarts" → tart's categories).
     for k, v in list(index.items()):
         index.setdefault(k + "s", v)
-    return index
-
-
-_CATEGORIES_OF: dict[str, tuple[str, ...]] = _index()
-# First halves of hyphenated instances ("half" of "half-marathon"): only after one of them is the next
-# word worth joining, so a text is scanned once.
-_JOIN_FIRST = frozenset(k.split("-")[0] for k in _CATEGORIES_OF if "-" in k)
+    return index, frozenset(k.split("-")[0] for k in index if "-" in k)
 
 
 def _singular(word: str) -> str | None:
     return word[:-1] if word.endswith("s") and len(word) > 3 else None
 
 
-def instances_of(words: set[str]) -> str:
-    """The instances of a question's category words, as one string for PostgreSQL to stem."""
+def instances_of(words: set[str], language: str) -> str:
+    """The instances of a question's category words (in `language`, ISO 639-1), as one string for
+    PostgreSQL to stem."""
+    table = CATEGORIES.get(language, {})
     out: list[str] = []
     for word in sorted(words):
         singular = _singular(word)
-        found = CATEGORIES.get(word) or (CATEGORIES.get(singular) if singular else None)
+        found = table.get(word) or (table.get(singular) if singular else None)
         if found:
             out.append(found)
     return " ".join(out)
 
 
-def categories_of(text: str) -> list[str]:
-    """The categories of the instances a text names ("half marathon" → race, sport…), each once."""
+def categories_of(text: str, language: str) -> list[str]:
+    """The categories of the instances a text (in `language`) names ("half marathon" → race, sport…), each
+    once."""
+    index, join_first = _index(language)
+    if not index:
+        return []
     words = _WORD_RE.findall(text.lower())
     found: dict[str, None] = {}
-    index = _CATEGORIES_OF
     for i, word in enumerate(words):
         hit = index.get(word)
         if hit:
             found.update(dict.fromkeys(hit))
         # Hyphenated instances ("half-marathon") also match their spaced form ("half marathon").
-        if word in _JOIN_FIRST and i + 1 < len(words):
+        if word in join_first and i + 1 < len(words):
             hit = index.get(f"{word}-{words[i + 1]}")
             if hit:
                 found.update(dict.fromkeys(hit))

@@ -3,7 +3,7 @@ whether it asks the agent for a standing rule or names something to be done (whe
 `app.language.sentences`', the time it names `app.language.temporal`'s, in every language). (Whether it is only a greeting or
 thanks is `app.language.formulas`' and `app.extraction.chit_chat`'s.)
 
-The English rules (`app.language.lexicon`) read English only; these cues are
+The English rules (`app.language.languages.en.lexicon`) read English only; these cues are
 what the extractor uses for a statement in another language (`app.extraction.verbatim`), so nothing it
 cannot parse is dropped or rewritten. The word lists cover the languages the detector reads with a
 stemmer of their own and Chinese, Japanese and Korean; a word they miss only leaves a statement a fact

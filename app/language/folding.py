@@ -28,3 +28,9 @@ def fold(text: str) -> str:
     if text.isascii():
         return text.lower()  # the same, character for character, without a call per character
     return "".join(map(_folded, text))
+
+
+def uncased(word: str) -> bool:
+    """Whether a word is written in a script without case (Chinese, Japanese, Korean): no letter of it is
+    upper or lower case."""
+    return not any(c.isupper() or c.islower() for c in word)

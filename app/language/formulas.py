@@ -3,7 +3,7 @@ uses when it greets, takes leave, thanks, apologises, agrees, reacts or wishes w
 guess about the partner's news, the words that say nothing on their own, and the language's function
 words (snowball's stop lists, as PostgreSQL ships them).
 
-They are the classes the English rules use (`lexicon.GREETING_RE`, `THANKS_PREFIX_RE`, `CHIT_PHRASES`,
+They are the classes the English rules use (`en.lexicon.GREETING_RE`, `THANKS_PREFIX_RE`, `CHIT_PHRASES`,
 `FILLER`; `app.extraction.chit_chat.WELL_WISH_RE`, `GUESS_RE`), written once for Spanish, German, French,
 Portuguese, Italian, Dutch, Swedish, Chinese, Japanese and Korean from how those languages are spoken,
 never from a statement an evaluation missed. `app.extraction.chit_chat` decides with them; a language

@@ -75,3 +75,13 @@ def speaker_prefix(text: str) -> tuple[str, int] | None:
         return None
     name = m["name"].strip()
     return (name, m.end()) if is_name(name) else None
+
+
+# The speakers a message's role names when it carries no name: product labels, the same in every language.
+GENERIC_SPEAKERS = {"user": "User", "assistant": "Assistant", "system": "System"}
+
+
+def speaker_label(role: str, name: str | None = None) -> str:
+    """Who spoke, as memories, summaries and rendered history name them: the speaker's name when one was
+    given, else User / Assistant / System by the role."""
+    return name or GENERIC_SPEAKERS.get(role, role.capitalize() or "User")

@@ -16,8 +16,8 @@ from datetime import datetime
 
 from app.core.dates import format_date
 from app.core.tokens import estimate_tokens
-from app.language import lexicon as lx
 from app.language.detect import detect
+from app.language.speakers import GENERIC_SPEAKERS
 from app.llm.answers import ANSWER_TOKENS
 from app.recall.repository import Candidate
 
@@ -26,7 +26,7 @@ from app.recall.repository import Candidate
 ANSWER_CLOSE = 0.6
 ANSWER_MAX = {"short": 2, "medium": 3, "long": 8}
 # The speakers every profile has, whatever the names in its memories.
-_GENERIC_NAMES = frozenset(label.lower() for label in lx.GENERIC_SPEAKERS.values())
+_GENERIC_NAMES = frozenset(label.lower() for label in GENERIC_SPEAKERS.values())
 # "Which cities…", "What books…", "List…", "all the…": the question wants every item, not the best one.
 _LIST_QUESTION_RE = re.compile(
     r"^\s*(?:which|what)\s+(?:\w+\s+)?\w+s\b(?<!\bis)(?<!\bwas)(?<!\bdoes)(?<!\bhas)|\b(?:list|all|every|ever)\b"

@@ -14,7 +14,7 @@ import re
 import string
 from enum import Enum
 
-from app.language.lexicon import words
+from app.language.languages.en.lexicon import words
 from app.language.temporal import CALENDAR_WORDS
 from app.recall.repository import Candidate
 

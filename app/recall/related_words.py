@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from app.language.lexicon import GENERIC_SPEAKERS
+from app.language.speakers import GENERIC_SPEAKERS
 from app.language.temporal import CALENDAR_WORDS, PERIOD_WORDS
 from app.recall.query import STEMMER
 from app.recall.repository import Candidate

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from app.language.categories import CATEGORIES
+from app.language.languages.en.categories import CATEGORIES
 from app.recall.query import STEMMER
 
 _FIANCES = ("fiance", "fiancee", "fiancé", "fiancée")

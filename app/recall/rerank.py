@@ -29,7 +29,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from itertools import repeat
 
-from app.language.lexicon import uncased
+from app.language.folding import uncased
 from app.recall.answer_types import asked_for, holds
 from app.recall.related_words import relatedness
 from app.recall.repository import Candidate

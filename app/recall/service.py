@@ -261,7 +261,11 @@ async def lexical_stage(
     related = " ".join(
         filter(
             None,
-            [related_words(words), " ".join(base_forms(text)), *(relations.words if relations else [])],
+            [
+                related_words(words, language.code),
+                " ".join(base_forms(text, language.code)),
+                *(relations.words if relations else []),
+            ],
         )
     )
     analysis = await repository.analyse(

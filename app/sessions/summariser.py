@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from app.language.detect import detect
-from app.language.lexicon import speaker_label
 from app.language.sentences import split_sentences
+from app.language.speakers import speaker_label
 from app.sessions.schemas import SessionMessage
 from app.sessions.tokens import estimate_parts_tokens, estimate_string_tokens, is_tool_part
 

@@ -28,7 +28,7 @@ from app.core.tokens import estimate_tokens
 from app.extraction.text import parse_message
 from app.language.circumstances import tells_a_circumstance
 from app.language.detect import detect
-from app.language.lexicon import GENERIC_SPEAKERS, speaker_label
+from app.language.speakers import GENERIC_SPEAKERS, speaker_label
 from app.models import Profile
 from app.summary import repository
 from app.summary.repository import MemoryLine, MessageLine, SessionActivity

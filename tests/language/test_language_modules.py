@@ -12,7 +12,7 @@ from app.language.languages import MODULES, PARTS
 from app.language.languages import en as english
 from app.language.time_words import TimeWords
 
-KINDS: dict[str, type] = {"TIME": TimeWords, "FORMULAS": FormulaWords, "PRO_DROP": bool}
+KINDS: dict[str, type] = {"TIME": TimeWords, "FORMULAS": FormulaWords, "PRO_DROP": bool, "CATEGORIES": dict}
 
 
 def _modules() -> dict[str, ModuleType]:

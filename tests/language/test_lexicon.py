@@ -14,12 +14,12 @@ from pathlib import Path
 import app.extraction as extraction_package
 import app.language as language_package
 from app.extraction.default import classify_statement
-from app.language import lexicon as lx
+from app.language.languages.en import lexicon as lx
 
 _SOURCES = sorted(
     [
         *Path(extraction_package.__file__).parent.glob("*.py"),
-        *Path(language_package.__file__).parent.glob("*.py"),
+        *Path(language_package.__file__).parent.rglob("*.py"),
     ]
 )
 

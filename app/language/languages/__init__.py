@@ -37,6 +37,12 @@ CIRCUMSTANCES: dict[str, str] = {
     code: m.CIRCUMSTANCES for code, m in _ALL.items() if hasattr(m, "CIRCUMSTANCES")
 }
 PRO_DROP: frozenset[str] = frozenset(code for code, m in _ALL.items() if m.PRO_DROP)
+# English's alone so far: base forms of irregular verbs (`app.language.lemmas`), categories and their
+# instances (`app.language.categories`).
+LEMMAS: dict[str, str] = {code: m.LEMMAS for code, m in _ALL.items() if hasattr(m, "LEMMAS")}
+CATEGORIES: dict[str, dict[str, str]] = {
+    code: m.CATEGORIES for code, m in _ALL.items() if hasattr(m, "CATEGORIES")
+}
 ABBREVIATIONS: dict[str, str] = {
     code: m.ABBREVIATIONS for code, m in _ALL.items() if hasattr(m, "ABBREVIATIONS")
 }
@@ -56,6 +62,8 @@ PARTS = (
     "CIRCUMSTANCES",
     "PRO_DROP",
     "ABBREVIATIONS",
+    "LEMMAS",
+    "CATEGORIES",
 )
 # Numbers and ISO dates only: a language without time words of its own.
 NO_TIME_WORDS = TimeWords()

@@ -160,6 +160,8 @@ SOFT_ABBREVIATIONS = "itd|itp|zł|tys|mln|min"
 
 # The parts this language has none of, each with what happens instead (never a statement dropped).
 LACKS = {
+    "LEMMAS": "no table of irregular forms: its words are stemmed by its snowball stemmer, or searched as said",
+    "CATEGORIES": "no table of categories: a question's words are searched as said, without their instances",
     "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",
     "SECOND_PERSON": "no rule rewrites the second person: a statement is kept verbatim, its speaker as a prefix",
 }

@@ -80,6 +80,8 @@ CIRCUMSTANCES = (
 
 # The parts this language has none of, each with what happens instead (never a statement dropped).
 LACKS = {
+    "LEMMAS": "no table of irregular forms: its words are stemmed by its snowball stemmer, or searched as said",
+    "CATEGORIES": "no table of categories: a question's words are searched as said, without their instances",
     "ABBREVIATIONS": "no abbreviation list: a full stop ends a sentence unless a lower-case word follows it or "
     "it closes a single letter",
     "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",

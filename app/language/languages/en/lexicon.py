@@ -1,8 +1,10 @@
-"""Word lists and patterns the default extractor decides with.
+"""English's word lists and patterns, which the English extraction rules (`app.extraction`: remarks,
+typing_rules, summaries, conversation, default) decide with: small talk, persons, tasks, instructions,
+topics, negation, summaries' rewriting.
 
-They live apart from the pipeline so tuning what counts as chit-chat, an
-instruction or a topic does not mean reading control flow. Everything here is
-compiled once at import.
+They live apart from the pipeline so tuning what counts as chit-chat, an instruction or a topic does not
+mean reading control flow, and in English's package so no shared engine holds a language's words.
+Everything here is compiled once at import.
 """
 
 from __future__ import annotations
@@ -376,21 +378,6 @@ DEPENDENT_START = words(
     "too also plus both those these"
 )
 YOU_RE = re.compile(r"\b(?:you|your|you're|you've|u)\b", _I)
-GENERIC_SPEAKERS = {"user": "User", "assistant": "Assistant", "system": "System"}
-
-
-def speaker_label(role: str, name: str | None = None) -> str:
-    """Who spoke, as memories, summaries and rendered history name them: the speaker's name when one was
-    given, else User / Assistant / System by the role."""
-    return name or GENERIC_SPEAKERS.get(role, role.capitalize() or "User")
-
-
-def uncased(word: str) -> bool:
-    """Whether a word is written in a script without case (Chinese, Japanese, Korean): no letter of it is
-    upper or lower case."""
-    return not any(c.isupper() or c.islower() for c in word)
-
-
 FIRST_PERSON_RE = re.compile(r"\b(?:I|I'm|I've|I'd|we|we're|we've|my|our|us)\b", _I)
 CONTRACTIONS_I = {"i'm": "{} is", "i've": "{} has", "i'll": "{} will", "i'd": "{} would"}
 CONTRACTIONS_YOU = {"you're": "{} is", "you've": "{} has", "you'll": "{} will", "you'd": "{} would"}
