@@ -21,6 +21,7 @@ from agent_memory_client import (
     ConnectionFailed,
     MemoryClient,
     NotFoundError,
+    RateLimitedError,
     UnavailableError,
     ValidationError,
 )
@@ -363,3 +364,16 @@ def test_a_non_json_error_still_raises_the_tree(scripted: ScriptedServer) -> Non
         memory.get_profile("alice")
     error: Any = failed.value
     assert error.status == 502 and error.code == "http_502"
+
+
+async def test_quotas_read_set_and_refused(memory: AsyncMemoryClient) -> None:
+    """get_quotas / set_quotas, and a write past a quota raised as RateLimitedError with its Retry-After."""
+    shown = await memory.set_quotas(memories=1)
+    assert shown.memories.limit == 1 and shown.memories.source == "namespace"
+    assert shown.requests_per_minute.limit is None
+    await memory.remember("alice", "I like tea.")
+    with pytest.raises(RateLimitedError) as refused:
+        await memory.remember("alice", "I like chess.")
+    assert refused.value.status == 429 and refused.value.code == "quota_exceeded"
+    assert refused.value.quota == "memories" and refused.value.retry_after == 3600
+    assert (await memory.get_quotas()).memories.usage == 1

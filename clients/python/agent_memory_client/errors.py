@@ -72,6 +72,19 @@ class ValidationError(APIError):
     """422: the request's values were refused; `errors` says which."""
 
 
+class RateLimitedError(APIError):
+    """429: a namespace's quota was reached (`quota_exceeded`: memories, messages or bytes; deleting data or a
+    higher limit makes room) or its requests per minute spent (`rate_limited`); `retry_after` is the
+    server's `Retry-After` in seconds, `quota` the quota reached. Not retried by the client."""
+
+    retry_after: int | None = None
+
+    @property
+    def quota(self) -> str | None:
+        value = self.problem.get("quota")
+        return value if isinstance(value, str) else None
+
+
 class ServerError(APIError):
     """5xx."""
 
@@ -86,6 +99,7 @@ _BY_STATUS: dict[int, type[APIError]] = {
     404: NotFoundError,
     409: ConflictError,
     422: ValidationError,
+    429: RateLimitedError,
     503: UnavailableError,
 }
 
@@ -103,9 +117,13 @@ def error_from_response(response: httpx.Response) -> APIError:
     code = problem.get("code")
     detail = problem.get("detail")
     kind = _BY_STATUS.get(status) or (ServerError if status >= 500 else BadRequestError)
-    return kind(
+    error = kind(
         status,
         code if isinstance(code, str) else f"http_{status}",
         detail if isinstance(detail, str) else response.reason_phrase,
         problem,
     )
+    if isinstance(error, RateLimitedError):
+        retry_after = response.headers.get("Retry-After", "")
+        error.retry_after = int(retry_after) if retry_after.isdigit() else None
+    return error
