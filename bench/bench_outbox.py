@@ -7,7 +7,9 @@ The same code on both sides, each on a fresh database of its own; on the `off` s
 the memory events is disabled (`ALTER TABLE memories DISABLE TRIGGER memory_events`), so its writes make no
 event but an extraction's `ingest.completed` (one per job, written by the service). Each round measures
 both sides, the first side alternating from round to round; printed: each figure, the medians, and the
-on / off ratio of each round, with the load average.
+on / off ratio of each round, with the load average; for remember and ingest also the ratio of all the CPU
+a request or message took (the Python side's and the database's), steadier than the rate on a loaded
+machine.
 
 - statement: remember's one statement in a loop on one connection, on one database whose trigger is
   enabled and disabled by turns (the outbox's own cost in PostgreSQL, without the HTTP stack around it);
@@ -72,7 +74,12 @@ async def events_written(database_url: str) -> int:
         await conn.close()
 
 
-def report(kind: str, unit: str, figures: dict[str, list[tuple[float, ...]]], extra: list[str]) -> None:
+def report(
+    kind: str, unit: str, figures: dict[str, list[tuple[float, ...]]], extra: list[str], *, cpu: bool = True
+) -> None:
+    """The medians, and each round's on / off ratios; `cpu`: the two extra columns are CPU times of the
+    same request (the Python side's and the database's), whose sum is compared too: less disturbed by a
+    loaded machine than the rate."""
     rows = [
         [
             name,
@@ -87,6 +94,12 @@ def report(kind: str, unit: str, figures: dict[str, list[tuple[float, ...]]], ex
     for column, label in enumerate([unit, *extra]):
         ratios = [round(a[column] / b[column], 3) for a, b in zip(figures["on"], figures["off"], strict=True)]
         print(f"on / off {label} per round: {ratios}; median {statistics.median(ratios):.3f}", flush=True)
+    if cpu:
+        ratios = [
+            round((a[1] + a[2]) / (b[1] + b[2]), 3)
+            for a, b in zip(figures["on"], figures["off"], strict=True)
+        ]
+        print(f"on / off CPU of both per round: {ratios}; median {statistics.median(ratios):.3f}", flush=True)
 
 
 async def remember(args: argparse.Namespace) -> None:
@@ -277,6 +290,7 @@ async def statement(args: argparse.Namespace) -> None:
         "PostgreSQL CPU ms a statement",
         figures,
         ["p50 ms (wall)", "p99 ms (wall)"],
+        cpu=False,
     )
 
 

@@ -1,7 +1,7 @@
 """OpenTelemetry traces, on only when `OTEL_EXPORTER_OTLP_ENDPOINT` is set (the standard variable; the
 other standard `OTEL_*` variables apply too): a server span per request continuing an incoming
-`traceparent`, a span per SQL statement, a span per job. Unset, nothing of OpenTelemetry is imported and
-every hook here is a no-op.
+`traceparent`, a span per SQL statement, per job, per webhook delivery attempt and per batch of events a
+subscriber follows up. Unset, nothing of OpenTelemetry is imported and every hook here is a no-op.
 
 Without OpenTelemetry, an incoming `traceparent` still ties the access log to the caller's trace: its
 trace id goes on the request's log lines (`trace_id`).
@@ -84,16 +84,24 @@ def instrument_engine(engine: AsyncEngine) -> None:
     )
 
 
-def job_span(kind: str, job_id: str, profile_id: int | None, attempt: int) -> AbstractContextManager[Any]:
-    """A span around one run of a job (no-op when tracing is off)."""
+def _span(tracer: str, name: str, kind: str, attributes: dict[str, Any]) -> AbstractContextManager[Any]:
+    """A span of this tracer around a block, of a `SpanKind` by name (no-op when tracing is off)."""
     if _provider is None:
         return nullcontext()
     from opentelemetry import trace
 
-    return trace.get_tracer("agent_memory.worker").start_as_current_span(
+    return trace.get_tracer(tracer).start_as_current_span(
+        name, kind=trace.SpanKind[kind], attributes=attributes
+    )
+
+
+def job_span(kind: str, job_id: str, profile_id: int | None, attempt: int) -> AbstractContextManager[Any]:
+    """A span around one run of a job."""
+    return _span(
+        "agent_memory.worker",
         f"job {kind}",
-        kind=trace.SpanKind.CONSUMER,
-        attributes={
+        "CONSUMER",
+        {
             "agent_memory.job.id": job_id,
             "agent_memory.job.kind": kind,
             "agent_memory.job.attempt": attempt,
@@ -105,15 +113,12 @@ def job_span(kind: str, job_id: str, profile_id: int | None, attempt: int) -> Ab
 def webhook_span(
     endpoint_id: str, event_type: str, message_id: str, attempt: int
 ) -> AbstractContextManager[Any]:
-    """A span around one webhook delivery attempt (no-op when tracing is off)."""
-    if _provider is None:
-        return nullcontext()
-    from opentelemetry import trace
-
-    return trace.get_tracer("agent_memory.webhooks").start_as_current_span(
+    """A span around one webhook delivery attempt."""
+    return _span(
+        "agent_memory.webhooks",
         f"webhook {event_type}",
-        kind=trace.SpanKind.CLIENT,
-        attributes={
+        "CLIENT",
+        {
             "agent_memory.webhook.endpoint_id": endpoint_id,
             "agent_memory.webhook.event_type": event_type,
             "agent_memory.webhook.message_id": message_id,
@@ -125,15 +130,12 @@ def webhook_span(
 def events_span(
     subscriber: str, namespace_id: int, first_id: int, last_id: int
 ) -> AbstractContextManager[Any]:
-    """A span around one batch of events followed up by a subscriber (no-op when tracing is off)."""
-    if _provider is None:
-        return nullcontext()
-    from opentelemetry import trace
-
-    return trace.get_tracer("agent_memory.worker").start_as_current_span(
+    """A span around one batch of events followed up by a subscriber."""
+    return _span(
+        "agent_memory.worker",
         f"events {subscriber}",
-        kind=trace.SpanKind.CONSUMER,
-        attributes={
+        "CONSUMER",
+        {
             "agent_memory.events.subscriber": subscriber,
             "agent_memory.namespace_id": namespace_id,
             "agent_memory.events.first_id": first_id,

@@ -1,13 +1,15 @@
 """Follow-up work subscribes to the outbox: each subscriber reads every namespace's events in id order from
 its own cursor, in the worker, and reacts in the transaction that moves its cursor.
 
-A subscriber (`@subscriber("name", types)`) is `async def handle(ctx, db, events) -> None`; it queues jobs
-(an embedding for a profile whose memory was created or edited, a purge for a deleted profile) in `db`,
-the transaction that also moves its cursor, so that a batch of events is followed up exactly once: a
-worker killed before the commit leaves the cursor where it was, and the next round reads the batch again.
-Workers share the work through the cursor rows (`FOR UPDATE SKIP LOCKED`): one namespace's events are read
-by one worker at a time, in order. No front door queues follow-up work itself: whatever wrote the memory
-(REST, MCP, the Session API, import, extraction), its event is enough.
+A subscriber (`@subscriber("name", types)`) is `async def handle(ctx, db, events) -> None`, given the events
+without their `data` (what changed where is enough to queue work; the memory's text would cost a read and a
+JSON decode of each event). It queues jobs (an embedding for a profile whose memory was created or edited, a
+purge for a deleted profile) in `db`, the transaction that also moves its cursor, so that a batch of events
+is followed up exactly once: a worker killed before the commit leaves the cursor where it was, and the next
+round reads the batch again. Workers share the work through the cursor rows (`FOR UPDATE SKIP LOCKED`): one
+namespace's events are read by one worker at a time, in order, once for all the subscribers whose cursors
+it holds (a handler that fails leaves them all where they were). No front door queues follow-up work
+itself: whatever wrote the memory (REST, MCP, the Session API, import, extraction), its event is enough.
 
 The worker runs `follow_events` on each round of its loop (`Registry.every_round`), woken by the outbox's
 NOTIFY at commit; the same round deletes events past their retention, at most once a minute.
@@ -73,27 +75,35 @@ async def count_events(_ctx: JobContext, _db: AsyncSession, events: list[EventRo
         EVENTS_WRITTEN.labels(event.type).inc()
 
 
-async def follow(ctx: JobContext, sub: Subscriber) -> bool:
-    """Feed the subscriber every namespace's events past its cursor; whether there were any."""
+async def follow(ctx: JobContext, subs: list[Subscriber]) -> bool:
+    """Feed the subscribers every namespace's events past their cursors; whether there were any. One read
+    serves them all: a namespace's batch is read once, from the cursor furthest behind, and each subscriber
+    is given the events past its own cursor, in the transaction that moves the cursors."""
+    names = [s.name for s in subs]
     async with ctx.transaction() as db:
-        behind = await repository.namespaces_ahead_of(db, sub.name)
+        behind = await repository.namespaces_ahead_of(db, names)
     found = False
     for namespace_id in behind:
         while True:
             async with ctx.transaction() as db:
-                cursor = await repository.lock_cursor(db, sub.name, namespace_id)
-                if cursor is None:
-                    break  # another worker is reading them
-                events = await repository.events_after(db, namespace_id, cursor, BATCH)
-                if not events:  # purged past their retention before it read them: it goes on after them
+                cursors = await repository.lock_cursors(db, names, namespace_id)
+                if not cursors:
+                    break  # other workers are reading them
+                start = min(cursors.values())
+                events = await repository.events_after(db, namespace_id, start, BATCH, with_data=False)
+                if not events:  # purged past their retention before they were read: go on after them
                     last = await repository.latest_event_id(db, namespace_id)
-                    await repository.move_cursor(db, sub.name, namespace_id, max(last, cursor))
+                    await repository.move_cursors(db, list(cursors), namespace_id, max(last, start))
                     break
-                wanted = [e for e in events if e.type in sub.types]
-                if wanted:
-                    with tracing.events_span(sub.name, namespace_id, events[0].id, events[-1].id):
-                        await sub.handle(ctx, db, wanted)
-                await repository.move_cursor(db, sub.name, namespace_id, events[-1].id)
+                for sub in subs:
+                    cursor = cursors.get(sub.name)
+                    if cursor is None:
+                        continue
+                    wanted = [e for e in events if e.id > cursor and e.type in sub.types]
+                    if wanted:
+                        with tracing.events_span(sub.name, namespace_id, wanted[0].id, wanted[-1].id):
+                            await sub.handle(ctx, db, wanted)
+                await repository.move_cursors(db, list(cursors), namespace_id, events[-1].id)
             found = True
             if len(events) < BATCH:
                 break
@@ -105,9 +115,7 @@ _last_purge = 0.0
 
 async def follow_events(ctx: JobContext) -> bool:
     """One round: every subscriber catches up; old events are purged now and then."""
-    found = False
-    for sub in subscribers():
-        found = await follow(ctx, sub) or found
+    found = await follow(ctx, subscribers())
     await _purge_expired(ctx)
     return found
 

@@ -54,10 +54,13 @@ async def events_after(
     *,
     types: list[str] | None = None,
     profile: str | None = None,
+    with_data: bool = True,
 ) -> list[EventRow]:
     """The namespace's events with an id above `after_id`, in id order, at most `limit`, optionally of some
     types and of one profile (by name). Ids are given in commit order (migration 0017), so a reader that
-    goes on from the last id it read never misses one committed later."""
+    goes on from the last id it read never misses one committed later. `with_data=False`: each event's
+    `data` left empty, for a reader that needs only what changed where (the worker's subscribers), not the
+    memory's text (most of an event's size)."""
     clauses = ["namespace_id = :ns", "id > :after"]
     params: dict[str, Any] = {"ns": namespace_id, "after": after_id, "limit": limit}
     if types:
@@ -66,7 +69,8 @@ async def events_after(
     if profile is not None:
         clauses.append("profile = :profile")
         params["profile"] = profile
-    sql = f"SELECT {_COLUMNS} FROM events WHERE {' AND '.join(clauses)} ORDER BY id LIMIT :limit"
+    columns = _COLUMNS if with_data else _COLUMNS.replace(", data", ", '{}'::jsonb AS data")
+    sql = f"SELECT {columns} FROM events WHERE {' AND '.join(clauses)} ORDER BY id LIMIT :limit"
     return [EventRow(**r) for r in (await db.execute(text(sql), params)).mappings()]
 
 
@@ -87,46 +91,53 @@ def newer_than_sql(namespace_column: str, cursor_column: str) -> str:
     )
 
 
-async def namespaces_ahead_of(db: AsyncSession, subscriber: str) -> list[int]:
-    """The namespaces with events past the subscriber's cursor (none yet: from the first)."""
+async def namespaces_ahead_of(db: AsyncSession, subscribers: list[str]) -> list[int]:
+    """The namespaces with events past the cursor of any of the subscribers (none yet: from the first)."""
     rows = await db.execute(
         text(
             """
             SELECT c.namespace_id FROM event_counters c
-            LEFT JOIN event_cursors k ON k.subscriber = :s AND k.namespace_id = c.namespace_id
-            WHERE c.last_id > coalesce(k.last_id, 0)
+            CROSS JOIN unnest(CAST(:s AS text[])) AS s(name)
+            LEFT JOIN event_cursors k ON k.subscriber = s.name AND k.namespace_id = c.namespace_id
+            GROUP BY c.namespace_id
+            HAVING max(c.last_id) > min(coalesce(k.last_id, 0))
             ORDER BY c.namespace_id
             """
         ),
-        {"s": subscriber},
+        {"s": subscribers},
     )
     return list(rows.scalars())
 
 
-async def lock_cursor(db: AsyncSession, subscriber: str, namespace_id: int) -> int | None:
-    """The subscriber's position in the namespace, its row locked for the caller's transaction; None when
-    another worker holds it (that one is reading the same events)."""
+async def lock_cursors(db: AsyncSession, subscribers: list[str], namespace_id: int) -> dict[str, int]:
+    """The subscribers' positions in the namespace, their rows locked for the caller's transaction; those
+    another worker holds (it is reading the same events) are left out."""
     await db.execute(
-        text("INSERT INTO event_cursors (subscriber, namespace_id) VALUES (:s, :ns) ON CONFLICT DO NOTHING"),
-        {"s": subscriber, "ns": namespace_id},
+        text(
+            "INSERT INTO event_cursors (subscriber, namespace_id) "
+            "SELECT unnest(CAST(:s AS text[])), :ns ON CONFLICT DO NOTHING"
+        ),
+        {"s": subscribers, "ns": namespace_id},
     )
     found = await db.execute(
         text(
-            "SELECT last_id FROM event_cursors WHERE subscriber = :s AND namespace_id = :ns "
-            "FOR UPDATE SKIP LOCKED"
+            "SELECT subscriber, last_id FROM event_cursors "
+            "WHERE subscriber = ANY(CAST(:s AS text[])) AND namespace_id = :ns "
+            "ORDER BY subscriber FOR UPDATE SKIP LOCKED"
         ),
-        {"s": subscriber, "ns": namespace_id},
+        {"s": subscribers, "ns": namespace_id},
     )
-    return found.scalar_one_or_none()
+    return {name: last_id for name, last_id in found.tuples()}
 
 
-async def move_cursor(db: AsyncSession, subscriber: str, namespace_id: int, last_id: int) -> None:
+async def move_cursors(db: AsyncSession, subscribers: list[str], namespace_id: int, last_id: int) -> None:
+    """Move the subscribers' cursors in the namespace forward to `last_id` (never back)."""
     await db.execute(
         text(
             "UPDATE event_cursors SET last_id = :last, updated_at = now() "
-            "WHERE subscriber = :s AND namespace_id = :ns"
+            "WHERE subscriber = ANY(CAST(:s AS text[])) AND namespace_id = :ns AND last_id < :last"
         ),
-        {"s": subscriber, "ns": namespace_id, "last": last_id},
+        {"s": subscribers, "ns": namespace_id, "last": last_id},
     )
 
 
