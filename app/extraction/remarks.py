@@ -10,7 +10,6 @@ from app.extraction import chit_chat as cc
 from app.extraction.statements import (
     _APOSTROPHES,
     _CAPITALISED_RE,
-    _ENGLISH_WORDS,
     _QUOTE_RE,
     FEW_WORDS,
     FRAGMENT_TOKENS,
@@ -84,7 +83,7 @@ def _informative_question(text: str, names: frozenset[str]) -> bool:
 def _english(tokens: Sequence[str]) -> bool:
     """Whether the English rules of what is chit-chat may judge this text: an English function word, or
     mostly English filler. A text in another language is never dropped for lacking English words."""
-    return not _ENGLISH_WORDS.isdisjoint(tokens) or 2 * sum(t in lx.FILLER for t in tokens) >= len(tokens)
+    return not lx.ENGLISH_WORDS.isdisjoint(tokens) or 2 * sum(t in lx.FILLER for t in tokens) >= len(tokens)
 
 
 def _says_nothing(text: str, names: frozenset[str], anchor: datetime, agent: bool) -> bool:

@@ -57,77 +57,7 @@ _TOKEN_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _WORD_OR_GAP_RE = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?|[^A-Za-z]+")
 _CAPITALISED_RE = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+")
 _QUOTE_RE = re.compile(r"[\"“”]")
-_SINCE_RE = re.compile(
-    r"\b(?:ever\s+)?since\s+(?:the\s+)?(?:\d|[A-Za-z]+\s+\d{4}\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)",
-    re.IGNORECASE,
-)
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "`": "'"})
-# Words only English uses among the languages written in Latin script here (not "a", "on", "me", "die").
-_ENGLISH_WORDS = frozenset(
-    [
-        "the",
-        "is",
-        "are",
-        "was",
-        "were",
-        "to",
-        "of",
-        "and",
-        "it",
-        "it's",
-        "that",
-        "this",
-        "with",
-        "for",
-        "you",
-        "i",
-        "i'm",
-        "my",
-        "we",
-        "be",
-        "have",
-        "has",
-        "had",
-        "just",
-        "so",
-        "what",
-        "how",
-        "not",
-        "from",
-        "your",
-        "at",
-        "by",
-        "will",
-        "would",
-        "can",
-        "do",
-        "did",
-        "does",
-        "been",
-        "there",
-        "they",
-        "he",
-        "she",
-        "but",
-        "or",
-        "if",
-        "about",
-        "like",
-        "im",
-        "lol",
-        "omg",
-        "tbh",
-        "ngl",
-        "btw",
-        "brb",
-        "gtg",
-        "idk",
-        "imo",
-        "pls",
-        "u",
-        "ur",
-    ]
-)
 
 
 @dataclass

@@ -9,19 +9,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from app.language.languages.en import lexicon as lx
 from app.language.speakers import speaker_prefix
 
-# Capitalised words that introduce a line but are labels, not people.
-_LABELS = frozenset(
-    re.split(
-        r"\s+",
-        "note notes ps p.s update reminder todo to-do question answer q a re fwd subject warning "
-        "important edit tip summary example step task action deadline instruction instructions rule fact "
-        "event date time location address email phone agenda goal goals context background error hint "
-        "disclaimer correction status result results output input me us source sources link url http "
-        "https fyi btw nb tl;dr tldr also and but so quick reminder side note fun fact pro tip new update",
-    )
-)
 # Linear: a match starts only where a run of spaces starts, and a caption stops at the next "[" (each "[image:"
 # of "[image: " × 4,096 read the rest of the text, unclosed, before: quadratic).
 _IMAGE_RE = re.compile(r"(?<!\s)\s*+\[(?:image|photo|picture)\s*:\s*(?P<caption>[^\]\[]*)\]", re.IGNORECASE)
@@ -43,7 +33,7 @@ class ParsedMessage:
 
 
 def _is_label(name: str) -> bool:
-    return name.lower().rstrip(".") in _LABELS or any(w.lower() in _LABELS for w in name.split()[:1])
+    return name.lower().rstrip(".") in lx.LABELS or any(w.lower() in lx.LABELS for w in name.split()[:1])
 
 
 def parse_message(content: str) -> ParsedMessage:

@@ -12,7 +12,6 @@ from app.core.memory_types import MemoryType
 from app.extraction import chit_chat as cc
 from app.extraction.statements import (
     _APOSTROPHES,
-    _SINCE_RE,
     ATTRIBUTE_STATEMENT_TOKENS,
     _Group,
     _Speech,
@@ -180,7 +179,7 @@ def dated_event(s: _Statement) -> _Typed | None:
     been vegetarian since 2019") is a lasting fact, dated all the same."""
     if s.mention is None:
         return None
-    lasting = _SINCE_RE.search(s.full) is not None
+    lasting = lx.SINCE_RE.search(s.full) is not None
     return _Typed(MemoryType.FACT if lasting else MemoryType.EVENT, event_time=s.mention.point)
 
 

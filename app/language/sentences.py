@@ -34,12 +34,12 @@ _BULLET_RE = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+")
 
 @functools.cache
 def _abbreviations(language: str | None) -> tuple[frozenset[str], frozenset[str]]:
-    def words(field: str) -> frozenset[str]:
+    def entries(field: str) -> frozenset[str]:
         return frozenset(w for w in field.split("|") if w)
 
     if language is None:
         return frozenset(), frozenset()
-    return words(ABBREVIATIONS.get(language, "")), words(SOFT_ABBREVIATIONS.get(language, ""))
+    return entries(ABBREVIATIONS.get(language, "")), entries(SOFT_ABBREVIATIONS.get(language, ""))
 
 
 def sentence_spans(text: str, language: str | None = None) -> Iterator[tuple[int, int]]:

@@ -18,7 +18,10 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from app.language.detect import detect
+from app.extraction.chit_chat import says_nothing_in
+from app.language.cues import is_question, names_a_task
+from app.language.detect import Language, detect
+from app.language.languages.en import lexicon as lx
 from app.language.sentences import split_sentences
 from app.language.speakers import speaker_label
 from app.sessions.schemas import SessionMessage
@@ -34,20 +37,12 @@ SECTIONS = ("Topic", "Key Points", "Current State", "Open Items")
 # open items past this many are older asks the summary need not carry.
 MAX_SENTENCE = 300
 MAX_OPEN_ITEMS = 10
-# Sentences with fewer words ("Sounds good.") carry no point worth keeping.
+# Sentences with fewer words ("Sounds good.") carry no point worth keeping; a CJK sentence's characters
+# count half a word each.
 MIN_INFORMATIVE_WORDS = 3
+CJK_CHARS_A_WORD = 2
 # Floor of the summary's size: below this a summary loses what earlier compactions had kept.
 MIN_BUDGET = 400
-
-_CHATTER = re.compile(
-    r"^(hi|hello|hey|thanks|thank you|ok|okay|sure|great|cool|got it|sounds good|you're welcome|bye)\b[\s!.,]*$",
-    re.IGNORECASE,
-)
-_OPEN_MARKERS = re.compile(
-    r"\b(todo|to do|need to|needs to|have to|must|should|next step|next|remind|pending|follow up|later|"
-    r"not yet|still)\b",
-    re.IGNORECASE,
-)
 
 
 def _clip(sentence: str) -> str:
@@ -55,8 +50,10 @@ def _clip(sentence: str) -> str:
     return sentence if len(sentence) <= MAX_SENTENCE else sentence[: MAX_SENTENCE - 1].rstrip() + "…"
 
 
-def _sentences(text: str) -> list[str]:
-    return [_clip(s) for s in split_sentences(text, detect(text).code)]
+def _sentences(text: str) -> tuple[list[str], Language]:
+    """A message's sentences, clipped, and its language."""
+    language = detect(text)
+    return [_clip(s) for s in split_sentences(text, language.code)], language
 
 
 def _text(message: SessionMessage) -> str:
@@ -74,12 +71,20 @@ def _tool_names(message: SessionMessage) -> list[str]:
     return names
 
 
-def _informative(sentence: str) -> bool:
-    return (
-        len(sentence.split()) >= MIN_INFORMATIVE_WORDS
-        and not _CHATTER.match(sentence)
-        and not sentence.endswith("?")
-    )
+def _informative(sentence: str, language: Language) -> bool:
+    """Whether a sentence carries a point: words enough (CJK characters count half a word each), not a
+    question, not chatter (English's patterns; another language's formulas)."""
+    size = len(sentence) // CJK_CHARS_A_WORD if language.unspaced else len(sentence.split())
+    if size < MIN_INFORMATIVE_WORDS or is_question(sentence):
+        return False
+    if language.english:
+        return not lx.CHATTER_RE.match(sentence)
+    return not says_nothing_in(sentence, language.code)
+
+
+def _leaves_open(sentence: str, language: Language) -> bool:
+    """Whether a sentence leaves something to do: English's markers, or any language's task cues."""
+    return lx.OPEN_MARKERS_RE.search(sentence) is not None if language.english else names_a_task(sentence)
 
 
 def _normal(line: str) -> str:
@@ -125,18 +130,19 @@ def summarise(messages: Sequence[SessionMessage], previous_summary: str | None =
     if not topic:
         first = next((m for m in messages if m.role == "user" and _text(m).strip()), None)
         first = first or next((m for m in messages if _text(m).strip()), None)
-        topic = _sentences(_text(first))[0] if first is not None else "Earlier conversation"
+        topic = _sentences(_text(first))[0][0] if first is not None else "Earlier conversation"
 
     new_points: list[str] = []
     open_items: list[str] = []
     for message in messages:
         speaker = speaker_label(message.role, message.name)
-        for sentence in _sentences(_text(message)):
-            if sentence.endswith("?") and message.role == "user":
+        sentences, language = _sentences(_text(message))
+        for sentence in sentences:
+            if is_question(sentence) and message.role == "user":
                 open_items.append(f"{speaker} asked: {sentence}")
-            elif _informative(sentence):
+            elif _informative(sentence, language):
                 new_points.append(f"{speaker}: {sentence}")
-                if _OPEN_MARKERS.search(sentence):
+                if _leaves_open(sentence, language):
                     open_items.append(f"{speaker}: {sentence}")
         for name in _tool_names(message):
             new_points.append(f"{speaker} used the tool `{name}`.")
@@ -156,7 +162,7 @@ def summarise(messages: Sequence[SessionMessage], previous_summary: str | None =
     last = next((m for m in reversed(messages) if m.role == "assistant" and _text(m).strip()), None)
     last = last or next((m for m in reversed(messages) if _text(m).strip()), None)
     state = (
-        f"{speaker_label(last.role, last.name)}: {' '.join(_sentences(_text(last))[:2])}"
+        f"{speaker_label(last.role, last.name)}: {' '.join(_sentences(_text(last))[0][:2])}"
         if last is not None
         else (previous["Current State"][0] if previous["Current State"] else "Nothing recorded.")
     )

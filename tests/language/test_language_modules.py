@@ -3,7 +3,10 @@ instead; every module in app/language/languages/ is registered, and every regist
 
 from __future__ import annotations
 
+import ast
 import pkgutil
+import re
+from pathlib import Path
 from types import ModuleType
 
 import app.language.languages as languages
@@ -46,3 +49,36 @@ def test_english_is_a_module_among_them() -> None:
     """English's time rules are its module's (patterns, not a table); its other parts are named as the
     English extraction rules'."""
     assert callable(english.candidates) and set(english.LACKS) <= set(PARTS)
+
+
+# The shared engines: what reads every language's parts (and English's extraction rules, which apply
+# English's patterns). None of them may write a language's words: a `words("…")` list, or a pattern of
+# three or more words as alternatives ("hi|hello|hey"). Those are a language module's.
+_ENGINES = [
+    *sorted((Path(languages.__file__).parents[1]).glob("*.py")),
+    *sorted((Path(languages.__file__).parents[2] / "extraction").glob("*.py")),
+    Path(languages.__file__).parents[2] / "sessions" / "summariser.py",
+]
+_WORDS_AS_ALTERNATIVES = re.compile(r"(?:[A-Za-z]{2,}[^|]{0,6}\|){3,}")
+
+
+def _language_words(path: Path) -> list[int]:
+    found: list[int] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        name = getattr(node.func, "attr", getattr(node.func, "id", ""))
+        pattern = "".join(
+            c.value
+            for c in ast.walk(node.args[0])
+            if isinstance(c, ast.Constant) and isinstance(c.value, str)
+        )
+        if name == "words" or (name == "compile" and _WORDS_AS_ALTERNATIVES.search(pattern)):
+            found.append(node.lineno)
+    return found
+
+
+def test_the_shared_engines_hold_no_language_words() -> None:
+    assert len(_ENGINES) > 20
+    found = {path.name: lines for path in _ENGINES if (lines := _language_words(path))}
+    assert found == {}, "a language's words outside its module"

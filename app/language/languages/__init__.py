@@ -6,11 +6,12 @@ Each module holds its language's rules as data: `TIME` (its time words, `app.lan
 `TASK_CUES` (a standing rule for the agent, something to be done: `app.language.cues`), `CIRCUMSTANCES`
 (the words that tell a lasting circumstance of a person: `app.language.circumstances`), `PRO_DROP` (whether
 its sentences often leave the person unsaid: `app.extraction.chit_chat`), `ABBREVIATIONS` (the words a
-full stop does not end a sentence after: `app.language.sentences`), and `LACKS`: the
-parts it has none of, each with what happens instead. Adding a language is adding its module and its line
-in `MODULES`. English (`en`) has its own time patterns; its other rules are still the English extraction
-rules'. A language without a module is still stored and searched, verbatim: nothing is dropped for want of
-its rules.
+full stop does not end a sentence after: `app.language.sentences`), `LEMMAS` and `CATEGORIES`
+(`app.language.lemmas`, `app.language.categories`), and `LACKS`: the parts it has none of, each with what
+happens instead. Adding a language is adding its module and its line in `MODULES`. English (`en`) is a
+package of such modules: its time patterns, its extraction rules' word lists and patterns (`lexicon`,
+`small_talk`), its lemmas and categories. A language without a module is still stored and searched,
+verbatim: nothing is dropped for want of its rules.
 """
 
 from types import ModuleType

@@ -1,6 +1,7 @@
 """English: its rules, one package. `time` finds its time expressions ("yesterday", "last Friday", "the
 3rd of May", "two weeks ago", "at Christmas"); `lexicon` holds the word lists and patterns the English
-extraction rules decide with (small talk, persons, tasks, instructions, topics, negation); `lemmas` the base
+extraction rules decide with (persons, tasks, instructions, topics, negation, the offline summary's chatter);
+`small_talk` its well-wishes, guesses, verdicts and the shapes of its questions; `lemmas` the base
 forms of its irregular verbs; `categories` its categories and their instances. The parts every language
 module has are named here, as in every other language's module.
 """
@@ -80,7 +81,7 @@ CIRCUMSTANCES = (
 # tasks and instructions are `lexicon`'s, which the English extraction rules (`app.extraction`: remarks,
 # typing_rules, summaries, chit_chat) apply; its question words are PostgreSQL's English stop list.
 LACKS = {
-    part: "English's own patterns (app.language.languages.en.lexicon), applied by the English extraction rules"
+    part: "English's own patterns (en.lexicon, en.small_talk), applied by the English extraction rules"
     for part in (
         "FORMULAS",
         "QUESTION_WORDS",

@@ -438,3 +438,100 @@ ES_ENDINGS = ("s", "x", "z", "ch", "sh", "o")
 # Words that start a new person (no conjugation after them); "your" forms the addressee's possessive.
 PERSON_WORDS = words("i you my your")
 SECOND_PERSON_POSSESSIVES = words("your yours ur")
+
+# A state since a time ("ever since May"): the time starts it, it does not date it.
+SINCE_RE = re.compile(
+    r"\b(?:ever\s+)?since\s+(?:the\s+)?(?:\d|[A-Za-z]+\s+\d{4}\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)",
+    re.IGNORECASE,
+)
+
+# Words only English uses among the languages written in Latin script here (not "a", "on", "me", "die").
+ENGLISH_WORDS = frozenset(
+    [
+        "the",
+        "is",
+        "are",
+        "was",
+        "were",
+        "to",
+        "of",
+        "and",
+        "it",
+        "it's",
+        "that",
+        "this",
+        "with",
+        "for",
+        "you",
+        "i",
+        "i'm",
+        "my",
+        "we",
+        "be",
+        "have",
+        "has",
+        "had",
+        "just",
+        "so",
+        "what",
+        "how",
+        "not",
+        "from",
+        "your",
+        "at",
+        "by",
+        "will",
+        "would",
+        "can",
+        "do",
+        "did",
+        "does",
+        "been",
+        "there",
+        "they",
+        "he",
+        "she",
+        "but",
+        "or",
+        "if",
+        "about",
+        "like",
+        "im",
+        "lol",
+        "omg",
+        "tbh",
+        "ngl",
+        "btw",
+        "brb",
+        "gtg",
+        "idk",
+        "imo",
+        "pls",
+        "u",
+        "ur",
+    ]
+)
+
+# The offline session summary (`app.sessions.summariser`): a sentence that is only chatter, and one that
+# leaves something open.
+CHATTER_RE = re.compile(
+    r"^(hi|hello|hey|thanks|thank you|ok|okay|sure|great|cool|got it|sounds good|you're welcome|bye)\b[\s!.,]*$",
+    re.IGNORECASE,
+)
+OPEN_MARKERS_RE = re.compile(
+    r"\b(todo|to do|need to|needs to|have to|must|should|next step|next|remind|pending|follow up|later|"
+    r"not yet|still)\b",
+    re.IGNORECASE,
+)
+
+# Capitalised words that introduce a line but are labels, not people.
+LABELS = frozenset(
+    re.split(
+        r"\s+",
+        "note notes ps p.s update reminder todo to-do question answer q a re fwd subject warning "
+        "important edit tip summary example step task action deadline instruction instructions rule fact "
+        "event date time location address email phone agenda goal goals context background error hint "
+        "disclaimer correction status result results output input me us source sources link url http "
+        "https fyi btw nb tl;dr tldr also and but so quick reminder side note fun fact pro tip new update",
+    )
+)
