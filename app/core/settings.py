@@ -159,6 +159,20 @@ class Settings(BaseSettings):
     embeddings_threads: int = Field(
         default=1, ge=1, le=64, description="CPU threads of the local model's matrix products."
     )
+    # bench backlog: the worker's backlog on one thread used one core of two with the API idle, and slowed
+    # recall beside it; on a pool of one thread per core at SCHED_IDLE it takes every idle core and gives
+    # them back to requests at once (app.embeddings.background).
+    embeddings_background_threads: int = Field(
+        default=0,
+        ge=0,
+        le=64,
+        description="Threads the worker embeds memories on with the local model (0: one per core).",
+    )
+    embeddings_background_priority: Literal["idle", "low", "normal"] = Field(
+        default="idle",
+        description="Scheduling priority of those threads: idle (only cores nothing else wants), low "
+        "(nice 19) or normal.",
+    )
     # bench/tune_semantic.py, medium, weight 1.5: on the messy-chat set the turns after the message they answer
     # (context) reach any@10 0.850 and NDCG 0.585 where the turns alone (source) reach 0.806 / 0.560 (off:
     # 0.772 / 0.522): a short reply ("same lol", "omg yes") means something only after its partner's message.

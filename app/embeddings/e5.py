@@ -62,6 +62,9 @@ class E5Embedder:
     loop. Its `name` carries the package's version: another quantisation is another vector space."""
 
     dimensions = 384
+    # The engine keeps no state between calls (each allocates its own buffers, the weights are read
+    # only): calls from several threads run at once, with identical vectors (tests/embeddings/test_e5.py).
+    parallel = True
 
     def __init__(self, batch_size: int = 32, threads: int = 1) -> None:
         self.batch_size = batch_size
@@ -71,7 +74,8 @@ class E5Embedder:
     async def load(self) -> None:
         await asyncio.to_thread(shared_model, self.threads)
 
-    def _passages(self, texts: list[str]) -> list[list[float]]:
+    def passages(self, texts: list[str]) -> list[list[float]]:
+        """Memories' texts as e5 passages, on the calling thread."""
         model = shared_model(self.threads)
         out: list[list[float]] = []
         for start in range(0, len(texts), self.batch_size):
@@ -82,7 +86,7 @@ class E5Embedder:
         """Memories' texts, embedded as e5 passages."""
         if not texts:
             return []
-        return await asyncio.to_thread(self._passages, list(texts))
+        return await asyncio.to_thread(self.passages, list(texts))
 
     def query_vector(self, text: str) -> list[float]:
         """A question embedded as an e5 query, on the calling thread."""

@@ -12,6 +12,10 @@ and a running job gives way between two rounds (of about `ROUND_SECONDS`) when j
 queued and due: it queues the rest of the profile's work as a new job and ends. That job is claimed once the others are, or once it has
 waited the claim delay, whichever comes first: a queue that never empties still gets its vectors, a round
 at least per delay.
+
+A round's texts are embedded on the worker's background pool (app.embeddings.background): with the local
+model, one thread per core at the lowest scheduling priority, so the backlog takes the cores requests leave
+idle and gives them back the moment a request needs one.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import time
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.embeddings import repository
+from app.embeddings.background import BackgroundPool
 from app.embeddings.service import Semantic, text_of
 from app.events.dispatch import subscriber
 from app.events.types import EventRow, EventType
@@ -71,12 +76,26 @@ def semantic_for(ctx: JobContext) -> Semantic | None:
     return ctx.shared("semantic", lambda: Semantic.from_settings(ctx.settings))
 
 
+def pool_for(ctx: JobContext) -> BackgroundPool:
+    """The worker's embedding threads, low priority (app.embeddings.background)."""
+    settings = ctx.settings
+    pool = ctx.shared(
+        "embedding-pool",
+        lambda: BackgroundPool(
+            settings.embeddings_background_threads, settings.embeddings_background_priority
+        ),
+    )
+    assert pool is not None
+    return pool
+
+
 @registry.job(EmbedPayload)
 async def run_embedding(ctx: JobContext, job: JobInfo, _payload: EmbedPayload) -> EmbedResult:
     profile_id = job.require_profile()
     semantic = semantic_for(ctx)
     if semantic is None:
         return EmbedResult()  # embeddings were turned off after the job was queued
+    pool = pool_for(ctx)
     batch = ctx.settings.embeddings_batch_size
     per_round = min(batch, FIRST_ROUND)  # then sized to last about ROUND_SECONDS, at the last round's pace
     stored = 0
@@ -91,9 +110,10 @@ async def run_embedding(ctx: JobContext, job: JobInfo, _payload: EmbedPayload) -
         texts = [text_of(m, semantic.input_mode) for m in pending]
         # Memories split from one turn share their source text: each distinct text is embedded once.
         unique = list(dict.fromkeys(texts))
-        # No database connection is held while the texts are embedded (an HTTP call or CPU work).
+        # No database connection is held while the texts are embedded (an HTTP call, or CPU work on the
+        # pool's low-priority threads).
         started = time.perf_counter()
-        by_text = dict(zip(unique, await semantic.embedder.embed(unique), strict=True))
+        by_text = dict(zip(unique, await pool.embed(semantic.embedder, unique), strict=True))
         pace = (time.perf_counter() - started) / len(unique)
         per_round = max(1, min(batch, int(ROUND_SECONDS / pace) if pace > 0 else batch))
         vectors = {m.id: by_text[t] for m, t in zip(pending, texts, strict=True)}

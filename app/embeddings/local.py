@@ -219,6 +219,7 @@ class LocalEmbedder:
 
     name = "local:all-MiniLM-L6-v2"
     dimensions = 384
+    parallel = False  # one forward pass at a time (its BLAS threads are set around each)
 
     def __init__(self, batch_size: int = 32, threads: int = 1) -> None:
         self.batch_size = batch_size
@@ -227,9 +228,12 @@ class LocalEmbedder:
     async def load(self) -> None:
         await asyncio.to_thread(shared_model, self.threads)
 
+    def passages(self, texts: list[str]) -> list[list[float]]:
+        """Memories' texts, on the calling thread."""
+        return shared_model(self.threads).encode(texts, self.batch_size)
+
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        model = await asyncio.to_thread(shared_model, self.threads)
-        return await asyncio.to_thread(model.encode, list(texts), self.batch_size)
+        return await asyncio.to_thread(self.passages, list(texts))
 
     async def embed_query(self, text: str) -> list[float]:
         [vector] = await self.embed([text])
