@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 # name → module; the module's file names stay as they are, the names drop the `bench_` prefix.
 BENCHMARKS = {
     "ab": "bench.bench_ab",
+    "backlog": "bench.bench_backlog",
     "embeddings": "bench.bench_embeddings",
     "eval-extraction": "bench.eval_extraction",
     "eval-retrieval": "bench.eval_retrieval",
