@@ -25,6 +25,9 @@ The floor: the model in this process embedding the same texts in a tight loop, o
 `--floor-seconds` (memories/s on one core), measured with serve stopped. The machine is shared: the load
 average is printed beside every figure.
 
+`--in-process`: the mechanism alone, no server: a question's embedding (recall's largest CPU cost) timed
+alone and beside the pool at each priority, by turns (`--rounds`, `--window` seconds each).
+
 Variants: `before` (one embedding thread at the process's priority, as before the background pool),
 `pool-normal` (one thread per core, normal priority), `pool-low` (nice 19), `pool-idle` (SCHED_IDLE: the
 default).
@@ -311,7 +314,78 @@ def floor(seconds: float) -> dict[str, Any]:
     }
 
 
+async def in_process(args: argparse.Namespace) -> None:
+    """The mechanism alone, in this process: a recall's largest CPU cost (its question's embedding, one
+    thread, normal priority) timed with nothing beside it and beside the background pool (one thread per
+    core) at each priority, by turns; medians of the rounds. Texts: the backlog's; questions: recall's."""
+    from app.embeddings.background import BackgroundPool
+    from app.embeddings.e5 import E5Embedder
+
+    embedder = E5Embedder()
+    await embedder.load()
+    rng = random.Random(9)
+    questions = [recall_question(rng) for _ in range(2000)]
+    texts = backlog_texts(20_000, seed=13)
+    figures: dict[str, list[float]] = {}
+    asked = 0
+    for _ in range(args.rounds):
+        for name in ("alone", "normal", "low", "idle"):
+            pool = None if name == "alone" else BackgroundPool(0, name)  # type: ignore[arg-type]
+            stop = asyncio.Event()
+
+            async def drain(pool: BackgroundPool, stop: asyncio.Event) -> None:
+                at = 0
+                while not stop.is_set():
+                    await pool.embed(embedder, texts[at : at + 4 * pool.threads])
+                    at = (at + 4 * pool.threads) % len(texts)
+
+            task = asyncio.create_task(drain(pool, stop)) if pool else None
+            await asyncio.sleep(0.5)
+            times = []
+            until = time.monotonic() + args.window
+            while time.monotonic() < until:
+                started = time.perf_counter()
+                await asyncio.to_thread(embedder.query_vector, questions[asked % len(questions)])
+                times.append(time.perf_counter() - started)
+                asked += 1
+            stop.set()
+            if task:
+                await task
+            if pool:
+                await pool.aclose()
+            figures.setdefault(name, []).append(statistics.median(times))
+    alone = statistics.median(figures["alone"])
+    print(
+        {
+            "question's embedding p50 ms": {
+                k: round(1000 * statistics.median(v), 1) for k, v in figures.items()
+            },
+            "ratio to alone": {k: round(statistics.median(v) / alone, 2) for k, v in figures.items()},
+            "load": _load(),
+        },
+        flush=True,
+    )
+
+
 async def run(args: argparse.Namespace) -> None:
+    if args.in_process:
+        await in_process(args)
+        return
+    cluster = None
+    if args.own_cluster:
+        from bench.faults.cluster import Cluster
+
+        cluster = Cluster()  # its own connections: a shared server's limit is not this figure's
+        cluster.start()
+        args.database_url = cluster.url
+    try:
+        await measure(args)
+    finally:
+        if cluster is not None:
+            cluster.stop()
+
+
+async def measure(args: argparse.Namespace) -> None:
     async with harness.fresh_database(args.database_url, "agent_memory_backlog", keep=args.keep) as url:
         # Normal priority for the set-up: on a machine shared with other work, idle threads wait for it.
         server = harness.service(url, env={**VARIANTS["pool-normal"], "AGENT_MEMORY_LOG_LEVEL": "WARNING"})
@@ -340,4 +414,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--window", type=float, default=15.0)
     parser.add_argument("--rate-seconds", type=float, default=120.0)
     parser.add_argument("--floor-seconds", type=float, default=60.0)
+    parser.add_argument(
+        "--own-cluster",
+        action="store_true",
+        help="on a throw-away PostgreSQL cluster (bench/faults/cluster.py)",
+    )
+    parser.add_argument(
+        "--in-process", action="store_true", help="only the mechanism: a question's embedding beside the pool"
+    )
     return harness.run_benchmark(parser, run, argv)
