@@ -13,6 +13,8 @@ enabled and disabled between sides (`ALTER TABLE … DISABLE TRIGGER`), so both 
 - checked: the same remember when the namespace has a memories limit: the unit of work's quota lock and
   two usage reads around the insert (`app.quotas.service.held_to_quotas`), against the same unit of work
   without a limit (no query added). PostgreSQL CPU and p50 wall a remember.
+- rate: `QuotaBook.count_request` for a namespace with a requests-per-minute limit (one upsert in its own
+  transaction) and without one (its limits cached: nothing sent). PostgreSQL CPU and p50 wall a request.
 """
 
 from __future__ import annotations
@@ -199,6 +201,33 @@ async def run(args: argparse.Namespace) -> None:
             report(
                 "remember's unit of work, a namespace with a limit or none", figures, ("checked", "unchecked")
             )
+
+            # The request rate: a namespace with requestsPerMinute counts each request in its window (one
+            # upsert in a transaction of its own); one without costs no query (its limits cached).
+            rated = QuotaBook(Limits(requests_per_minute=10**9))
+            unrated = QuotaBook(Limits())
+            figures = {"counted": [], "uncounted": []}
+            for round_no in range(args.rounds + 1):
+                for name in ("counted", "uncounted") if round_no % 2 == 0 else ("uncounted", "counted"):
+                    book = rated if name == "counted" else unrated
+                    async with unlimited() as db:
+                        pid = (await db.execute(text("SELECT pg_backend_pid()"))).scalar_one()
+                        await db.commit()
+                    backend = psutil.Process(pid)  # the pool's one connection, count_request's too
+                    before = cpu_seconds([backend])
+                    times = []
+                    for _ in range(args.statements):
+                        started = time.perf_counter()
+                        await book.count_request(unlimited, namespace_id)
+                        times.append(time.perf_counter() - started)
+                    used = cpu_seconds([backend]) - before
+                    times.sort()
+                    if round_no:
+                        count = args.statements
+                        figures[name].append(
+                            (1000 * used / count, 1000 * times[count // 2], os.getloadavg()[0])
+                        )
+            report("a request's count in its namespace's window", figures, ("counted", "uncounted"))
         finally:
             await conn.close()
             await engine.dispose()
