@@ -17,6 +17,7 @@ import functools
 import re
 from collections.abc import Iterator
 
+from app.language.detect import detect
 from app.language.languages import ABBREVIATIONS, SOFT_ABBREVIATIONS
 
 # Linear: a run of punctuation is tried once, from its start, and never given back ("!" × 32,768 was tried
@@ -75,6 +76,11 @@ def split_sentences(text: str, language: str | None = None) -> list[str]:
     """The sentences of a text, each stripped, a list item's marker taken off; empty ones left out."""
     sentences = (_BULLET_RE.sub("", text[s:e].strip()) for s, e in sentence_spans(text, language))
     return [s for s in sentences if s]
+
+
+def sentences_of(text: str) -> list[str]:
+    """`split_sentences` in the language the text is detected to be in."""
+    return split_sentences(text, detect(text).code)
 
 
 def _word_before(text: str, start: int, end: int) -> str:

@@ -31,7 +31,7 @@ from app.extraction.remarks import says_nothing
 from app.language.detect import detect
 from app.language.lemmas import base_forms
 from app.language.questions import asks_only_what_was_done
-from app.language.sentences import split_sentences
+from app.language.sentences import sentences_of
 from app.language.temporal import time_phrase
 from app.llm.answers import write_answer
 from app.llm.client import LlmClient, LlmError, llm_of
@@ -258,16 +258,8 @@ async def lexical_stage(
     phrases = q.phrases_of(text)
     words = q.words_of(text)
     # Irregular verbs in their base form too ("ran" → run): the stemmer leaves them apart.
-    related = " ".join(
-        filter(
-            None,
-            [
-                related_words(words, language.code),
-                " ".join(base_forms(text, language.code)),
-                *(relations.words if relations else []),
-            ],
-        )
-    )
+    lemmas, expanded = " ".join(base_forms(text, language.code)), related_words(words, language.code)
+    related = " ".join(filter(None, [expanded, lemmas, *(relations.words if relations else [])]))
     analysis = await repository.analyse(
         db,
         profile if isinstance(profile, Named) else profile.id,
@@ -499,10 +491,6 @@ def _relevance_question(
     return _Asked(relevance.Question(weights, query.df, similar, in_window), names)
 
 
-def _sentences(text: str) -> list[str]:
-    return split_sentences(text, detect(text).code)
-
-
 async def answer_with_llm(llm: LlmClient, request: RecallRequest, ranked: Ranked) -> RecallResult:
     """The result with its answer written by the LLM (the extractive one if it fails). Call it with no
     database connection held: it waits on the LLM."""
@@ -511,7 +499,7 @@ async def answer_with_llm(llm: LlmClient, request: RecallRequest, ranked: Ranked
     try:
         memories = [dataclasses.asdict(memory) for memory in ranked.best]
         answer = await write_answer(
-            llm, request.query, memories, request.response_length, ranked.reference, sentences=_sentences
+            llm, request.query, memories, request.response_length, ranked.reference, sentences=sentences_of
         )
     except LlmError as exc:
         logger.warning("LLM answer failed, answering extractively: %s", exc)
