@@ -71,7 +71,8 @@ async def events_after(
         params["profile"] = profile
     columns = _COLUMNS if with_data else _COLUMNS.replace(", data", ", '{}'::jsonb AS data")
     sql = f"SELECT {columns} FROM events WHERE {' AND '.join(clauses)} ORDER BY id LIMIT :limit"
-    return [EventRow(**r) for r in (await db.execute(text(sql), params)).mappings()]
+    # Positional, in _COLUMNS' order (EventRow's fields'): a batch is hundreds of rows.
+    return [EventRow(*r) for r in (await db.execute(text(sql), params)).tuples()]
 
 
 async def latest_event_id(db: AsyncSession, namespace_id: int) -> int:
