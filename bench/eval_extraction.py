@@ -1,12 +1,13 @@
 """What the default extractor keeps, against a labelled set of statements written by someone who never read it.
 
-Each item of ``bench/data/statements_labelled.json`` (and of ``statements_world.json`` and
-``statements_blind.json``) is ``{text, speaker_role, context, keep, type, lang}``:
+Each item of ``bench/data/statements_labelled.json`` (and of ``statements_world.json``,
+``statements_blind.json`` and ``statements_blind_2.json``) is ``{text, speaker_role, context, keep, type, lang}``:
 one chat message, the partner's message before it (``context``, or null) and whether a memory should come
 of it (``keep``), of which type. The statement is extracted as the new message of a window holding the
 context message first (as the worker extracts it); it counts as kept when any memory comes of it, typed as
 the first one. Printed: precision and recall of *keep*, type accuracy over the statements both kept and
-labelled keep, overall and per language; ``--misses`` lists the disagreements.
+labelled keep, overall and per language, for each set and (given several) for all of them together;
+``--misses`` lists the disagreements.
 
     python -m bench eval-extraction [--data FILE ...] [--misses]
 """
@@ -57,14 +58,21 @@ def _ratio(a: int, b: int) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--data", action="append", help="a labelled set (repeatable; default: the three sets)")
+    p.add_argument("--data", action="append", help="a labelled set (repeatable; default: the four sets)")
     p.add_argument("--misses", action="store_true", help="list the statements the extractor got wrong")
     args = p.parse_args(argv)
-    for number, path in enumerate(args.data or DEFAULT_DATA):
+    every: list[dict[str, Any]] = []
+    paths = args.data or DEFAULT_DATA
+    for number, path in enumerate(paths):
         if number:
             print()
         print(Path(path).name)
-        _report(json.loads(Path(path).read_text(encoding="utf-8")), misses=args.misses)
+        items = json.loads(Path(path).read_text(encoding="utf-8"))
+        every += items
+        _report(items, misses=args.misses)
+    if len(paths) > 1:
+        print("\nall sets together")
+        _report(every, misses=False)
     return 0
 
 

@@ -259,6 +259,28 @@ def is_courtesy_in(text: str, code: str) -> bool:
     return formulas.courtesy.match(folded, _past_non_words(folded, 0)) is not None
 
 
+def is_thanks_in(text: str, code: str) -> bool:
+    """Whether a statement in language `code` opens with thanks ("Gracias, …", "谢谢！", "감사합니다!")."""
+    formulas = formulas_of(code)
+    if formulas is None:
+        return False
+    folded = fold(text)
+    if formulas.empty is not None:
+        return formulas.thanks.match(folded, _past_non_words(folded, 0)) is not None
+    return formulas.thanks.match(folded, _past_non_words(folded, 0)) is not None
+
+
+def refers_to_someone_in(text: str, code: str) -> bool:
+    """Whether a statement in language `code` holds one of its first- or third-person pronouns."""
+    formulas = formulas_of(code)
+    if formulas is None:
+        return True
+    folded = fold(text)
+    if formulas.empty is not None:
+        return any(a in folded for a in formulas.anchors)
+    return not formulas.anchors.isdisjoint(_WORD_RE.findall(folded))
+
+
 def says_nothing_in_some_language(text: str, *, dated: bool = False) -> bool:
     """`says_nothing_in` for a text of no known language: one the detector read as English for want of
     confidence though no English word is in it ("¡Hola Marta!", "Merci Paul !"). Chit-chat in one of the

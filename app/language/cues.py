@@ -90,6 +90,23 @@ def names_a_rule(text: str) -> bool:
     return _RULE_RE.search(folded) is not None and _AGENT_RE.search(folded) is not None
 
 
+def names_how_the_agent_answers(text: str) -> bool:
+    """Whether a statement names how the agent answers (its language, length, tone, format, emoji...)."""
+    return _AGENT_RE.search(fold(text)) is not None
+
+
+def opens_with_how_the_agent_answers(text: str) -> bool:
+    """Whether a statement opens with how the agent answers ("skriv kortare svar", "답변은 세 줄 이내로")."""
+    folded = fold(text).lstrip(" ,.!¡¿-")
+    found = _AGENT_RE.match(folded)
+    return found is not None
+
+
+def names_a_standing_cue(text: str) -> bool:
+    """Whether a statement holds a standing rule's cue (from now on, always, never, please...)."""
+    return _RULE_RE.search(fold(text)) is not None
+
+
 def names_a_task(text: str) -> bool:
     """Whether a statement names something to be done ("Tengo que renovar el pasaporte", "Erinnere mich
     an den Zahnarzt", "提醒我交房租")."""

@@ -80,6 +80,8 @@ class Formulas:
     leading: re.Pattern[str]
     # A greeting, farewell, thanks or apology: at the start of a statement (anywhere in CJK).
     courtesy: re.Pattern[str]
+    # Thanks, at the start of a statement.
+    thanks: re.Pattern[str]
     # A wish at the start of a statement (`wish_opens`), or making the whole of it.
     well_wish: re.Pattern[str]
     guess: re.Pattern[str]
@@ -138,6 +140,7 @@ def formulas_of(code: str) -> Formulas | None:
     empty = None
     if cjk:
         courtesy = re.compile(_alternation(courtesies, cjk=True))
+        thanks = re.compile(_alternation(_phrases(table.thanks), cjk=True))
         # Found anywhere, with the function words: `leading` is the same pattern.
         empty = re.compile(_alternation([p for f in [*saying, table.words] for p in _phrases(f)], cjk=True))
         leading = empty
@@ -149,6 +152,7 @@ def formulas_of(code: str) -> Formulas | None:
     else:
         said = _alternation([p for f in saying for p in _phrases(f)], cjk=False)
         courtesy = re.compile(rf"(?:{_alternation(courtesies, cjk=False)})(?!\w)", _I)
+        thanks = re.compile(rf"(?:{_alternation(_phrases(table.thanks), cjk=False)})(?!\w)", _I)
         cause = rf"(?:\s+(?:{table.cause})(?:\s+\w++){{0,{CAUSE_WORDS}}})?" if table.cause else ""
         leading = re.compile(rf"(?:{said})(?!\w){cause}(?:{_SEPARATOR}+|$)", _I)
         well_wish = re.compile(rf"(?:{_alternation(_phrases(table.well_wishes), cjk=False)})(?!\w)", _I)
@@ -160,6 +164,7 @@ def formulas_of(code: str) -> Formulas | None:
         code=code,
         leading=leading,
         courtesy=courtesy,
+        thanks=thanks,
         well_wish=well_wish,
         guess=guess,
         exclamation=exclamation,

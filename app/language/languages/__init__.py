@@ -65,6 +65,16 @@ PARTS = (
     "ABBREVIATIONS",
     "LEMMAS",
     "CATEGORIES",
+    # The shape of a statement (`app.language.shapes`): a hypothetical, a request to the agent, a standing
+    # condition, a past action, the speaker's own person, the partner, a prohibition, a noun phrase of the world.
+    "HYPOTHETICAL",
+    "REQUEST",
+    "STANDING",
+    "PAST",
+    "SELF",
+    "PARTNER",
+    "PROHIBITION",
+    "GENERIC",
 )
 # Numbers and ISO dates only: a language without time words of its own.
 NO_TIME_WORDS = TimeWords()

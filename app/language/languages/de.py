@@ -62,7 +62,7 @@ FORMULAS = FormulaWords(
     "verzeihung|schade|wie schade",
     agreement="ja|jap|jep|jo|nein|nee|nö|klar|na klar|genau|stimmt|richtig|okay|ok|einverstanden|passt|gut|"
     "natürlich|sicher|freilich|alles klar|verstanden|logo|haha|hahaha|ah|oh|aha|achso|ach so|na ja|"
-    "naja|hm|hmm|oha|wow|krass|boah",
+    "naja|hm|hmm|oha|wow|krass|boah|wusste ich nicht|wusst ich nicht|wusste ich gar nicht|ah okay",
     reactions="wie schön|wie toll|wie cool|wie süß|wie geil|wie blöd|super|toll|cool|geil|klasse|spitze|"
     "wahnsinn|mega|schön|prima|wunderbar|großartig|echt jetzt|ich freu mich für dich|"
     "freut mich|das freut mich|glückwunsch|herzlichen glückwunsch",
@@ -90,11 +90,11 @@ FORMULAS = FormulaWords(
 RULE_CUES = "ab jetzt|von nun an|ab sofort|kunftig|in zukunft|immer|nie|niemals|bitte"
 AGENT_CUES = (
     "antworte|antworten sie|schreib|schreibe|schreiben|sprich|nenn mich|nenne mich|verwende|benutze|"
-    "nutze|duze|duzen|siez|siezen|emojis|auf deutsch|auf englisch"
+    "nutze|duze|duzen|siez|siezen|emojis|auf deutsch|auf englisch|antworten|antwort|knapp|stichpunkte|liste|listen"
 )
 TASK_CUES = (
     "erinnere mich|erinner mich|vergiss nicht|nicht vergessen|ich muss|wir mussen|muss noch|"
-    "ich sollte|zu erledigen|to-do"
+    "ich sollte|zu erledigen|to-do|muss|mussen|erinnere dich|erinner dich|erinnere ich dich|todo:"
 )
 
 
@@ -118,6 +118,30 @@ CIRCUMSTANCES = (
 # ends one only before a capital.
 ABBREVIATIONS = "z.b|bzw|usw|ca|dr|nr|str|evtl|ggf|u.a|d.h|prof|inkl|vgl|hr|bspw|sog|geb|max|min"
 SOFT_ABBREVIATIONS = "etc|jan|feb|mär|apr|jun|jul|aug|sep|sept|okt|nov|dez|mo|di|mi|do|fr|sa|so"
+# The shape of a statement (`app.language.shapes`), as regular expressions on its lower-cased text: a
+# hypothetical (the Konjunktiv II after "wenn", or opening the sentence; "stell dir vor"), a request to the
+# agent (an imperative before "mir", "kannst du…"), a standing condition ("wenn du…", "immer wenn"), a
+# past action (the perfect with its participle) and the speaker's own person.
+HYPOTHETICAL = (
+    r"\b(?:wenn|falls)\b[^.!?]*\b(?:würde|würd|würden|würdest|wäre|wären|wärst|hätte|hätten|hättest|könnte|könnten)\b"
+    r"|^(?:hätte|wäre|könnte|würde)\s+(?:ich|wir|man|er|sie|du)\b|\bstell\s+(?:dir|euch)\s+(?:mal\s+)?vor\b"
+)
+REQUEST = (
+    r"^(?:(?:hey|ok|also|und|bitte)[,\s]+)?(?:\w+(?<![^e]t)\s+(?:mir|uns)\b|(?:kannst|könntest|kannste)\s+du\b"
+    r"|(?:können|könnten)\s+sie\b)"
+)
+STANDING = r"\b(?:wenn|immer\s+wenn|sobald|jedes\s+mal\s+wenn)\b"
+PAST = (
+    r"\b(?:habe|hab|hast|hat|haben|habt|hatte|bin|bist|ist|sind|seid|war)\b[^.!?,]*\bge(?!gen\b|hen\b|ben\b)\w+(?:t|en)\b"
+    r"|\b(?:sind|bin)\s+(?:\w+\s+){0,3}zurück\b"
+)
+# A prohibition to the agent (a negative imperative, "stop …"): a rule that holds beyond the moment.
+PROHIBITION = r"^(?:(?:und|aber|bitte)[,\s]+)?keine?\s+\w+\s+mehr\b|^hör\s+(?:mal\s+)?auf\b"
+# A statement opening with a noun phrase of the world (its article): its subject is no one in the chat.
+GENERIC = r"^(?:\w+\s+){0,2}?(?:der|die|das|den|dem|des)\s+\w"
+# The partner addressed: second-person pronouns and possessives.
+PARTNER = r"\b(?:du|dich|dir|dein|deine|deinen|deinem|deiner|ihr|euch|sie)\b"
+SELF = r"^(?:hab|habe|bin|war|muss|kann|will|sind|waren|hatte|hatten)\b|\b(?:ich|mein|meine|meinen|meinem|meiner|meines|mir|mich|wir|unser|unsere|unseren|unserem|uns|hab|bin)\b"
 
 # The parts this language has none of, each with what happens instead (never a statement dropped).
 LACKS = {

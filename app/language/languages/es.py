@@ -22,7 +22,7 @@ TIME = TimeWords(
         "el fin de semana que viene": ("weekend", 1),
         "el año pasado": ("year", -1), "el año que viene": ("year", 1), "el próximo año": ("year", 1),
         "este año": ("year", 0),
-        "por la mañana": None, "de la mañana": None, "la mañana": None, "las mañanas": None,
+        "hoy en día": None, "hoy día": None, "por la mañana": None, "de la mañana": None, "la mañana": None, "las mañanas": None,
         "cada mañana": None, "toda la mañana": None,
     },
     weekdays="lunes;martes;miércoles;jueves;viernes;sábado;domingo",
@@ -59,7 +59,7 @@ FORMULAS = FormulaWords(
     agreement="sí|si|no|vale|claro|claro que sí|por supuesto|exacto|exactamente|cierto|es verdad|verdad|"
     "de acuerdo|ok|okey|okay|entendido|venga|dale|sale|bueno|vale vale|ya|ya ya|tal cual|obvio|"
     "jaja|jajaja|jeje|jejeje|ja|je|ajá|aja|eh|ah|oh|uy|ay|vaya|anda|guau|wow|hala|madre mía|ostras|"
-    "buah|uf|uff|mmm|hmm",
+    "buah|uf|uff|mmm|hmm|no lo sabía|no sabía|ni idea",
     reactions="qué bien|qué guay|qué bonito|qué bonita|qué chulo|qué maravilla|qué ilusión|qué envidia|"
     "qué suerte|qué fuerte|qué horror|qué rollo|qué mal|qué divertido|qué rico|qué lindo|qué linda|"
     "me alegro|me alegro mucho|me alegra|cómo mola|genial|increíble|estupendo|fantástico|perfecto|"
@@ -95,12 +95,46 @@ RULE_CUES = (
 )
 AGENT_CUES = (
     "responde|respondeme|respondas|responder|contesta|contestame|contestes|escribe|escribeme|escribas|"
-    "hablame|hables|llamame|me llames|usa|uses|utiliza|utilices|explicame|expliques|tuteame|tutees|"
-    "de usted|emoji|emojis|en espanol|en ingles|en aleman|en frances|resumenes"
+    "hablame|hables|llamame|me llames|usa|uses|utiliza|utilices|tuteame|tutees|de usted|de tu|emoji|emojis|"
+    "en espanol|en ingles|en aleman|en frances|resumenes|respuestas|respuesta|corto|cortas|cortos|breve|breves|"
+    "resumen|vinetas|listas"
 )
 TASK_CUES = (
     "recuerdame|recordarme|no olvides|no te olvides|que no se me olvide|tengo que|tenemos que|debo|"
-    "debemos|hay que|pendiente"
+    "debemos|hay que|pendiente|tengo q|tenemos q|hay q|te recuerdo|te lo recuerdo|te recordare|te recordaremos|todo:|to-do|pendiente:"
+)
+
+# The shape of a statement (`app.language.shapes`), as regular expressions on its lower-cased text: a
+# hypothetical (an if-clause in the imperfect subjunctive, "imagine that…"), a request to the agent (an
+# imperative with its enclitic, "me explicas…", a negative imperative), a standing condition ("cuando…",
+# "siempre que…"), a past action (the preterite, the perfect, "acabo de") and the speaker's own person
+# (pronouns, possessives, first-person verb forms).
+HYPOTHETICAL = (
+    r"(?<!como\s)\bsi\s+(?:\w+\s+){0,2}\w+[aeiu](?:ra|ras|ramos|ran|se|ses|semos|sen)\b|\bimag[ií]n(?:ate|a|e|emos)\s+(?:que|si)\b"
+    r"|(?<!como\s)\bsi\s+.*\b\w+r(?:ía|ías|íamos|ían)\b"
+)
+REQUEST = (
+    r"^(?:(?:oye|porfa|venga|va|y|ah|ok|vale)[,\s]+)?(?:\w{2,}[aeií]r?(?:me|nos|melo|mela|noslo)\b|dime\b|dame\b|hazme\b"
+    r"|me\s+\w+(?:as|es)\b|no\s+(?:me\s+|nos\s+)?\w+(?:es|as)\b|(?:puedes|podrías|podrias|pod[eé]s)\b)"
+)
+STANDING = r"\b(?:cuando|siempre\s+que|cada\s+vez\s+que)\b"
+PAST = (
+    r"\b\w{2,}[bcdgjlmnprstvz](?:é|ó)\b|\b\w+(?:aste|iste|aron|ieron)\b|\b(?:fui|fue|fuimos|fueron|hice|hizo|hicimos"
+    r"|tuve|tuvo|estuve|estuvimos|pude|dije|vi|vimos|caí)\b|\bacab(?:o|amos|a)\s+de\b"
+    r"|\b(?:he|has|ha|hemos|han)\s+(?:\w+\s+)?\w+(?:ado|ido)\b"
+)
+# A prohibition to the agent (a negative imperative, "stop …"): a rule that holds beyond the moment.
+PROHIBITION = (
+    r"^(?:(?:y|pero|porfa|oye)[,\s]+)?(?:no|nunca|jamás|jamas)\s+(?:me\s+|nos\s+)?\w+(?:es|as)\b|^deja\s+de\b"
+)
+# A statement opening with a noun phrase of the world (its article): its subject is no one in the chat.
+GENERIC = r"^(?:\w+\s+){0,2}?(?:el|la|los|las|lo)\s+\w"
+# The partner addressed: second-person pronouns and possessives.
+PARTNER = r"\b(?:tú|tu|te|ti|contigo|usted|vosotros|os)\b"
+SELF = (
+    r"\b(?:yo|mi|mis|me|conmigo|nosotros|nosotras|nuestr[oa]s?|nos)\b|\b\w+(?:amos|emos|(?<!ís)imos)\b"
+    r"|\b(?:soy|estoy|voy|tengo|he|fui|hice|tuve|estuve|puedo|quiero|sé)\b|\b\w{2,}[bcdgjlmnprstvz]é\b"
+    r"|\b(?:no|ya\s+no|tampoco)\s+\w{2,}o\b"
 )
 
 

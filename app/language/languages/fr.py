@@ -53,7 +53,7 @@ FORMULAS = FormulaWords(
     "je suis désolée|quel dommage|dommage",
     agreement="oui|ouais|ouaip|non|nan|ok|okay|d'accord|dac|bien sûr|exactement|exact|carrément|grave|c'est ça|"
     "entendu|ça marche|ça roule|parfait|tout à fait|voilà|vrai|c'est vrai|évidemment|mdr|ptdr|lol|"
-    "haha|hahaha|ah|oh|oh là là|bah|ben|bof|euh|hum|waouh|wow|oups",
+    "haha|hahaha|ah|oh|oh là là|bah|ben|bof|euh|hum|waouh|wow|oups|je savais pas|je ne savais pas|j'savais pas|ah d'accord",
     reactions="trop bien|génial|super|top|trop cool|c'est génial|c'est super|c'est top|"
     "c'est trop bien|c'est cool|trop mignon|trop mignonne|quelle chance|quelle horreur|"
     "je suis content pour toi|je suis contente pour toi|ça fait plaisir|chouette|incroyable|magnifique|"
@@ -85,11 +85,11 @@ RULE_CUES = (
 )
 AGENT_CUES = (
     "reponds|repondez|reponds-moi|ecris|ecrivez|ecris-moi|parle-moi|appelle-moi|m'appelle|utilise|"
-    "vouvoie|tutoie|emoji|emojis|en francais|en anglais"
+    "vouvoie|tutoie|vouvoyer|tutoyer|vouvoies|tutoies|emoji|emojis|en francais|en anglais|reponses|reponse|courtes|courte|breves|liste|listes|puces"
 )
 TASK_CUES = (
     "rappelle-moi|rappelle moi|fais-moi penser|n'oublie pas|ne pas oublier|je dois|nous devons|"
-    "on doit|il faut que|j'ai besoin de|a faire"
+    "on doit|il faut que|j'ai besoin de|a faire|faut que|faudrait que|je te rappelle|je te le rappelle|je te rappellerai|je vous rappelle|todo:|to-do"
 )
 
 
@@ -113,6 +113,35 @@ CIRCUMSTANCES = (
 # ends one only before a capital.
 ABBREVIATIONS = "m|mme|mlle|dr|pr|p.ex|cf|env|av|bd|st|ste"
 SOFT_ABBREVIATIONS = "etc|janv|févr|avr|juil|sept|oct|nov|déc"
+# The shape of a statement (`app.language.shapes`), as regular expressions on its lower-cased text: a
+# hypothetical (si + the imperfect, "imagine si…"), a request to the agent (an imperative with "-moi",
+# "tu peux…"), a standing condition ("quand…", "chaque fois que…"), a past action (the passé composé,
+# "je viens de") and the speaker's own person.
+HYPOTHETICAL = (
+    r"(?<!comme\s)\bsi\s+(?:j['’]|je\s+|tu\s+|t['’]|on\s+|il\s+|elle\s+|nous\s+|vous\s+|ils\s+|elles\s+|c['’])(?:\w+\s+)?\w+(?:ais|ait|ions|iez|aient)\b"
+    r"|\bimagine[sz]?\s+(?:si|que)\b"
+)
+REQUEST = (
+    r"^(?:(?:dis|bon|ok|alors|et|sinon)[,\s]+)?(?:\w+-(?:moi|nous)\b|(?:tu\s+peux|tu\s+pourrais|vous\s+pouvez"
+    r"|vous\s+pourriez|peux-tu|pouvez-vous|pourriez-vous|est-ce\s+que\s+(?:tu|vous)\s+(?:peux|pourrais|pouvez|pourriez))\b"
+    r"|(?:ne\s+|n['’])(?:me\s+|m['’])?\w+\s+(?:pas|jamais|plus)\b)"
+)
+STANDING = r"\b(?:quand|lorsque|chaque\s+fois\s+que|dès\s+que)\b"
+PAST = (
+    r"\b(?:j['’]ai|t['’]as|tu\s+as|on\s+a|il\s+a|elle\s+a|nous\s+avons|vous\s+avez|ils\s+ont|elles\s+ont)\s+"
+    r"(?:(?:déjà|enfin|bien|encore|vraiment|tout|trop|jamais)\s+)?\w+(?:é|ée|és|i|is|it|u|ue|us|ert)\b"
+    r"|\b(?:suis|es|est|sommes|êtes|sont)\s+(?:(?:déjà|enfin|bien|encore|vraiment|tout)\s+)?"
+    r"(?:allée?s?|venue?s?|partie?s?|rentrée?s?|arrivée?s?|née?s?|morte?s?|tombée?s?|passée?s?|sortie?s?|restée?s?)\b"
+    r"|\b(?:me|m['’]|se|s['’]|nous)\s*(?:suis|est|sommes|sont)\s+\w+(?:é|ée|és|ées|i|ie|is|it|u|ue|us)\b"
+    r"|\b(?:je\s+viens|on\s+vient|nous\s+venons)\s+d['’e]|\bon\s+rentre\s+d"
+)
+# A prohibition to the agent (a negative imperative, "stop …"): a rule that holds beyond the moment.
+PROHIBITION = r"^(?:(?:et|mais)[,\s]+)?(?:ne\s+|n[\'’])(?:me\s+|m[\'’])?\w+(?:-moi)?\s+(?:pas|jamais|plus)\b|^arr[êe]te[sz]?\s+de\b|^évite[sz]?\b"
+# A statement opening with a noun phrase of the world (its article): its subject is no one in the chat.
+GENERIC = r"^(?:\w+\s+){0,2}?(?:le|la|les|l[\'’])\s*\w"
+# The partner addressed: second-person pronouns and possessives.
+PARTNER = r"\b(?:tu|t|te|toi|vous)\b"
+SELF = r"\b(?:je|j|moi|mon|ma|mes|me|m|nous|notre|nos|on)\b"
 
 # The parts this language has none of, each with what happens instead (never a statement dropped).
 LACKS = {

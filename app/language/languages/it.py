@@ -10,7 +10,7 @@ QUESTION_WORDS = "cosa|che|ho|fatto|faccio|fai|fare|farò|successo|previsto|io"
 
 TIME = TimeWords(
     relative={
-        "oggi": ("day", 0), "stasera": ("day", 0), "stanotte": ("day", 0), "stamattina": ("day", 0),
+        "di oggi": None, "d'oggi": None, "oggi giorno": None, "oggigiorno": None, "oggi": ("day", 0), "stasera": ("day", 0), "stanotte": ("day", 0), "stamattina": ("day", 0),
         "oggi pomeriggio": ("day", 0), "domani": ("day", 1), "dopodomani": ("day", 2), "ieri": ("day", -1),
         "ieri sera": ("day", -1), "l'altro ieri": ("day", -2), "l'altroieri": ("day", -2), "ieri l'altro": ("day", -2),
         "la prossima settimana": ("week", 1), "la settimana prossima": ("week", 1),
@@ -53,7 +53,7 @@ FORMULAS = FormulaWords(
     thanks="grazie|grazie mille|grazie tante|ti ringrazio|prego|di niente",
     apologies="scusa|scusami|scusate|mi dispiace|mi dispiace tanto|perdono|che peccato|peccato",
     agreement="sì|si|no|certo|certamente|esatto|esattamente|va bene|d'accordo|ok|okay|perfetto|giusto|vero|"
-    "è vero|capito|ovvio|infatti|haha|ahah|ahahah|ah|oh|eh|boh|mah|uffa|wow",
+    "è vero|capito|ovvio|infatti|haha|ahah|ahahah|ah|oh|eh|boh|mah|uffa|wow|non lo sapevo|non sapevo",
     reactions="che bello|che bella|che figo|che carino|che carina|che fortuna|che invidia|che brutto|"
     "fantastico|bellissimo|bellissima|stupendo|meraviglioso|sono contento per te|"
     "sono contenta per te|complimenti|congratulazioni",
@@ -78,9 +78,36 @@ RULE_CUES = (
     "d'ora in poi|da ora in poi|da adesso in poi|sempre|mai|per favore|non usare|non scrivere|"
     "non rispondere|non chiamarmi"
 )
-AGENT_CUES = "rispondi|rispondimi|scrivi|scrivimi|parlami|chiamami|usa|usare|emoji|in italiano|in inglese"
-TASK_CUES = (
-    "ricordami|ricordarmi|non dimenticare|non dimenticarti|devo|dobbiamo|bisogna|ho bisogno di|da fare"
+AGENT_CUES = "rispondi|rispondimi|scrivi|scrivimi|parlami|chiamami|usa|usare|emoji|in italiano|in inglese|risposte|risposta|brevi|breve|corte|del tu|del lei|elenco|elenchi|punti elenco"
+TASK_CUES = "ricordami|ricordarmi|non dimenticare|non dimenticarti|devo|dobbiamo|bisogna|ho bisogno di|da fare|ti ricordo|ti ricordero|te lo ricordo|todo:|to-do"
+
+# The shape of a statement (`app.language.shapes`), as regular expressions on its lower-cased text: a
+# hypothetical (an if-clause in the imperfect subjunctive, an opening "fossi…", "pensa se…"), a request to
+# the agent (an imperative with its enclitic, "mi spieghi…"), a standing condition ("quando…", "ogni volta
+# che…"), a past action (the passato prossimo, "sono appena…") and the speaker's own person.
+HYPOTHETICAL = (
+    r"(?<!come\s)\bse\s+(?:\w+\s+){0,2}\w+(?:ssi|sse|ssimo|ste|ssero)\b|^\w+[aei]ssi\b|\b(?:pensa|immagina|immaginati)\s+se\b"
+    r"|\bse\s+.*\b\w+r(?:ei|ebbe|emmo|ebbero)\b"
+)
+REQUEST = (
+    r"^(?:(?:ehi|dai|ok|allora|e)[,\s]+)?(?:\w{3,}[aei]mi\b|dimmi\b|dammi\b|fammi\b|mi\s+\w+i\b|(?:puoi|potresti)\b"
+    r"|non\s+(?:\w+rmi|\w+re)\b)"
+)
+STANDING = r"\b(?:quando|ogni\s+volta\s+che|tutte\s+le\s+volte\s+che)\b"
+PAST = (
+    r"\b(?:ho|hai|ha|abbiamo|avete|hanno)\s+(?:\w+\s+){0,2}\w+(?:ato|uto|ito|ata|uta|ita|ati|iti|ute|atto|etto|esso|osto)\b"
+    r"|\b(?:sono|sei|è|siamo|siete)\s+(?:\w+\s+){0,2}\w+(?:ato|ata|ati|ate|uto|uta|uti|ito|ita|iti|ite)\b"
+)
+# A prohibition to the agent (a negative imperative, "stop …"): a rule that holds beyond the moment.
+PROHIBITION = r"^(?:(?:e|ma)[,\s]+)?(?:non|mai)\s+(?:\w+rmi|\w+re)\b|^smetti(?:la)?\s+di\b|^evita\b"
+# A statement opening with a noun phrase of the world (its article): its subject is no one in the chat.
+GENERIC = r"^(?:\w+\s+){0,2}?(?:il|lo|la|i|gli|le|l[\'’])\s*\w"
+# The partner addressed: second-person pronouns and possessives.
+PARTNER = r"\b(?:tu|te|ti|tuo|tua|tuoi|lei|voi|vi)\b"
+SELF = (
+    r"\b(?:io|mio|mia|miei|mie|mi|me|noi|nostro|nostra|nostri|nostre|ci)\b|\b\w+(?:iamo)\b"
+    r"|\b(?:sono|ho|vado|faccio|sto|posso|voglio|devo|so|abbiamo|siamo)\b"
+    r"|\b(?:non|non\s+più)\s+\w{2,}o\b"
 )
 
 

@@ -44,11 +44,11 @@ FORMULAS = FormulaWords(
     farewells="さようなら|さよなら|またね|また明日|またあとで|じゃあね|じゃね|じゃあ|バイバイ|おやすみ|"
     "おやすみなさい|お疲れ様|お疲れさま|おつかれさま|お疲れ|失礼します",
     thanks="ありがとう|ありがとうございます|ありがとうございました|どうもありがとう|サンキュー|感謝|"
-    "助かる|助かった|助かります|どういたしまして",
+    "助かる|助かった|助かります|どういたしまして|助かりました",
     apologies="ごめん|ごめんね|ごめんなさい|すみません|すいません|申し訳ない|申し訳ありません|大丈夫|残念",
     agreement="はい|うん|ええ|いいえ|いや|ううん|そう|そうだね|そうですね|そうそう|そうなんだ|そうなんですね|なるほど|了解|"
     "りょうかい|わかった|分かった|わかりました|分かりました|確かに|たしかに|もちろん|いいよ|オッケー|"
-    "本当|ほんと|笑|www|ははは|あはは|ふふ|へえ|へー|わあ|わー|えー|えっ|まじ|マジ|あ|お|おお",
+    "本当|ほんと|笑|www|ははは|あはは|ふふ|へえ|へー|わあ|わー|えー|えっ|まじ|マジ|あ|お|おお|知らなかった|そうなんだ",
     reactions="すごい|すごーい|凄い|いいね|いいな|いいなあ|よかった|良かった|素敵|すてき|最高|"
     "楽しそう|美味しそう|おいしそう|良さそう|よさそう|大変|かわいい|可愛い|きれい|綺麗|うらやましい|"
     "羨ましい|面白い|おもしろい|おめでとう|おめでとうございます|嬉しい|うれしい",
@@ -64,8 +64,22 @@ FORMULAS = FormulaWords(
 # A standing rule for the agent: its cues (from now on, always, never, please…), and how the agent answers
 # (answer, write, call me, the language…); something to be done (remind me, I have to…). `fold`ed.
 RULE_CUES = "今後|これから|今度から|次から|いつも|絶対|ください|ないで"
-AGENT_CUES = "答えて|返事|返信|書いて|と呼んで|使わないで|使って|敬語|絵文字|日本語で|英語で|短く|簡潔に"
-TASK_CUES = "リマインド|思い出させて|忘れないで|忘れずに|しなきゃ|しないと|しなければ|なきゃ|ないといけない|締め切り|締切"
+AGENT_CUES = "答えて|返事|返信|書いて|と呼んで|使わないで|使って|敬語|絵文字|日本語で|英語で|短く|簡潔に|返事|回答|短く|短め|簡潔|箇条書き|タメ口|emoji"
+TASK_CUES = "リマインド|思い出させて|忘れないで|忘れずに|しなきゃ|しないと|しなければ|なきゃ|ないといけない|締め切り|締切|リマインドします|お知らせします|todo:|やること|リマインドして"
+
+# The shape of a statement (`app.language.shapes`), as regular expressions on its text: a hypothetical
+# ("もし…", "…たらいいのに"), a request to the agent (a te-form closing the sentence, "教えて", "ください"),
+# a standing condition ("…とき", "…時は", "毎回"), a past action (a clause closing on た/だ) and the speaker's
+# own person.
+HYPOTHETICAL = r"もし|(?:たら|れば|なら)(?:いい|良い)のに|のにな[あぁー]?$"
+REQUEST = r"(?:て|で)(?:ください|下さい|くれ|ほしい|欲しい|ね|よ|な|〜|～|ー|!|！)*[。!！〜～]*$|教えて|ください|お願い"
+STANDING = r"とき|時は|時に|際は|毎回|いつも"
+PAST = r"た(?:ー|〜|～|！|!|…|よ|わ|ね|の|な|っ)*(?=$|[、。！!？?\s])"
+# A prohibition to the agent (a negative imperative, "stop …"): a rule that holds beyond the moment.
+PROHIBITION = r"ないで(?:ください|下さい|ね|よ|ほしい|欲しい)?[。!！〜～]*$|やめて"
+# The partner addressed: second-person pronouns and possessives.
+PARTNER = r"あなた|君|きみ|お前"
+SELF = r"私|僕|俺|うち|わたし|あたし"
 
 
 # Whether its sentences often leave the person unsaid, the verb carrying it: a question without a
@@ -85,6 +99,7 @@ LACKS = {
     "CATEGORIES": "no table of categories: a question's words are searched as said, without their instances",
     "ABBREVIATIONS": "no abbreviation list: a full stop ends a sentence unless a lower-case word follows it or "
     "it closes a single letter",
+    "GENERIC": "no article opens a noun phrase: a remark about the world that names no one is kept",
     "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",
     "SECOND_PERSON": "no rule rewrites the second person: a statement is kept verbatim, its speaker as a prefix",
 }

@@ -45,7 +45,7 @@ FORMULAS = FormulaWords(
     thanks="감사합니다|고마워|고마워요|고맙습니다|땡큐|천만에요",
     apologies="미안|미안해|미안해요|죄송합니다|죄송해요|괜찮아|괜찮아요",
     agreement="네|응|예|아니|아니요|아뇨|그래|그래요|알겠어|알겠어요|알겠습니다|맞아|맞아요|진짜|정말|물론|오케이|ㅋㅋ|ㅋㅋㅋ|ㅎㅎ|"
-    "ㅎㅎㅎ|헐|와|오",
+    "ㅎㅎㅎ|헐|와|오|몰랐어|몰랐어요|그렇구나",
     reactions="좋아|좋아요|좋다|대박|멋지다|멋져요|최고|귀여워|부럽다|부러워|재밌겠다|축하해|축하해요|축하합니다",
     well_wishes="화이팅|파이팅|힘내|힘내요|축하해|축하해요|축하합니다|조심히|잘 다녀와|즐거운|좋은 하루|푹 쉬어|"
     "건강하세요",
@@ -58,8 +58,21 @@ FORMULAS = FormulaWords(
 # A standing rule for the agent: its cues (from now on, always, never, please…), and how the agent answers
 # (answer, write, call me, the language…); something to be done (remind me, I have to…). `fold`ed.
 RULE_CUES = "앞으로|지금부터|이제부터|항상|절대|주세요|마세요"
-AGENT_CUES = "대답|답장|반말|존댓말|이모지|한국어로|영어로|불러"
-TASK_CUES = "알려줘|잊지 마|잊지마|야 돼|야 됨|야 되|야 해|야 한다|야겠|마감"
+AGENT_CUES = "대답|답장|반말|존댓말|이모지|한국어로|영어로|불러|답변|짧게|간단히|이모티콘|emoji|말투"
+TASK_CUES = "알려줘|잊지 마|잊지마|야 돼|야 됨|야 되|야 해|야 한다|야겠|마감|야 함|알려드릴게요|알려 드릴게요|알림 드릴게요|알려줄게|todo:|할 일|알려줄 수"
+
+# The shape of a statement (`app.language.shapes`), as regular expressions on its text: a hypothetical
+# ("만약…", "…면 좋겠다", "…텐데"), a request to the agent (the -아/어 주다 imperative), a standing
+# condition ("…때", "항상"), a past action (the past -았/었/했) and the speaker's own person.
+HYPOTHETICAL = r"만약|만일|(?:면|다면)\s?좋겠|텐데"
+REQUEST = r"줘|주세요|줄래|주실래요|주시겠어요|주시면"
+STANDING = r"때|항상|앞으로"
+PAST = r"[았었였했갔왔봤줬났랐켰졌쳤렸셨]"
+# A prohibition to the agent (a negative imperative, "stop …"): a rule that holds beyond the moment.
+PROHIBITION = r"지\s?마(?:세요|요)?|지\s?말아"
+# The partner addressed: second-person pronouns and possessives.
+PARTNER = r"너|당신|네가|니가"
+SELF = r"(?:^|\s)(?:(?:나|내|저|제|우리|저희)(?:는|가|도|의|랑|한테)?|난|전)(?=\s|$)"
 
 
 # Whether its sentences often leave the person unsaid, the verb carrying it: a question without a
@@ -79,6 +92,7 @@ LACKS = {
     "CATEGORIES": "no table of categories: a question's words are searched as said, without their instances",
     "ABBREVIATIONS": "no abbreviation list: a full stop ends a sentence unless a lower-case word follows it or "
     "it closes a single letter",
+    "GENERIC": "no article opens a noun phrase: a remark about the world that names no one is kept",
     "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",
     "SECOND_PERSON": "no rule rewrites the second person: a statement is kept verbatim, its speaker as a prefix",
 }

@@ -46,7 +46,7 @@ FORMULAS = FormulaWords(
     thanks="dank je|dank je wel|dankjewel|dank u|dank u wel|bedankt|heel erg bedankt|graag gedaan",
     apologies="sorry|excuus|excuses|het spijt me|pardon|jammer",
     agreement="ja|nee|jazeker|jep|oké|ok|prima|klopt|precies|zeker|inderdaad|goed|natuurlijk|akkoord|"
-    "helemaal|haha|hahaha|ah|oh|hm|wauw|wow",
+    "helemaal|haha|hahaha|ah|oh|hm|wauw|wow|weet ik niet|geen idee|precies",
     reactions="wat leuk|wat mooi|wat fijn|wat goed|wat jammer|wat vervelend|gaaf|geweldig|super|top|"
     "leuk|mooi|fijn|gefeliciteerd",
     well_wishes="succes|veel succes|veel plezier|veel geluk|goede reis|fijne vakantie|fijn weekend|"
@@ -65,8 +65,27 @@ FORMULAS = FormulaWords(
 # A standing rule for the agent: its cues (from now on, always, never, please…), and how the agent answers
 # (answer, write, call me, the language…); something to be done (remind me, I have to…). `fold`ed.
 RULE_CUES = "vanaf nu|voortaan|altijd|nooit|alsjeblieft|alstublieft"
-AGENT_CUES = "antwoord|antwoorden|schrijf|noem me|gebruik|emoji|in het nederlands|in het engels"
-TASK_CUES = "herinner me|vergeet niet|niet vergeten|ik moet|we moeten|moet nog"
+AGENT_CUES = "antwoord|antwoorden|schrijf|noem me|gebruik|emoji|in het nederlands|in het engels|antwoorden|kort|korte|lijst|lijstjes|tutoyeren|praat"
+TASK_CUES = "herinner me|vergeet niet|niet vergeten|ik moet|we moeten|moet nog|ik herinner je|herinner ik je|todo:|to-do|herinneren|me herinneren"
+
+# The shape of a statement (`app.language.shapes`), as regular expressions on its lower-cased text: a
+# hypothetical ("als … zou", "stel je voor"), a request to the agent (an imperative before "me", "kun je…"),
+# a standing condition ("als je…", "wanneer…"), a past action (the perfect with its participle) and the
+# speaker's own person.
+HYPOTHETICAL = r"\b(?:als|stel)\b[^.!?]*\b(?:zou|zouden|zou\s+ik|had|was)\b[^.!?]*\b(?:zou|zouden)\b|\bstel\s+je\s+(?:eens\s+)?voor\b"
+REQUEST = (
+    r"^(?:(?:hé|hey|ok|oké|en)[,\s]+)?(?:\w+\s+(?:me|mij|ons)\s+(?:eens\s+|even\s+)?\w*|(?:kun|kan|kunt|zou)\s+je\b"
+    r"|(?:kunt|zou)\s+u\b)"
+)
+STANDING = r"\b(?:wanneer|als\s+je|als\s+ik|elke\s+keer\s+als|zodra)\b"
+PAST = r"\b(?:heb|hebt|heeft|hebben|ben|bent|is|zijn)\b[^.!?,]*\bge\w+(?:d|t|en)\b"
+# A prohibition to the agent (a negative imperative, "stop …"): a rule that holds beyond the moment.
+PROHIBITION = r"^(?:(?:en|maar)[,\s]+)?(?:geen|nooit)\s+\w+|^stop\s+met\b|^\w+\s+(?:niet|nooit)\s+(?:steeds|meer|altijd)\b"
+# A statement opening with a noun phrase of the world (its article): its subject is no one in the chat.
+GENERIC = r"^(?:\w+\s+){0,2}?(?:de|het)\s+\w"
+# The partner addressed: second-person pronouns and possessives.
+PARTNER = r"\b(?:je|jij|jou|jouw|u|jullie)\b"
+SELF = r"\b(?:mn|m'n|ik|mijn|mij|me|wij|we|ons|onze)\b"
 
 
 # Whether its sentences often leave the person unsaid, the verb carrying it: a question without a

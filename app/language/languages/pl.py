@@ -158,10 +158,33 @@ CIRCUMSTANCES = (
 ABBREVIATIONS = "np|tzn|tj|dr|prof|mgr|inż|ul|godz|m.in|św|nr|tel|wg|ds"
 SOFT_ABBREVIATIONS = "itd|itp|zł|tys|mln|min"
 
+# The shape of a statement (`app.language.shapes`), as regular expressions on its lower-cased text: a
+# hypothetical (the conditional "gdyby…", "-bym", "wyobraź sobie"), a request to the agent (an imperative
+# before "mi", "możesz…"), a prohibition ("nie" and an imperative, "przestań"), a standing condition
+# ("kiedy…", "za każdym razem"), a past action (the past tense in -ł), the speaker's own person and the
+# partner's.
+HYPOTHETICAL = (
+    r"\b(?:gdyby|gdybym|gdybyś|gdybyśmy|jakbym|jakby)\b|\b\w+(?:łbym|łabym|libyśmy)\b|\bwyobraź\s+sobie\b"
+)
+REQUEST = (
+    r"^(?:(?:hej|ok|i)[,\s]+)?(?:\w+(?:aj|uj|ij|yj|nij|edz|ij)\s+mi\b|(?:powiedz|opowiedz|wytłumacz|wyjaśnij|daj|pokaż)\b"
+    r"|(?:możesz|mógłbyś|mogłabyś|możecie|czy\s+możesz)\b)"
+)
+PROHIBITION = r"^(?:(?:i|ale)[,\s]+)?(?:nigdy\s+)?nie\s+\w+(?:aj|uj|ij|yj|ów|órz|isz|ysz)\b|^przestań\b"
+STANDING = r"\b(?:kiedy|gdy|zawsze\s+gdy|za\s+każdym\s+razem)\b"
+PAST = r"\b\w+(?:łem|łam|łeś|łaś|liśmy|łyśmy|ł|ła|ło|li|ły)\b"
+# The partner addressed: second-person pronouns and possessives.
+PARTNER = r"\b(?:ty|ciebie|cię|tobie|ci|tobą|twój|twoja|twoje|wy|was|wam|pan|pani)\b"
+SELF = (
+    r"\b(?:ja|mój|moja|moje|moi|mojego|mojej|mnie|mi|mną|my|nasz|nasza|nasze|nas|nam)\b"
+    r"|\b(?:jestem|mam|będę|muszę|chcę|mogę|jesteśmy|mamy)\b|\b\w+(?:łem|łam|liśmy|łyśmy)\b"
+)
+
 # The parts this language has none of, each with what happens instead (never a statement dropped).
 LACKS = {
     "LEMMAS": "no table of irregular forms: its words are stemmed by its snowball stemmer, or searched as said",
     "CATEGORIES": "no table of categories: a question's words are searched as said, without their instances",
+    "GENERIC": "no article opens a noun phrase: a remark about the world that names no one is kept",
     "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",
     "SECOND_PERSON": "no rule rewrites the second person: a statement is kept verbatim, its speaker as a prefix",
 }

@@ -10,7 +10,7 @@ QUESTION_WORDS = "o que|que|fiz|fez|faço|faz|fazer|farei|vou|vai|aconteceu|plan
 
 TIME = TimeWords(
     relative={
-        "hoje": ("day", 0), "esta noite": ("day", 0), "esta tarde": ("day", 0), "hoje à noite": ("day", 0),
+        "hoje em dia": None, "hoje": ("day", 0), "esta noite": ("day", 0), "esta tarde": ("day", 0), "hoje à noite": ("day", 0),
         "amanhã": ("day", 1), "depois de amanhã": ("day", 2), "ontem": ("day", -1), "ontem à noite": ("day", -1),
         "anteontem": ("day", -2), "antes de ontem": ("day", -2),
         "na próxima semana": ("week", 1), "semana que vem": ("week", 1), "na semana passada": ("week", -1),
@@ -57,7 +57,7 @@ FORMULAS = FormulaWords(
     apologies="desculpa|desculpe|perdão|foi mal|sinto muito|que pena",
     agreement="sim|não|claro|claro que sim|com certeza|exato|exatamente|certo|tá|tá bom|tá bem|está bem|"
     "beleza|combinado|ok|okay|pode ser|pois é|pois|verdade|isso|isso mesmo|entendi|kkk|kkkk|rsrs|"
-    "haha|hahaha|ah|oh|nossa|uau|eita|opa|hum|hmm",
+    "haha|hahaha|ah|oh|nossa|uau|eita|opa|hum|hmm|não sabia|nem sabia|ah tá",
     reactions="que bom|que legal|que lindo|que linda|que massa|que incrível|que sorte|que inveja|"
     "que chato|que pena|que fofo|que fofa|fico feliz|legal|incrível|ótimo|ótima|perfeito|maravilha|"
     "parabéns",
@@ -82,12 +82,36 @@ RULE_CUES = (
     "a partir de agora|de agora em diante|daqui pra frente|sempre|nunca|por favor|nao use|nao escreva|"
     "nao responda|nao me chame"
 )
-AGENT_CUES = (
-    "responda|escreva|escreve|fala comigo|me chama|me chame|use|usa|emoji|emojis|em portugues|em ingles"
-)
+AGENT_CUES = "responda|escreva|escreve|fala comigo|me chama|me chame|use|usa|emoji|emojis|em portugues|em ingles|respostas|resposta|curtas|curto|curtos|direto|direta|lista|listas|topicos|de voce|de tu"
 TASK_CUES = (
     "me lembra|lembra-me|lembre-me|me lembre|nao esquecer|nao esqueca|tenho que|tenho de|temos que|"
-    "preciso|precisamos|devo"
+    "preciso|precisamos|devo|te lembro|vou te lembrar|te lembrarei|lembro voce|lembro vc|todo:|to-do|tarefa:"
+)
+
+# The shape of a statement (`app.language.shapes`), as regular expressions on its lower-cased text: a
+# hypothetical (an if-clause in the imperfect subjunctive, "imagina se…"), a request to the agent ("me
+# explica…", "pode…"), a standing condition ("quando…", "sempre que…"), a past action (the preterite,
+# "acabei de") and the speaker's own person (pronouns, possessives, first-person verb forms).
+HYPOTHETICAL = r"(?<!como\s)\bse\s+(?:\w+\s+){0,2}\w+(?:sse|ssem|ssemos)\b|\bimagin(?:a|e)\s+(?:se|que|só)\b|\bse\s+.*\b\w+r(?:ia|iam)\b"
+REQUEST = (
+    r"^(?:(?:ei|oi|ah|ok|então|e)[,\s]+)?(?:me\s+(?:\w+[ae]|diz)\b|(?:pode|poderia|você\s+pode|vc\s+pode)\b"
+    r"|(?:não|nao)\s+(?:me\s+)?\w+[ae]s?\b)"
+)
+STANDING = r"\b(?:quando|sempre\s+que|toda\s+vez\s+que)\b"
+PAST = (
+    r"\b\w+(?<![aeiáéí]r)ei\b|\b\w{2,}(?<!est)ou\b|\b\w+(?:aram|eram|iram)\b|\b(?:fui|foi|fomos|fiz|fez|fizemos|tive"
+    r"|teve|estive|esteve|pude|disse|vi|vimos)\b|\bacab(?:ei|ou|amos)\s+de\b"
+)
+# A prohibition to the agent (a negative imperative, "stop …"): a rule that holds beyond the moment.
+PROHIBITION = r"^(?:(?:e|mas)[,\s]+)?(?:não|nao|nunca)\s+(?:me\s+)?\w+[ae]\b|^para\s+de\b|^evit[ae]\b"
+# A statement opening with a noun phrase of the world (its article): its subject is no one in the chat.
+GENERIC = r"^(?:\w+\s+){0,2}?(?:o|a|os|as)\s+\w"
+# The partner addressed: second-person pronouns and possessives.
+PARTNER = r"\b(?:você|voce|vc|tu|te|ti|contigo|o\s+senhor|a\s+senhora)\b"
+SELF = (
+    r"\b(?:eu|meu|minha|meus|minhas|me|comigo|nós|nosso|nossa|nossos|nossas|a\s+gente)\b|\b\w+(?:amos|emos|imos)\b"
+    r"|\b(?:sou|estou|tô|to|vou|tenho|fui|fiz|tive|estive|posso|quero|sei|faço)\b|\b\w+(?<![aeiáéí]r)ei\b"
+    r"|\b(?:não|nao|já\s+não)\s+\w{2,}o\b"
 )
 
 

@@ -71,11 +71,30 @@ FORMULAS = FormulaWords(
 
 # A standing rule for the agent: its cues (from now on, always, never, please…), and how the agent answers
 # (answer, write, call me, the language…); something to be done (remind me, I have to…). `fold`ed.
-RULE_CUES = "с этого момента|отныне|впредь|всегда|никогда|пожалуиста|не используи|не пиши|не называи"
-AGENT_CUES = (
-    "отвечаи|ответь|пиши|напиши|называи меня|зови меня|используи|на русском|на англииском|эмодзи|смаилики"
+RULE_CUES = (
+    "с этого момента|отныне|впредь|всегда|никогда|пожалуиста|не используи|не пиши|не называи|плз|пжл|пж"
 )
-TASK_CUES = "напомни|напомни мне|не забудь|мне нужно|мне надо|надо|нужно|я должен|я должна"
+AGENT_CUES = "отвечаи|ответь|пиши|напиши|называи меня|зови меня|используи|на русском|на англииском|эмодзи|смаилики|ответы|ответ|коротко|кратко|списком|на ты|на вы"
+TASK_CUES = "напомни|напомни мне|не забудь|мне нужно|мне надо|надо|нужно|я должен|я должна|напомню|я напомню|туду|todo:|напомнить|не забыть"
+
+# The shape of a statement (`app.language.shapes`), as regular expressions on its lower-cased text: a
+# hypothetical (the particle "бы", "представь"), a request to the agent (an imperative before "мне",
+# "можешь…"), a standing condition ("когда…", "каждый раз"), a past action (the perfective past) and the
+# speaker's own person.
+HYPOTHETICAL = r"(?<!\w)(?:бы|б)(?!\w)|(?<!\w)представ(?:ь|ьте)(?!\w)"
+REQUEST = (
+    r"^(?:(?:слушай|ну|ок|и)[,\s]+)?(?:\w+(?:и|й|ите|йте)\s+(?:мне|нам)(?!\w)|(?:можешь|можете|мог\w*\s+бы)(?!\w)"
+    r"|не\s+\w+(?:й|и|йте|ите)(?!\w)|\w+(?:и|й|ите|йте)(?!\w))"
+)
+STANDING = r"(?<!\w)(?:когда|каждый\s+раз|всякий\s+раз|если)(?!\w)"
+PAST = r"(?<!\w)(?:с|по|за|у|вы|про|пере|при|от|на)\w+(?:л|ла|ли|лся|лась|лись)(?!\w)"
+# A prohibition to the agent (a negative imperative, "stop …"): a rule that holds beyond the moment.
+PROHIBITION = (
+    r"^(?:(?:и|но)[,\s]+)?(?:не|никогда\s+не)\s+\w+(?:й|и|йте|ите)(?!\w)|^хватит(?!\w)|^не\s+надо(?!\w)"
+)
+# The partner addressed: second-person pronouns and possessives.
+PARTNER = r"(?<!\w)(?:ты|тебя|тебе|тобой|твой|твоя|твои|вы|вас|вам|ваш)(?!\w)"
+SELF = r"^(?:\w+\s+){0,2}\w+(?:ю|у)(?!\w)|(?<!\w)(?:я|мой|моя|моё|мое|мои|моего|моей|меня|мне|мной|мы|наш|наша|наши|нас|нам)(?!\w)"
 
 
 # Whether its sentences often leave the person unsaid, the verb carrying it: a question without a
@@ -103,6 +122,7 @@ SOFT_ABBREVIATIONS = "т.д|т.п"
 LACKS = {
     "LEMMAS": "no table of irregular forms: its words are stemmed by its snowball stemmer, or searched as said",
     "CATEGORIES": "no table of categories: a question's words are searched as said, without their instances",
+    "GENERIC": "no article opens a noun phrase: a remark about the world that names no one is kept",
     "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",
     "SECOND_PERSON": "no rule rewrites the second person: a statement is kept verbatim, its speaker as a prefix",
 }

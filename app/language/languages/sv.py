@@ -57,8 +57,24 @@ FORMULAS = FormulaWords(
 # A standing rule for the agent: its cues (from now on, always, never, please…), and how the agent answers
 # (answer, write, call me, the language…); something to be done (remind me, I have to…). `fold`ed.
 RULE_CUES = "fran och med nu|alltid|aldrig|snalla"
-AGENT_CUES = "svara|skriv|kalla mig|anvand|pa svenska"
-TASK_CUES = "paminn mig|glom inte|jag maste|vi maste"
+AGENT_CUES = "svara|skriv|kalla mig|anvand|pa svenska|svar|kort|korta|lista|listor"
+TASK_CUES = "paminn mig|glom inte|jag maste|vi maste|jag paminner dig|paminner dig|todo:|to-do|paminna mig|maste|behover|senast"
+
+# The shape of a statement (`app.language.shapes`), as regular expressions on its lower-cased text: a
+# hypothetical ("om … skulle", "tänk om"), a request to the agent (an imperative before "mig", "kan du…"),
+# a standing condition ("när…", "varje gång"), a past action (the supine and the preterite) and the
+# speaker's own person.
+HYPOTHETICAL = r"\bom\b[^.!?]*\b(?:skulle|vore|hade)\b|\btänk\s+(?:om|dig)\b"
+REQUEST = r"^(?:(?:hej|ok|och)[,\s]+)?(?:(?:kan|kunde)\s+du\s+(?:\w+\s+)?\w+\s+mig\b|\w+\s+(?:för\s+)?(?:mig|oss)\b|(?:kan|kunde|skulle)\s+du\b)"
+STANDING = r"\b(?:när|varje\s+gång|så\s+fort)\b"
+PAST = r"\b(?:har|hade|jag\s+har|vi\s+har)\s+(?:\w+\s+)?\w+(?:at|it|tt|ts|ats)\b|\b\w+(?:ade|de|te)\b"
+# A prohibition to the agent (a negative imperative, "stop …"): a rule that holds beyond the moment.
+PROHIBITION = r"^(?:(?:och|men)[,\s]+)?(?:sluta|aldrig|inga|ingen)\s+\w+"
+# The partner addressed: second-person pronouns and possessives.
+PARTNER = r"\b(?:du|dig|din|ditt|dina|ni|er)\b"
+SELF = (
+    r"^(?:är|har|kan|ska|vill|måste|\w{3,}(?:ar|er|ir))\b|\b(?:jag|min|mitt|mina|mig|vi|vår|vårt|våra|oss)\b"
+)
 
 
 # Whether its sentences often leave the person unsaid, the verb carrying it: a question without a
@@ -81,6 +97,7 @@ LACKS = {
     "CATEGORIES": "no table of categories: a question's words are searched as said, without their instances",
     "ABBREVIATIONS": "no abbreviation list: a full stop ends a sentence unless a lower-case word follows it or "
     "it closes a single letter",
+    "GENERIC": "no article opens a noun phrase: a remark about the world that names no one is kept",
     "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",
     "SECOND_PERSON": "no rule rewrites the second person: a statement is kept verbatim, its speaker as a prefix",
 }

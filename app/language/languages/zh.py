@@ -46,7 +46,7 @@ FORMULAS = FormulaWords(
     apologies="对不起|抱歉|不好意思|没关系|没事|没事儿|可惜|太可惜了|真可惜",
     agreement="好|好的|好吧|好啊|不|不是|不用|好嘞|行|行吧|可以|没问题|对|对的|对啊|对呀|是的|是啊|是呀|嗯|嗯嗯|恩|当然|"
     "明白|明白了|知道了|收到|了解|同意|确实|也是|就是|真的|哈|哈哈|哈哈哈|呵呵|嘻嘻|嘿嘿|哇|哇塞|天哪|天啊|"
-    "我的天|哎呀|唉|哦|噢|哟",
+    "我的天|哎呀|唉|哦|噢|哟|原来如此|原来是这样|哦哦",
     reactions="太好了|太棒了|真棒|好棒|棒|厉害|好厉害|真厉害|牛|太牛了|真好|不错|挺好|很好|好可爱|可爱|好美|真美|"
     "好漂亮|真漂亮|羡慕|好羡慕|真羡慕|酷|好酷|有意思|好玩|好吃|真香|恭喜|恭喜恭喜|加油|开心|为你高兴|"
     "替你高兴|心疼|辛苦",
@@ -61,9 +61,25 @@ FORMULAS = FormulaWords(
 
 # A standing rule for the agent: its cues (from now on, always, never, please…), and how the agent answers
 # (answer, write, call me, the language…); something to be done (remind me, I have to…). `fold`ed.
-RULE_CUES = "从现在开始|从今以后|以后|今后|总是|永远|不要|别|请"
-AGENT_CUES = "回答|回复|回覆|答复|用中文|用英文|用英语|用日语|叫我|称呼我|表情|简短|简洁"
-TASK_CUES = "提醒我|别忘了|不要忘了|不要忘记|别忘记|记得要|要记得|我得|我必须|我们得|截止|待办"
+RULE_CUES = "从现在开始|从今以后|以后|今后|总是|永远|不要|别|请|一律|每次"
+AGENT_CUES = (
+    "回答|回复|回覆|答复|用中文|用英文|用英语|用日语|叫我|称呼我|表情|简短|简洁|简短点|简单点|列表|分点|emoji"
+)
+TASK_CUES = "提醒我|别忘了|不要忘了|不要忘记|别忘记|记得要|要记得|我得|我必须|我们得|截止|待办|提醒你|之前得|之前要|之前必须|todo:|记得"
+
+# The shape of a statement (`app.language.shapes`), as regular expressions on its text: a hypothetical
+# ("要是…", "假如…", "…就好了"), a request to the agent ("给我…", "帮我…", "你能…", a verb of telling
+# opening it, "…一下"), a standing condition ("…的时候", "每次"), a past action ("了", "过", "刚") and the
+# speaker's own person.
+HYPOTHETICAL = r"要是|假如|假设|如果.*就好了|就好了|万一"
+REQUEST = r"^(?:请你?|麻烦你?|帮我|给我|跟我|替我|你(?:能|可以)|能不能|可不可以|讲|说说|告诉我|解释)|(?:一下|听听|看看)[吧呗啊呀]?$"
+STANDING = r"的时候|每次|以后|今后"
+PAST = r"刚|把[^，。！？,.!?]{1,10}了"
+# A prohibition to the agent (a negative imperative, "stop …"): a rule that holds beyond the moment.
+PROHIBITION = r"^(?:以后|今后|千万)?(?:别|不要)"
+# The partner addressed: second-person pronouns and possessives.
+PARTNER = r"你|您"
+SELF = r"我|咱"
 
 
 # Whether its sentences often leave the person unsaid, the verb carrying it: a question without a
@@ -84,6 +100,7 @@ LACKS = {
     "CATEGORIES": "no table of categories: a question's words are searched as said, without their instances",
     "ABBREVIATIONS": "no abbreviation list: a full stop ends a sentence unless a lower-case word follows it or "
     "it closes a single letter",
+    "GENERIC": "no article opens a noun phrase: a remark about the world that names no one is kept",
     "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",
     "SECOND_PERSON": "no rule rewrites the second person: a statement is kept verbatim, its speaker as a prefix",
 }

@@ -90,5 +90,13 @@ LACKS = {
         "TASK_CUES",
         "NEGATION",
         "SECOND_PERSON",
+        "HYPOTHETICAL",
+        "REQUEST",
+        "STANDING",
+        "PAST",
+        "SELF",
+        "PARTNER",
+        "PROHIBITION",
+        "GENERIC",
     )
 }
