@@ -44,6 +44,7 @@ from app.language.detect import Language
 from app.language.sentences import split_sentences
 from app.language.shapes import (
     addresses_the_partner,
+    asks_without_a_mark,
     beside_the_request,
     is_hypothetical,
     is_prohibition,
@@ -98,7 +99,7 @@ def statements(
     for sentence in said:
         dated = names_a_day(sentence, code)
         follows_thanks, after_thanks = after_thanks, is_thanks_in(sentence, code)
-        if not keep_all and is_question(sentence):
+        if not keep_all and (is_question(sentence) or (asks_without_a_mark(sentence, code) and not answers)):
             if not agent_speaking and (
                 tells_in_question_in(sentence, code, dated=dated) or _asks_or_tasks(sentence, code)
             ):
@@ -260,19 +261,29 @@ def _tells_nothing_real(statement: str, language: Language, *, dated: bool) -> b
     )
 
 
+def _names_a_task(statement: str, code: str) -> bool:
+    """Something to be done, said or asked for ("¿me recuerdas mañana lo del médico?"); an obligation only
+    wondered about in a question ("secondo te devo portarlo dal veterinario?") is not one."""
+    return any(
+        names_a_task(sentence)
+        and (is_request(sentence, code) or not (is_question(sentence) or asks_without_a_mark(sentence, code)))
+        for sentence in split_sentences(statement, code)
+    )
+
+
 def _kind(statement: str, code: str, *, dated: bool, agent_speaking: bool) -> MemoryType:
     """The type rules of the English statements, in their order, read by cues and shapes that work across
     languages: a rule for the agent, something to be done (dated by its deadline), a dated happening or a
     past action, else a fact."""
     if not agent_speaking and asks_for_a_rule(statement):
         return MemoryType.INSTRUCTION
-    if names_a_task(statement):
+    if _names_a_task(statement, code):
         return MemoryType.TASK
     if not agent_speaking and asks_for_a_standing_rule(statement, code):
         return MemoryType.INSTRUCTION
     if dated:
         return MemoryType.EVENT
-    if is_question(statement):
+    if is_question(statement) or asks_without_a_mark(statement, code):
         return MemoryType.FACT  # what a question tells in passing is not a happening it reports
     if tells_a_past_action(statement, code):
         return MemoryType.EVENT

@@ -40,9 +40,11 @@ def _phrases(field: str) -> list[str]:
 
 
 def _alternation(phrases: list[str], *, cjk: bool) -> str:
-    ordered = sorted({fold(p) for p in phrases}, key=len, reverse=True)
     if cjk:
-        return "|".join(re.escape(p) for p in ordered)
+        # A CJK statement is read without its spaces (Korean writes them between words): "잘 자" is "잘자".
+        joined = sorted({fold(p).replace(" ", "") for p in phrases}, key=len, reverse=True)
+        return "|".join(re.escape(p) for p in joined)
+    ordered = sorted({fold(p) for p in phrases}, key=len, reverse=True)
     # Whitespace inside a phrase matches one run of spaces; an apostrophe either form.
     escaped = (re.escape(p).replace(r"\ ", r"\s+").replace("'", "['’]") for p in ordered)
     return "|".join(escaped)

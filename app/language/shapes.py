@@ -18,7 +18,17 @@ import re
 from app.language.languages import MODULES
 
 # The parts a language module gives for this engine.
-SHAPES = ("HYPOTHETICAL", "REQUEST", "PROHIBITION", "STANDING", "PAST", "SELF", "PARTNER", "GENERIC")
+SHAPES = (
+    "HYPOTHETICAL",
+    "REQUEST",
+    "PROHIBITION",
+    "STANDING",
+    "PAST",
+    "SELF",
+    "PARTNER",
+    "GENERIC",
+    "INTERROGATIVE",
+)
 # What may open a statement before its words: punctuation, emoji, quotes.
 _LEADING_RE = re.compile(r"^[\W_]+")
 
@@ -83,3 +93,8 @@ def speaks_of_oneself(text: str, code: str) -> bool:
 def addresses_the_partner(text: str, code: str) -> bool:
     """A statement in the second person: it speaks to the partner."""
     return _has(text, code, "PARTNER")
+
+
+def asks_without_a_mark(text: str, code: str) -> bool:
+    """A question written without its question mark ("wat betekent serendipiteit eigenlijk")."""
+    return _has(text, code, "INTERROGATIVE")

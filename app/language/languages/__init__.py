@@ -75,6 +75,7 @@ PARTS = (
     "PARTNER",
     "PROHIBITION",
     "GENERIC",
+    "INTERROGATIVE",
 )
 # Numbers and ISO dates only: a language without time words of its own.
 NO_TIME_WORDS = TimeWords()

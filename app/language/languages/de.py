@@ -33,7 +33,7 @@ TIME = TimeWords(
     last="letzten|letzter|letztes|letzte|vergangenen|vergangener|vergangenes|vorigen|voriger|vorletzten",
     this="diesen|dieser|dieses|diese|am", next="nächsten|nächster|nächstes|nächste|kommenden|kommender|kommendes",
     habit="jeden|immer|an allen",
-    months="januar|jänner;februar;märz;april;mai;juni;juli;august;september;oktober;november;dezember",
+    months="januar|jänner|jan;februar|feb;märz|mär;april|apr;mai;juni;juli;august|aug;september|sep|sept;oktober|okt;november|nov;dezember|dez",
     month_before="im|in|anfang|ende|mitte|im monat",
     season_before="im|in|über den|den ganzen",
     holiday_before="an|am|zu|über|vor|nach|seit|bis|an den|über die",
@@ -78,7 +78,7 @@ FORMULAS = FormulaWords(
     words="gut|schlecht|schön|toll|super|cool|geil|klasse|prima|spitze|wunderbar|großartig|krass|mega|"
     "lustig|interessant|schrecklich|furchtbar|traurig|schade|blöd|süß|echt|wirklich|total|ziemlich|"
     "voll|richtig|ganz|sehr|so|auch|hier|da|dort|jetzt|immer|nie|noch|wahr|sache|sachen|"
-    "mal|halt|eben|eigentlich|naja|gerne|gern",
+    "mal|halt|eben|eigentlich|naja|gerne|gern|schon wieder|endlich|puh|pff|pfff|uff|ugh|boah|mist",
     endings="en|em|er|es|e",
     cause="für",
     anchors="ich|mein|meine|meinen|meinem|meiner|mir|mich|wir|unser|unsere|unseren|uns|er|sie|"
@@ -139,6 +139,10 @@ PAST = (
 PROHIBITION = r"^(?:(?:und|aber|bitte)[,\s]+)?keine?\s+\w+\s+mehr\b|^hör\s+(?:mal\s+)?auf\b"
 # A statement opening with a noun phrase of the world (its article): its subject is no one in the chat.
 GENERIC = r"^(?:\w+\s+){0,2}?(?:der|die|das|den|dem|des)\s+\w"
+# A question asked without its mark: an interrogative opening it (a question particle closing it).
+INTERROGATIVE = (
+    r"^(?:was|wie|wo|wann|warum|wieso|weshalb|wer|welche[rsnm]?)\s+(?!für\b|schön\b|toll\b|cool\b|geil\b)\w+"
+)
 # The partner addressed: second-person pronouns and possessives.
 PARTNER = r"\b(?:du|dich|dir|dein|deine|deinen|deinem|deiner|ihr|euch|sie)\b"
 SELF = r"^(?:hab|habe|bin|war|muss|kann|will|sind|waren|hatte|hatten)\b|\b(?:ich|mein|meine|meinen|meinem|meiner|meines|mir|mich|wir|unser|unsere|unseren|unserem|uns|hab|bin)\b"

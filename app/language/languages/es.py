@@ -80,7 +80,7 @@ FORMULAS = FormulaWords(
     "interesante|horrible|terrible|fatal|triste|pena|lástima|envidia|ilusión|suerte|rico|rica|"
     "tan|súper|super|re|bastante|demasiado|realmente|totalmente|igual|también|tampoco|así|aquí|allí|"
     "ahí|ahora|siempre|nunca|todavía|aún|verdad|cosa|cosas|buen|gran|jo|tío|tía|"
-    "hombre|mujer|tipo|eh|oye|mira|pues|entonces",
+    "hombre|mujer|tipo|eh|oye|mira|pues|entonces|otra vez|de nuevo|por fin|puf|buf",
     endings="es|as|os|s|a|o",
     cause="por",
     anchors="yo|mi|mis|me|mío|mía|nosotros|nosotras|nuestro|nuestra|nuestros|nuestras|él|ella|ellos|"
@@ -129,6 +129,8 @@ PROHIBITION = (
 )
 # A statement opening with a noun phrase of the world (its article): its subject is no one in the chat.
 GENERIC = r"^(?:\w+\s+){0,2}?(?:el|la|los|las|lo)\s+\w"
+# A question asked without its mark: an interrogative opening it (a question particle closing it).
+INTERROGATIVE = r"^(?:qué|cómo|cuándo|dónde|por\s+qué|cuál|cuáles|cuántos?|cuántas?|quién|quiénes)\s+\w+"
 # The partner addressed: second-person pronouns and possessives.
 PARTNER = r"\b(?:tú|tu|te|ti|contigo|usted|vosotros|os)\b"
 SELF = (

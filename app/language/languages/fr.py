@@ -71,7 +71,7 @@ FORMULAS = FormulaWords(
     "magnifique|incroyable|parfait|parfaite|excellent|mignon|mignonne|drôle|intéressant|horrible|"
     "terrible|triste|dommage|chance|trop|très|vraiment|tellement|tout|aussi|ici|là|"
     "maintenant|toujours|jamais|encore|vrai|chose|choses|truc|trucs|ça|cela|c'est|"
-    "alors|donc|bah|ben|quoi|hein",
+    "alors|donc|bah|ben|quoi|hein|encore|enfin|pff|pfff|rah",
     endings="es|e|s|x",
     cause="pour",
     anchors="je|j|moi|mon|ma|mes|nous|notre|nos|il|elle|ils|elles|son|sa|ses|leur|leurs",
@@ -139,6 +139,10 @@ PAST = (
 PROHIBITION = r"^(?:(?:et|mais)[,\s]+)?(?:ne\s+|n[\'’])(?:me\s+|m[\'’])?\w+(?:-moi)?\s+(?:pas|jamais|plus)\b|^arr[êe]te[sz]?\s+de\b|^évite[sz]?\b"
 # A statement opening with a noun phrase of the world (its article): its subject is no one in the chat.
 GENERIC = r"^(?:\w+\s+){0,2}?(?:le|la|les|l[\'’])\s*\w"
+# A question asked without its mark: an interrogative opening it (a question particle closing it).
+INTERROGATIVE = (
+    r"^(?:qu[\'’]est-ce|comment|pourquoi|quand|où|quel|quelle|quels|quelles|combien|c[\'’]est\s+quoi)\b"
+)
 # The partner addressed: second-person pronouns and possessives.
 PARTNER = r"\b(?:tu|t|te|toi|vous)\b"
 SELF = r"\b(?:je|j|moi|mon|ma|mes|me|m|nous|notre|nos|on)\b"

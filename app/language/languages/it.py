@@ -66,7 +66,7 @@ FORMULAS = FormulaWords(
     words="bene|male|bello|bella|buono|buona|figo|carino|carina|fantastico|perfetto|stupendo|"
     "interessante|divertente|orribile|triste|peccato|fortuna|invidia|così|molto|tanto|troppo|davvero|"
     "proprio|anche|qui|lì|adesso|ora|sempre|mai|ancora|vero|cosa|cose|dai|"
-    "allora|quindi",
+    "allora|quindi|di nuovo|finalmente|uffa|mah|boh",
     endings="i|e|a|o",
     cause="per",
     anchors="io|mio|mia|miei|mie|mi|noi|nostro|nostra|nostri|nostre|lui|lei|loro|suo|sua",
@@ -86,7 +86,7 @@ TASK_CUES = "ricordami|ricordarmi|non dimenticare|non dimenticarti|devo|dobbiamo
 # the agent (an imperative with its enclitic, "mi spieghi…"), a standing condition ("quando…", "ogni volta
 # che…"), a past action (the passato prossimo, "sono appena…") and the speaker's own person.
 HYPOTHETICAL = (
-    r"(?<!come\s)\bse\s+(?:\w+\s+){0,2}\w+(?:ssi|sse|ssimo|ste|ssero)\b|^\w+[aei]ssi\b|\b(?:pensa|immagina|immaginati)\s+se\b"
+    r"(?<!come\s)\bse\s+(?:\w+\s+){0,2}\w+(?:ssi|sse|ssimo|ste|ssero)\b|^\w+ssi\b|\b(?:pensa|immagina|immaginati)\s+se\b"
     r"|\bse\s+.*\b\w+r(?:ei|ebbe|emmo|ebbero)\b"
 )
 REQUEST = (
@@ -102,11 +102,13 @@ PAST = (
 PROHIBITION = r"^(?:(?:e|ma)[,\s]+)?(?:non|mai)\s+(?:\w+rmi|\w+re)\b|^smetti(?:la)?\s+di\b|^evita\b"
 # A statement opening with a noun phrase of the world (its article): its subject is no one in the chat.
 GENERIC = r"^(?:\w+\s+){0,2}?(?:il|lo|la|i|gli|le|l[\'’])\s*\w"
+# A question asked without its mark: an interrogative opening it (a question particle closing it).
+INTERROGATIVE = r"^(?:cosa|che\s+cosa|quando|dove|perché|quale|quali|quanto|quanti|quante|chi)\s+\w+"
 # The partner addressed: second-person pronouns and possessives.
 PARTNER = r"\b(?:tu|te|ti|tuo|tua|tuoi|lei|voi|vi)\b"
 SELF = (
     r"\b(?:io|mio|mia|miei|mie|mi|me|noi|nostro|nostra|nostri|nostre|ci)\b|\b\w+(?:iamo)\b"
-    r"|\b(?:sono|ho|vado|faccio|sto|posso|voglio|devo|so|abbiamo|siamo)\b"
+    r"|\b(?:ho|vado|faccio|sto|posso|voglio|devo|so|abbiamo|siamo)\b"
     r"|\b(?:non|non\s+più)\s+\w{2,}o\b"
 )
 

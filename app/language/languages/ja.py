@@ -56,7 +56,7 @@ FORMULAS = FormulaWords(
     "行ってらっしゃい|良い旅を|よい旅を|良い一日を|良い週末を|お幸せに|ゆっくり休んで|おめでとう",
     guesses="でしょう|だろう|だろうね|みたい|らしい|そう",
     words="私|僕|俺|あなた|君|これ|それ|あれ|とても|本当に|ちょっと|すごく|めっちゃ|超|は|が|を|に|で|と|も|"
-    "の|へ|から|まで|です|でした|ます|だ|だね|だよ|ね|よ|な|ねえ|なあ|わ|か|かな|よね|じゃん|って|ー|〜|～",
+    "の|へ|から|まで|です|でした|ます|だ|だね|だよ|ね|よ|な|ねえ|なあ|わ|か|かな|よね|じゃん|って|ー|〜|～|また|やっと|はぁ|はあ|うわ|ああ",
     anchors="私|僕|俺|彼|彼女|私たち",
     wish_opens=False,
 )  # fmt: skip
@@ -77,6 +77,8 @@ STANDING = r"とき|時は|時に|際は|毎回|いつも"
 PAST = r"た(?:ー|〜|～|！|!|…|よ|わ|ね|の|な|っ)*(?=$|[、。！!？?\s])"
 # A prohibition to the agent (a negative imperative, "stop …"): a rule that holds beyond the moment.
 PROHIBITION = r"ないで(?:ください|下さい|ね|よ|ほしい|欲しい)?[。!！〜～]*$|やめて"
+# A question asked without its mark: an interrogative opening it (a question particle closing it).
+INTERROGATIVE = r"(?:ですか|ますか|か|っけ|かな)[。]?$"
 # The partner addressed: second-person pronouns and possessives.
 PARTNER = r"あなた|君|きみ|お前"
 SELF = r"私|僕|俺|うち|わたし|あたし"

@@ -40,8 +40,8 @@ TIME = TimeWords(
 
 # Its chat formulas (greetings, thanks, agreement, reactions, wishes, guesses, words that say nothing).
 FORMULAS = FormulaWords(
-    greetings="안녕|안녕하세요|하이|반가워|반가워요|오랜만이야|오랜만이에요",
-    farewells="잘가|잘 가|안녕히 가세요|잘자|잘 자|잘 자요|또 봐|다음에 봐|내일 봐",
+    greetings="안녕|안녕하세요|하이|반가워|반가워요|오랜만이야|오랜만이에요|좋은 아침",
+    farewells="잘가|잘 가|안녕히 가세요|잘자|잘 자|잘 자요|또 봐|다음에 봐|내일 봐|잘 자|잘 자요|내일 봐|또 봐",
     thanks="감사합니다|고마워|고마워요|고맙습니다|땡큐|천만에요",
     apologies="미안|미안해|미안해요|죄송합니다|죄송해요|괜찮아|괜찮아요",
     agreement="네|응|예|아니|아니요|아뇨|그래|그래요|알겠어|알겠어요|알겠습니다|맞아|맞아요|진짜|정말|물론|오케이|ㅋㅋ|ㅋㅋㅋ|ㅎㅎ|"
@@ -50,7 +50,7 @@ FORMULAS = FormulaWords(
     well_wishes="화이팅|파이팅|힘내|힘내요|축하해|축하해요|축하합니다|조심히|잘 다녀와|즐거운|좋은 하루|푹 쉬어|"
     "건강하세요",
     guesses="같아|같아요|겠다|겠네요",
-    words="나|너|저|우리|정말|진짜|너무|아주|완전|요|네요|다",
+    words="나|너|저|우리|정말|진짜|너무|아주|완전|요|네요|다|또|드디어|에휴|아휴|하아",
     anchors="나|저|우리|내|제",
     wish_opens=False,
 )  # fmt: skip
@@ -70,6 +70,8 @@ STANDING = r"때|항상|앞으로"
 PAST = r"[았었였했갔왔봤줬났랐켰졌쳤렸셨]"
 # A prohibition to the agent (a negative imperative, "stop …"): a rule that holds beyond the moment.
 PROHIBITION = r"지\s?마(?:세요|요)?|지\s?말아"
+# A question asked without its mark: an interrogative opening it (a question particle closing it).
+INTERROGATIVE = r"(?:까|까요|니|나요|냐|어때|뭐야|뭐지)[~.]?$"
 # The partner addressed: second-person pronouns and possessives.
 PARTNER = r"너|당신|네가|니가"
 SELF = r"(?:^|\s)(?:(?:나|내|저|제|우리|저희)(?:는|가|도|의|랑|한테)?|난|전)(?=\s|$)"

@@ -21,7 +21,7 @@ TIME = TimeWords(
     },
     weekdays="maandag;dinsdag;woensdag;donderdag;vrijdag;zaterdag;zondag",
     last="vorige|afgelopen", this="deze", next="volgende|komende", habit="elke|iedere",
-    months="januari;februari;maart;april;mei;juni;juli;augustus;september;oktober;november;december",
+    months="januari|jan;februari|feb;maart|mrt;april|apr;mei;juni;juli;augustus|aug;september|sep|sept;oktober|okt;november|nov;december|dec",
     month_before="in|begin|eind|half",
     season_before="in de|deze|afgelopen",
     holiday_before="met|rond|na|voor|sinds|tot",
@@ -56,7 +56,7 @@ FORMULAS = FormulaWords(
     exclaims="wat|zo'n|hoe",
     words="goed|slecht|leuk|mooi|fijn|gaaf|geweldig|super|top|tof|lekker|grappig|interessant|"
     "vreselijk|verdrietig|jammer|echt|heel|erg|zo|best|ook|hier|daar|nu|altijd|nooit|nog|"
-    "waar|ding|dingen|even|gewoon|wel",
+    "waar|ding|dingen|even|gewoon|wel|weer|alweer|eindelijk|pff|pfff|hmm|hm|ugh|bah",
     endings="en|e",
     cause="voor",
     anchors="ik|mijn|mij|me|wij|we|ons|onze|hij|zij|ze|zijn|haar|hun",
@@ -83,6 +83,8 @@ PAST = r"\b(?:heb|hebt|heeft|hebben|ben|bent|is|zijn)\b[^.!?,]*\bge\w+(?:d|t|en)
 PROHIBITION = r"^(?:(?:en|maar)[,\s]+)?(?:geen|nooit)\s+\w+|^stop\s+met\b|^\w+\s+(?:niet|nooit)\s+(?:steeds|meer|altijd)\b"
 # A statement opening with a noun phrase of the world (its article): its subject is no one in the chat.
 GENERIC = r"^(?:\w+\s+){0,2}?(?:de|het)\s+\w"
+# A question asked without its mark: an interrogative opening it (a question particle closing it).
+INTERROGATIVE = r"^(?:wat|hoe|waar|wanneer|waarom|wie|welke)\s+(?!een\b|leuk\b|mooi\b|fijn\b)\w+"
 # The partner addressed: second-person pronouns and possessives.
 PARTNER = r"\b(?:je|jij|jou|jouw|u|jullie)\b"
 SELF = r"\b(?:mn|m'n|ik|mijn|mij|me|wij|we|ons|onze)\b"

@@ -116,7 +116,7 @@ FORMULAS = FormulaWords(
     words="dobry|dobra|dobre|fajny|fajna|fajne|świetny|piękny|ładny|śmieszny|ciekawy|straszny|smutny|"
     "szkoda|bardzo|tak|też|także|tu|tutaj|tam|teraz|zawsze|nigdy|jeszcze|już|naprawdę|serio|totalnie|"
     "całkiem|no|więc|to|ten|ta|te|jest|są|i|a|ale|w|we|na|z|ze|do|o|że|się|mi|ci|ty|ja|bo|czy|co|jak|"
-    "tylko|trochę|coś|nic|po|od|dla|przez|za|u|rzecz|sprawa|chyba|może",
+    "tylko|trochę|coś|nic|po|od|dla|przez|za|u|rzecz|sprawa|chyba|może|znowu|znów|wreszcie|nareszcie|eh|ech|uff|ugh",
     endings="ego|emu|ymi|imi|ych|ich|ach|ami|om|ej|ym|im|ą|ę|a|e|i|o|y|u",
     cause="za",
     anchors="ja|mój|moja|moje|moi|mojego|mojej|mnie|mną|my|nasz|nasza|nasze|nasi|naszego|naszej|nas|nam|"
@@ -133,7 +133,7 @@ AGENT_CUES = (
 )
 TASK_CUES = (
     "przypomnij mi|przypomnij|nie zapomnij|nie moge zapomniec|musze|musimy|mam do zrobienia|do zrobienia|"
-    "trzeba|powinienem|powinnam|termin"
+    "trzeba|powinienem|powinnam|termin|przypomniec|przypomnisz"
 )
 
 
@@ -173,6 +173,8 @@ REQUEST = (
 PROHIBITION = r"^(?:(?:i|ale)[,\s]+)?(?:nigdy\s+)?nie\s+\w+(?:aj|uj|ij|yj|ów|órz|isz|ysz)\b|^przestań\b"
 STANDING = r"\b(?:kiedy|gdy|zawsze\s+gdy|za\s+każdym\s+razem)\b"
 PAST = r"\b\w+(?:łem|łam|łeś|łaś|liśmy|łyśmy|ł|ła|ło|li|ły)\b"
+# A question asked without its mark: an interrogative opening it (a question particle closing it).
+INTERROGATIVE = r"^(?:co|gdzie|kiedy|dlaczego|czemu|kto|który|która|które|ile)\s+\w+"
 # The partner addressed: second-person pronouns and possessives.
 PARTNER = r"\b(?:ty|ciebie|cię|tobie|ci|tobą|twój|twoja|twoje|wy|was|wam|pan|pani)\b"
 SELF = (

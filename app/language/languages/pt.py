@@ -70,7 +70,7 @@ FORMULAS = FormulaWords(
     words="bem|mal|bom|boa|legal|lindo|linda|bonito|bonita|ótimo|ótima|incrível|perfeito|massa|demais|"
     "divertido|interessante|horrível|triste|pena|sorte|inveja|tão|super|bastante|muito|realmente|"
     "também|assim|aqui|ali|aí|agora|sempre|nunca|ainda|verdade|coisa|coisas|"
-    "cara|gente|mano|então",
+    "cara|gente|mano|então|de novo|finalmente|aff|afe|ufa",
     endings="es|as|os|s|a|o",
     cause="por|pela|pelo",
     anchors="eu|meu|minha|meus|minhas|me|nós|nosso|nossa|nossos|nossas|ele|ela|eles|elas|seu|sua",
@@ -106,6 +106,8 @@ PAST = (
 PROHIBITION = r"^(?:(?:e|mas)[,\s]+)?(?:não|nao|nunca)\s+(?:me\s+)?\w+[ae]\b|^para\s+de\b|^evit[ae]\b"
 # A statement opening with a noun phrase of the world (its article): its subject is no one in the chat.
 GENERIC = r"^(?:\w+\s+){0,2}?(?:o|a|os|as)\s+\w"
+# A question asked without its mark: an interrogative opening it (a question particle closing it).
+INTERROGATIVE = r"^(?:o\s+que|quando|onde|por\s*que|qual|quais|quanto|quantos|quantas|quem)\s+\w+"
 # The partner addressed: second-person pronouns and possessives.
 PARTNER = r"\b(?:você|voce|vc|tu|te|ti|contigo|o\s+senhor|a\s+senhora)\b"
 SELF = (

@@ -17,9 +17,9 @@ TIME = TimeWords(
         "i helgen": ("weekend", 0), "förra helgen": ("weekend", -1), "nästa helg": ("weekend", 1),
         "förra året": ("year", -1), "i fjol": ("year", -1), "nästa år": ("year", 1), "i år": ("year", 0),
     },
-    weekdays="måndag;tisdag;onsdag;torsdag;fredag;lördag;söndag",
+    weekdays="måndag|måndags;tisdag|tisdags;onsdag|onsdags;torsdag|torsdags;fredag|fredags;lördag|lördags;söndag|söndags",
     last="förra|i förra", this="nu på|på", next="nästa|kommande", habit="varje|alla",
-    months="januari;februari;mars;april;maj;juni;juli;augusti;september;oktober;november;december",
+    months="januari|jan;februari|feb;mars;april|apr;maj;juni;juli;augusti|aug;september|sep|sept;oktober|okt;november|nov;december|dec",
     month_before="i|i början av|i slutet av",
     season_before="i|under",
     holiday_before="i|till|på|efter|före|sedan",
@@ -30,7 +30,7 @@ TIME = TimeWords(
     ago="för {n} {u} sedan", later="om {n} {u}",
     holidays={"christmas": "jul|juldagen", "christmas eve": "julafton", "new years eve": "nyårsafton",
               "new years day": "nyårsdagen", "easter": "påsk"},
-    since="sedan",
+    since="sedan|sen",
     future="ska|kommer att|tänker|planerar",
     past="har|hade|var|gjorde",
 )  # fmt: skip
@@ -48,7 +48,7 @@ FORMULAS = FormulaWords(
     guesses="låter|verkar|ser ut",
     exclaims="vad|så",
     words="bra|dålig|kul|roligt|fint|härligt|grymt|toppen|underbart|synd|verkligen|jätte|så|också|"
-    "här|där|nu|alltid|aldrig|sant",
+    "här|där|nu|alltid|aldrig|sant|igen|äntligen|pff|usch|suck|hmm",
     endings="a|t",
     cause="för",
     anchors="jag|min|mitt|mina|mig|vi|vår|vårt|våra|oss|han|hon|de|hans|hennes",
@@ -67,9 +67,11 @@ TASK_CUES = "paminn mig|glom inte|jag maste|vi maste|jag paminner dig|paminner d
 HYPOTHETICAL = r"\bom\b[^.!?]*\b(?:skulle|vore|hade)\b|\btänk\s+(?:om|dig)\b"
 REQUEST = r"^(?:(?:hej|ok|och)[,\s]+)?(?:(?:kan|kunde)\s+du\s+(?:\w+\s+)?\w+\s+mig\b|\w+\s+(?:för\s+)?(?:mig|oss)\b|(?:kan|kunde|skulle)\s+du\b)"
 STANDING = r"\b(?:när|varje\s+gång|så\s+fort)\b"
-PAST = r"\b(?:har|hade|jag\s+har|vi\s+har)\s+(?:\w+\s+)?\w+(?:at|it|tt|ts|ats)\b|\b\w+(?:ade|de|te)\b"
+PAST = r"\b(?:har|hade)\s+(?:\w+\s+)?\w+(?:at|it|tt)\b|\b\w{2,}ade\b"
 # A prohibition to the agent (a negative imperative, "stop …"): a rule that holds beyond the moment.
 PROHIBITION = r"^(?:(?:och|men)[,\s]+)?(?:sluta|aldrig|inga|ingen)\s+\w+"
+# A question asked without its mark: an interrogative opening it (a question particle closing it).
+INTERROGATIVE = r"^(?:vad|hur|när|varför|vem|vilken|vilket|vilka)\s+(?!för\b)\w+"
 # The partner addressed: second-person pronouns and possessives.
 PARTNER = r"\b(?:du|dig|din|ditt|dina|ni|er)\b"
 SELF = (

@@ -55,7 +55,7 @@ FORMULAS = FormulaWords(
     guesses="听起来|看起来|一定很|肯定很|应该很|感觉很|想必",
     # Function words, the language having no snowball list: pronouns, adverbs, particles.
     words="我|你|您|他|她|它|我们|你们|他们|她们|这|那|这个|那个|这样|那样|也|都|很|真|太|好|非常|特别|超|"
-    "挺|有点|是|的|了|吗|呢|吧|啊|呀|嘛|哦|喔|啦|哈|嘿|耶|诶|嗯|就|还|又|么|着|过|一下|一定|肯定|应该",
+    "挺|有点|是|的|了|吗|呢|吧|啊|呀|嘛|哦|喔|啦|哈|嘿|耶|诶|嗯|就|还|又|么|着|过|一下|一定|肯定|应该|又|终于|唉|哎|呃",
     anchors="我|我们|我的|他|她|他们|她们",
 )  # fmt: skip
 
@@ -77,6 +77,8 @@ STANDING = r"的时候|每次|以后|今后"
 PAST = r"刚|把[^，。！？,.!?]{1,10}了"
 # A prohibition to the agent (a negative imperative, "stop …"): a rule that holds beyond the moment.
 PROHIBITION = r"^(?:以后|今后|千万)?(?:别|不要)"
+# A question asked without its mark: an interrogative opening it (a question particle closing it).
+INTERROGATIVE = r"[吗嘛么][。！!~～]*$|多少|为什么|怎么样|是什么"
 # The partner addressed: second-person pronouns and possessives.
 PARTNER = r"你|您"
 SELF = r"我|咱"

@@ -98,5 +98,6 @@ LACKS = {
         "PARTNER",
         "PROHIBITION",
         "GENERIC",
+        "INTERROGATIVE",
     )
 }
