@@ -31,6 +31,17 @@ SHAPES = (
 )
 # What may open a statement before its words: punctuation, emoji, quotes.
 _LEADING_RE = re.compile(r"^[\W_]+")
+# A shape is read in a statement's opening and its close, this many characters of each: a chat statement's
+# shape is there, and the work of a pattern with a clause between two words ("wenn … würde") stays bounded
+# however long the text (a longer one is read as its two ends, a line apart).
+SHAPE_WINDOW = 300
+
+
+def _window(text: str) -> str:
+    text = _LEADING_RE.sub("", text.strip().lower())
+    if len(text) <= 2 * SHAPE_WINDOW:
+        return text
+    return text[:SHAPE_WINDOW] + "\n" + text[-SHAPE_WINDOW:]
 
 
 @functools.cache
@@ -44,7 +55,7 @@ def _has(text: str, code: str, part: str) -> bool:
     pattern = _pattern(code, part)
     if pattern is None:
         return False
-    return pattern.search(_LEADING_RE.sub("", text.strip().lower())) is not None
+    return pattern.search(_window(text)) is not None
 
 
 def is_hypothetical(text: str, code: str) -> bool:
@@ -70,7 +81,7 @@ def opens_with_the_world(text: str, code: str) -> bool:
 def beside_the_request(text: str, code: str) -> str:
     """A request's statement without the words that ask ("erzähl mir", "給我", "教えて"): what it says."""
     pattern = _pattern(code, "REQUEST")
-    lowered = _LEADING_RE.sub("", text.strip().lower())
+    lowered = _window(text)
     found = pattern.search(lowered) if pattern is not None else None
     return lowered if found is None else lowered[: found.start()] + " " + lowered[found.end() :]
 

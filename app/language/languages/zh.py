@@ -65,7 +65,7 @@ RULE_CUES = "从现在开始|从今以后|以后|今后|总是|永远|不要|别
 AGENT_CUES = (
     "回答|回复|回覆|答复|用中文|用英文|用英语|用日语|叫我|称呼我|表情|简短|简洁|简短点|简单点|列表|分点|emoji"
 )
-TASK_CUES = "提醒我|别忘了|不要忘了|不要忘记|别忘记|记得要|要记得|我得|我必须|我们得|截止|待办|提醒你|之前得|之前要|之前必须|todo:|记得"
+TASK_CUES = "提醒我|别忘了|不要忘了|不要忘记|别忘记|记得要|要记得|我得|我必须|我们得|截止|待办|提醒你|之前得|之前要|之前必须|todo:"
 
 # The shape of a statement (`app.language.shapes`), as regular expressions on its text: a hypothetical
 # ("要是…", "假如…", "…就好了"), a request to the agent ("给我…", "帮我…", "你能…", a verb of telling
