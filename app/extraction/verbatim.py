@@ -307,6 +307,8 @@ def memory(
     kind = _kind(statement, language.code, dated=event_time is not None, agent_speaking=agent_speaking)
     if kind == MemoryType.INSTRUCTION:
         event_time = None  # a rule holds from when it is said, whatever day it names
+    elif kind == MemoryType.EVENT and event_time is None:
+        event_time = timestamp  # a past action that names no day, dated by the message (as in English)
     return ExtractedMemory(
         kind,
         truncate(said, SUMMARY_MAX_CHARS),
