@@ -27,6 +27,7 @@ from app.core.heap import freeze_startup_objects
 from app.core.metrics import process_exited
 from app.core.middleware import (
     STATE_CHANGING,
+    AuthRefusalMiddleware,
     BodyGuardMiddleware,
     BrowserGuardMiddleware,
     RequestContextMiddleware,
@@ -232,6 +233,9 @@ def create_app(
         is_open=lambda: bool(getattr(app.state, "open_mode", None) and app.state.open_mode.active),
         origins=settings.cors_origin_list,
     )
+    # Inside the request context (its answers logged, counted, given a request id and the hardening
+    # headers), outside everything else: a refused made-up key costs next to nothing.
+    app.add_middleware(AuthRefusalMiddleware)
     app.add_middleware(RequestContextMiddleware)
     for router in ROUTERS:
         app.include_router(router)

@@ -308,6 +308,23 @@ async def authenticate(
         raise
 
 
+async def early_refusal(state: Any, token: str | None, address: str | None) -> None:
+    """Raise, before routing, the 429 that authentication would answer without reading anything: a bearer
+    token this process never verified, from an address past its failed-authentication budget, on a server
+    with keys (`app.core.refusals`). Raises nothing in any other case: the route authenticates as usual."""
+    open_mode: OpenMode | None = getattr(state, "open_mode", None)
+    if token is None or address is None or open_mode is None or open_mode.active:
+        return
+    admin_key: str | None = state.settings.admin_key
+    if admin_key is not None and hmac.compare_digest(token.encode(), admin_key.encode()):
+        return
+    parsed = parse_key(token)
+    if parsed is not None and state.key_cache.verified_before(parsed[0]):
+        return
+    refusals: AuthRefusals = state.auth_refusals
+    await refusals.check_address(address, take=False)
+
+
 async def _verify(
     state: Any,
     session: SessionSource,
@@ -337,9 +354,12 @@ async def _verify(
         if cache.refused_lately(key_id, secret_sha256):
             AUTH_REFUSED.labels("unknown_cached").inc()
             raise Unauthorized("unknown or revoked API key")
-        refusals.check_address(address)
-        async with refusals.lookup_slot():
-            row = await _lookup(session, key_id)
+        await refusals.check_address(address)
+        try:
+            async with refusals.lookup_slot():
+                row = await _lookup(session, key_id)
+        finally:
+            refusals.refund(address)
     matches = hmac.compare_digest(row.secret_sha256 if row is not None else _NO_KEY_SHA256, secret_sha256)
     if row is None or not row.live or not matches:
         cache.refused(key_id, secret_sha256)

@@ -23,8 +23,9 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core import json_input
+from app.core.auth import early_refusal
 from app.core.db import request_received_var
-from app.core.errors import problem_response
+from app.core.errors import AppError, problem_response
 from app.core.logging import request_id_var, trace_id_var
 from app.core.metrics import REQUEST_SECONDS, REQUESTS
 from app.core.text import storable_text
@@ -176,6 +177,29 @@ class RequestContextMiddleware(_HttpMiddleware):
             request_id_var.reset(token)
             trace_id_var.reset(trace_token)
             request_received_var.reset(received_token)
+
+
+class AuthRefusalMiddleware(_HttpMiddleware):
+    """Answers before routing the 429 an address past its failed-authentication budget gets for a key this
+    process never verified (`app.core.auth.early_refusal`): a flood of made-up keys costs the HTTP work of
+    its answers, not the routes' dependencies and error handlers. Only `/v1/` and `/mcp` read keys."""
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope["path"]
+        authorization = dict(scope.get("headers") or []).get(b"authorization")
+        if authorization is not None and path.startswith(("/v1/", "/mcp")):
+            scheme, _, token = authorization.decode("latin-1").partition(" ")
+            client = scope.get("client")
+            if scheme.lower() == "bearer" and token:
+                try:
+                    await early_refusal(scope["app"].state, token.strip(), client[0] if client else None)
+                except AppError as refused:
+                    answer = problem_response(
+                        refused.status, refused.code, refused.detail, refused.title, headers=refused.headers()
+                    )
+                    await answer(scope, receive, send)
+                    return
+        await self.app(scope, receive, send)
 
 
 class BodyGuardMiddleware(_HttpMiddleware):

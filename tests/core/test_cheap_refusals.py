@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -85,7 +86,8 @@ async def test_an_address_past_its_failures_gets_429_and_a_known_key_still_works
     async with from_address(app, address, key) as agent:
         assert (await agent.get(f"/v1/namespaces/{ns}")).status_code == 200
     refusals: AuthRefusals = app.state.auth_refusals
-    refusals.buckets[address].tokens = 0.0  # the budget spent again (the requests above took time)
+    # The budget spent again, just now (the requests above took time, the 429 a wait: it refilled).
+    refusals.buckets[address].tokens, refusals.buckets[address].at = 0.0, time.monotonic()
     async with from_address(app, address, fresh) as newcomer:  # never verified here: waits like the rest
         assert (await newcomer.get(f"/v1/namespaces/{ns}")).status_code == 429
     async with from_address(app, "10.9.0.3", fresh) as elsewhere:  # another address is not held back
@@ -110,3 +112,22 @@ async def test_lookups_of_unverified_keys_are_bounded(app: FastAPI, client: http
     assert (await client.get("/v1/namespaces")).status_code == 200  # the admin key needs no lookup
     assert refused((await client.get("/metrics")).text, "busy") >= 1
     assert "agent_memory_key_lookups_in_flight" in (await client.get("/metrics")).text
+
+
+async def test_a_spent_address_is_refused_before_routing(app: FastAPI, client: httpx.AsyncClient) -> None:
+    """Past its budget, an address's made-up keys are answered 429 before the route reads anything (a body
+    the route would refuse with 422 is not even looked at), with the request id and the headers every answer
+    has; routes that read no key (`/readyz`) answer as usual."""
+    address = "10.9.0.5"
+    refusals: AuthRefusals = app.state.auth_refusals
+    async with from_address(app, address, made_up_key()) as impostor:
+        assert (await impostor.get("/v1/namespaces")).status_code == 401  # the budget's bucket exists
+        refusals.buckets[address].tokens, refusals.buckets[address].at = 0.0, time.monotonic()
+        refused = await impostor.post("/v1/namespaces", content=b"{not json", headers={"x-request-id": "r-1"})
+        assert refused.status_code == 429 and refused.json()["code"] == "rate_limited"
+        assert (
+            refused.headers["x-request-id"] == "r-1"
+            and refused.headers["x-content-type-options"] == "nosniff"
+        )
+        assert int(refused.headers["retry-after"]) >= 1
+        assert (await impostor.get("/readyz")).status_code == 200
