@@ -355,11 +355,12 @@ async def _verify(
             AUTH_REFUSED.labels("unknown_cached").inc()
             raise Unauthorized("unknown or revoked API key")
         await refusals.check_address(address)
-        try:
-            async with refusals.lookup_slot():
+        # Every lookup slot busy (503): the failure taken stays spent, or a flood kept busy never runs out.
+        async with refusals.lookup_slot():
+            try:
                 row = await _lookup(session, key_id)
-        finally:
-            refusals.refund(address)
+            finally:
+                refusals.refund(address)
     matches = hmac.compare_digest(row.secret_sha256 if row is not None else _NO_KEY_SHA256, secret_sha256)
     if row is None or not row.live or not matches:
         cache.refused(key_id, secret_sha256)
