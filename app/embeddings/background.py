@@ -75,8 +75,10 @@ def lower_this_thread(priority: Priority) -> bool:
 class BackgroundPool:
     """The worker's embedding threads (created on first use, closed with the worker)."""
 
-    def __init__(self, threads: int, priority: Priority) -> None:
-        self.threads = threads if threads > 0 else usable_cores()
+    def __init__(self, threads: int, priority: Priority, intra_op: int = 1) -> None:
+        # By default a thread per core, each call on `intra_op` engine threads of its own
+        # (AGENT_MEMORY_EMBEDDINGS_THREADS): together no more threads than cores, none left waiting.
+        self.threads = threads if threads > 0 else max(1, usable_cores() // max(1, intra_op))
         self.priority = priority
         self._executor = ThreadPoolExecutor(
             max_workers=self.threads,
@@ -93,6 +95,9 @@ class BackgroundPool:
         size = -(-len(texts) // ways)  # ceiling: at most `ways` parts, as even as can be
         parts = [list(texts[start : start + size]) for start in range(0, len(texts), size)]
         loop = asyncio.get_running_loop()
+        # The threads hold the GIL only around each engine call (encoding the texts, reading the vectors
+        # back): a lowered thread preempted there holds up this process's event loop for as long as the
+        # machine keeps it waiting, so nothing more is done on them.
         done = await asyncio.gather(
             *(loop.run_in_executor(self._executor, embedder.passages, part) for part in parts)
         )

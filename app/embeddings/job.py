@@ -82,7 +82,9 @@ def pool_for(ctx: JobContext) -> BackgroundPool:
     pool = ctx.shared(
         "embedding-pool",
         lambda: BackgroundPool(
-            settings.embeddings_background_threads, settings.embeddings_background_priority
+            settings.embeddings_background_threads,
+            settings.embeddings_background_priority,
+            settings.embeddings_threads,
         ),
     )
     assert pool is not None

@@ -83,6 +83,8 @@ async def test_the_threads_and_only_they_run_at_the_priority(priority: str) -> N
     assert (os.sched_getscheduler(0), os.getpriority(os.PRIO_PROCESS, threading.get_native_id())) == here
 
 
-def test_one_thread_per_core_by_default() -> None:
-    pool = BackgroundPool(0, "idle")
-    assert pool.threads == usable_cores() >= 1
+def test_one_thread_per_core_by_default_and_no_more_than_the_cores_in_all() -> None:
+    assert BackgroundPool(0, "idle").threads == usable_cores() >= 1
+    # Each call on 2 engine threads: half as many calls at once (at least one).
+    assert BackgroundPool(0, "idle", intra_op=2).threads == max(1, usable_cores() // 2)
+    assert BackgroundPool(3, "idle", intra_op=2).threads == 3  # as set
