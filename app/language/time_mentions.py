@@ -178,6 +178,18 @@ class Builder:
             return year + 1
         return year
 
+    def year_for_month(self, month: int, modifier: str | None) -> int:
+        """A month named with "last", "next" or "this" (in any language's words, read as these three), or
+        with nothing: "last May" is the latest May before this month, "next May" the first after it."""
+        today = self.today
+        if modifier == "last":
+            return today.year if month < today.month else today.year - 1
+        if modifier == "next":
+            return today.year if month > today.month else today.year + 1
+        if modifier == "this":
+            return today.year
+        return self.pick_year_for_month(month)
+
 
 def offset(b: Builder, n: int, unit: str, span: tuple[int, int]) -> TimeMention:
     today = b.today

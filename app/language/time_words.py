@@ -369,21 +369,11 @@ def _mod(c: _Compiled, *raw: str | None) -> str:
 
 
 def _month(b: Builder, c: _Compiled, m: re.Match[str]) -> TimeMention:
-    today = b.today
     if m["m2"]:
         return b.month(int(m["y2"]), c.month_index[m["m2"]], m.span())
     month = c.month_index[" ".join(m["m"].split())]
     mod = _mod(c, m["mod"], m["post"])
-    if m["y"]:
-        year = int(m["y"])
-    elif mod == "last":
-        year = today.year if month < today.month else today.year - 1
-    elif mod == "next":
-        year = today.year if month > today.month else today.year + 1
-    elif mod == "this":
-        year = today.year
-    else:
-        year = b.pick_year_for_month(month)
+    year = int(m["y"]) if m["y"] else b.year_for_month(month, mod)
     start = m.start("m") if m["pre"] else m.start()
     return b.month(year, month, (start, m.end()))
 

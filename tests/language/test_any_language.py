@@ -140,6 +140,14 @@ async def test_english_statements_keep_their_emoji(client: httpx.AsyncClient, pr
     assert "🦄" in body["summary"] and body["summary"].startswith("User's favourite emoji is 🦄 and")
 
 
+def _embedded_all(url: str) -> bool:
+    """The profile has an embedding job done and none queued or running."""
+    jobs = httpx.get(f"{url}/jobs", params={"limit": 100}, timeout=10).json()["jobs"]
+    return any(j["kind"] == "embed" and j["status"] == "done" for j in jobs) and not any(
+        j["status"] in ("queued", "running") for j in jobs
+    )
+
+
 def test_round_trip_on_the_embedded_server(tmp_path: Path) -> None:
     server = _embedded(tmp_path / "data", free_port())
     base = server.base_url
@@ -157,6 +165,11 @@ def test_round_trip_on_the_embedded_server(tmp_path: Path) -> None:
         deadline = time.monotonic() + 180  # a loaded machine: extraction has no deadline of its own
         while httpx.get(f"{url}/jobs/{job}", timeout=10).json()["status"] != "done":
             assert time.monotonic() < deadline, "extraction did not finish"
+            time.sleep(0.2)
+        # The memories' embeddings follow extraction as jobs of their own: recall is asked once they are
+        # stored, as a user would ask a moment later (before, a loaded machine asked without vectors).
+        while not _embedded_all(url):
+            assert time.monotonic() < deadline, "embedding did not finish"
             time.sleep(0.2)
         listed = httpx.get(f"{url}/memories", params={"limit": 100}, timeout=10).json()["memories"]
         for statement, questions, _ in ROUND_TRIPS:

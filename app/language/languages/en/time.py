@@ -342,14 +342,7 @@ def candidates(text: str, b: Builder, cues: Cues | None) -> list[TimeMention]:
         if mon_raw.lower() in ("may", "march", "mar") and not mon_raw[0].isupper() and pre == "this":
             continue  # "this may be", "this march"
         month = _MONTHS[mon_raw.lower().rstrip(".")]
-        if pre == "last":
-            year = today.year if month < today.month else today.year - 1
-        elif pre == "next":
-            year = today.year if month > today.month else today.year + 1
-        elif pre == "this":
-            year = today.year
-        else:
-            year = b.pick_year_for_month(month)
+        year = b.year_for_month(month, pre)
         found.append(
             b.month(year, month, (m.start("mon") if pre in ("in", "during") else m.start(), m.end()))
         )
