@@ -72,7 +72,7 @@ async def events_after(
     columns = _COLUMNS if with_data else _COLUMNS.replace(", data", ", '{}'::jsonb AS data")
     sql = f"SELECT {columns} FROM events WHERE {' AND '.join(clauses)} ORDER BY id LIMIT :limit"
     # Positional, in _COLUMNS' order (EventRow's fields'): a batch is hundreds of rows.
-    return [EventRow(*r) for r in (await db.execute(text(sql), params)).tuples()]
+    return [EventRow(*r) for r in await db.execute(text(sql), params)]
 
 
 async def latest_event_id(db: AsyncSession, namespace_id: int) -> int:
@@ -128,7 +128,7 @@ async def lock_cursors(db: AsyncSession, subscribers: list[str], namespace_id: i
         ),
         {"s": subscribers, "ns": namespace_id},
     )
-    return {name: last_id for name, last_id in found.tuples()}
+    return {name: last_id for name, last_id in found}
 
 
 async def move_cursors(db: AsyncSession, subscribers: list[str], namespace_id: int, last_id: int) -> None:

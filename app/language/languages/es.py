@@ -119,7 +119,10 @@ REQUEST = (
 )
 STANDING = r"\b(?:cuando|siempre\s+que|cada\s+vez\s+que)\b"
 PAST = (
-    r"\b\w{2,}[bcdgjlmnprstvz](?:é|ó)\b|\b\w+(?:aste|iste|aron|ieron)\b|\b(?:fui|fue|fuimos|fueron|hice|hizo|hicimos"
+    r"\b\w{2,}[bcdgjlmnprstvz](?:é|ó)\b|\b\w+(?:aste|iste|aron|ieron)\b"
+    # "fui/fue" is both ir and ser: an action where it goes somewhere ("fue al cine"), a state otherwise
+    # ("fue bastante larga"), as English's past states are not actions.
+    r"|\b(?:fui|fue|fuimos|fueron)\s+(?:a|al|hasta|para)\b|\b(?:hice|hizo|hicimos"
     r"|tuve|tuvo|estuve|estuvimos|pude|dije|vi|vimos|caí)\b|\bacab(?:o|amos|a)\s+de\b"
     r"|\b(?:he|has|ha|hemos|han)\s+(?:\w+\s+)?\w+(?:ado|ido)\b"
 )
