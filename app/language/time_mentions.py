@@ -166,6 +166,21 @@ class Builder:
             return None
         return candidate
 
+    def pick_month_for_day(self, day: int) -> date | None:
+        """A day of the month named alone ("on the 12th"): this month's, or the month before's for past talk
+        when it is still to come, the next month's otherwise when it is gone."""
+        today = self.today
+        candidate = safe_date(today.year, today.month, day)
+        if self.nearest:
+            return candidate
+        if self.tense == "past" and (candidate is None or candidate > today):
+            before = add_months(today.replace(day=1), -1)
+            return safe_date(before.year, before.month, day)
+        if self.tense != "past" and (candidate is None or candidate < today):
+            after = add_months(today.replace(day=1), 1)
+            return safe_date(after.year, after.month, day)
+        return candidate
+
     def pick_year_for_month(self, month: int) -> int:
         """A month without a year, as a day: the last one for past talk, the next one otherwise ("Mia
         turns five in February", said in December, is next February); the current month is either."""

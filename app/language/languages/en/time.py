@@ -142,6 +142,13 @@ _DAY_MONTH_RE = re.compile(
     r"\s+(?:of\s+)?" + _MONTH_RE + r"(?:,?\s+(?P<y>\d{4}))?\b",
     _I,
 )
+# A day of the month named alone ("on the 12th", "moved to the 15th", "the 28th, van's booked"): only where
+# nothing but a pause or a clause follows, so "the 3rd floor" or "the 2nd time" is no date.
+_DAY_ALONE_RE = re.compile(
+    r"\bthe\s+(?P<d>\d{1,2})(?:st|nd|rd|th)\b"
+    r"(?=\s*(?:[,.!?;:)]|$)|\s+(?:and|but|so|at|for|because|when|with|then)\b)",
+    _I,
+)
 _MONTH_DAY_RE = re.compile(
     r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?" + _MONTH_RE
     + r"\s+(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)?(?![\d:])(?:,?\s+(?P<y>\d{4}))?\b",
@@ -332,6 +339,11 @@ def candidates(text: str, b: Builder, cues: Cues | None) -> list[TimeMention]:
             d = safe_date(int(m["y"]), month, day) if m["y"] else b.pick_year_for_day(month, day)
             if d:
                 found.append(b.day(d, m.span()))
+
+    for m in _DAY_ALONE_RE.finditer(text) if has_digit else ():
+        d = b.pick_month_for_day(int(m["d"])) if 1 <= int(m["d"]) <= 31 else None
+        if d:
+            found.append(b.day(d, m.span()))
 
     for m in _MONTH_YEAR_RE.finditer(text) if has_month and has_digit else ():
         found.append(b.month(int(m["y"]), _MONTHS[m["mon"].lower().rstrip(".")], m.span()))
