@@ -41,6 +41,8 @@ def _is_instruction(text: str, speech: _Speech) -> bool:
     if m:
         rest = m["rest"].lstrip()
         return not re.match(r"(?:I|I'm|I'll|I've|we|we're|we'll|my|our)\b", rest)
+    if not speech.named and lx.STANDING_CONDITION_RE.search(text):
+        return True
     if lx.PREFER_YOU_RE.search(text):
         return not speech.named or bool(lx.AGENT_CUE_RE.search(text))
     m = lx.IMPERATIVE_START_RE.match(text)

@@ -409,6 +409,14 @@ CLAUSE_BREAK_RE = re.compile(
 BACK_REFERENCE_RE = re.compile(r"\b(?:it|it's|there|them|that|this|those|these|one)\b", _I)
 # Imperatives that set a standing rule even unaddressed ("Never use emoji"); other imperatives need a cue
 # that the agent is meant ("Explain it to me"), else between friends they are advice.
+# A standing condition put to the agent: what it should do whenever it does something ("when you write code
+# for me use typescript", "keep in mind I'm colorblind when you suggest colours"), or a habit of its answers
+# asked to stop ("can you stop starting every answer with…"). Read only where no named friend speaks.
+STANDING_CONDITION_RE = re.compile(
+    r"\bwhen(?:ever)?\s+you(?:'re)?\s+(?!were\b|was\b|have\s+a\b|get\s+a\s+chance\b)\w+"
+    r"|^(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:stop|quit)\s+\w+ing\b",
+    _I,
+)
 STANDING_RULE_VERBS = frozenset({"always", "never", "don't", "do not", "stop", "avoid", "only", "no more"})
 # Words a favourite's thing may end on that are not part of it ("my favourite colour is" → colour).
 FAVOURITE_TRAILING = words("is are was of")
