@@ -15,6 +15,7 @@ from app.language.detect import detect
 from app.language.sentences import split_sentences
 from app.language.temporal import find_time
 from app.worker.runner import Worker
+from tests.language.helpers import check_language_end_to_end
 
 NOW = "2026-12-07T12:00:00+00:00"  # a Monday
 # (statement, when it was said, type, event day)
@@ -73,24 +74,4 @@ def test_polish_is_detected_and_split_by_its_abbreviations() -> None:
 async def test_polish_is_read_by_its_module(
     client: httpx.AsyncClient, profile_url: str, worker: Worker
 ) -> None:
-    messages = [{"role": "user", "content": text, "timestamp": at} for text, at, _, _ in STATEMENTS]
-    response = await client.post(f"{profile_url}/ingest", json={"sessionId": "s1", "messages": messages})
-    assert response.status_code == 202, response.text
-    await worker.drain()
-    listed = (await client.get(f"{profile_url}/memories", params={"limit": 100})).json()["memories"]
-    by_summary = {m["summary"]: m for m in listed}
-    for text, _, kind, day in STATEMENTS:
-        memory = by_summary.get(text)
-        if kind is None:
-            assert memory is None, f"small talk is left out: {text}"
-            continue
-        assert memory is not None and memory["type"] == kind, (text, memory, list(by_summary))
-        assert (memory["eventTime"] or "")[:10] == (day or ""), (text, memory)
-    for question, (start, end), index in QUESTIONS:
-        query = {"query": question, "referenceDate": NOW, "trace": True}
-        found = (await client.post(f"{profile_url}/recall", json=query)).json()
-        window = found["trace"]["analysis"]["timeWindow"]
-        assert window is not None, (question, found["trace"])
-        got = (datetime.fromisoformat(window["start"]).date(), datetime.fromisoformat(window["end"]).date())
-        assert tuple(d.isoformat() for d in got) == (start, end), (question, window)
-        assert found["candidates"][0]["summary"] == STATEMENTS[index][0], (question, found["candidates"][:2])
+    await check_language_end_to_end(client, profile_url, worker, STATEMENTS, QUESTIONS, now=NOW)
