@@ -249,6 +249,18 @@ def worker_pid(server: Server) -> int | None:
 # -- scenarios --------------------------------------------------------------------------------------
 
 
+async def fault_amid_load(run: Run, fault: Any, seconds: float, stop: asyncio.Event, load_task: Any) -> None:
+    """A third of `seconds` of load, the fault (its span kept on `run`), a third more, then the load stopped
+    and awaited: the load lasts as long as the fault takes, however slow restarting is on a busy machine."""
+    await asyncio.sleep(seconds / 3)
+    run.fault_start = time.monotonic()
+    await fault()
+    run.fault_end = time.monotonic()
+    await asyncio.sleep(seconds / 3)
+    stop.set()
+    await load_task
+
+
 async def under_load(
     run: Run, server: Server, cluster: Cluster, args: argparse.Namespace, fault: Any
 ) -> dict[str, Any]:

@@ -22,7 +22,7 @@ import httpx
 
 from bench.faults.cluster import Cluster
 from bench.faults.pgbouncer import Bouncer
-from bench.faults.run import Run, _connect, drain, load, namespace, verify
+from bench.faults.run import Run, _connect, drain, fault_amid_load, load, namespace, verify
 from bench.harness import ADMIN_KEY, Server, service
 
 
@@ -153,13 +153,7 @@ async def scenario_scaled(
         stop = asyncio.Event()
         bases = [a.base_url for a in apis]
         task = asyncio.create_task(load(run, bases, ns, 3600, args.concurrency, stop))
-        await asyncio.sleep(args.seconds / 3)
-        run.fault_start = time.monotonic()
-        await fault()
-        run.fault_end = time.monotonic()
-        await asyncio.sleep(args.seconds / 3)
-        stop.set()
-        await task
+        await fault_amid_load(run, fault, args.seconds, stop, task)
         pending, failed = await drain(direct)
         result = await verify(run, direct, ns)
         per_message, jobs, again = await extraction_results(direct, ns, run.messages)

@@ -28,7 +28,7 @@ import httpx
 from standardwebhooks.webhooks import Webhook
 
 from bench.faults.cluster import Cluster
-from bench.faults.run import Run, _connect, drain, load, namespace, verify, worker_pid
+from bench.faults.run import Run, _connect, drain, fault_amid_load, load, namespace, verify, worker_pid
 from bench.harness import ADMIN_KEY, print_table, service
 
 # Each writer's pause after each request (with 16 writers, about 30 writes a second at most).
@@ -200,13 +200,7 @@ async def scenario_webhooks(cluster: Cluster, args: argparse.Namespace) -> tuple
         task = asyncio.create_task(
             load(run, server.base_url, ns, 3600, args.concurrency, stop, pace=WRITER_PACE_SECONDS)
         )
-        await asyncio.sleep(args.seconds / 3)
-        run.fault_start = time.monotonic()
-        await fault()
-        run.fault_end = time.monotonic()
-        await asyncio.sleep(args.seconds / 3)
-        stop.set()
-        await task
+        await fault_amid_load(run, fault, args.seconds, stop, task)
         pending, failed = await drain(db)
         result = await verify(run, db, ns)
         # The deliveries catch up: wait until every receiver has every event it should, or the bound.
