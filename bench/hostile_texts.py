@@ -104,10 +104,10 @@ PATHS: dict[str, Callable[[str], object]] = {
     "classify": lambda text: classify_one(text, "user", AT),
     "question": lambda text: (
         time_phrase(text, AT),
-        types_asked(text),
-        relations_of(text),
+        types_asked(text, "en"),
+        relations_of(text, "en", "english"),
         phrases_of(text),
-        related_words(words_of(text), "en"),
+        related_words(words_of(text, "en"), "en"),
         base_forms(text, "en"),
     ),
 }

@@ -65,9 +65,6 @@ class TypePolicy:
     summary_chronological: bool
     # New memories of the type get an embedding for the semantic channel.
     embedded: bool = True
-    # Words a question names the type's memories by, as a kind ("What's on my to-do list?"): recall then
-    # searches the type's memories as a channel of their own, and not those words.
-    asked_as: tuple[str, ...] = ()
 
 
 # In the order the extractors decide a statement's type: the first that fits wins (an instruction that
@@ -91,7 +88,6 @@ POLICIES: tuple[TypePolicy, ...] = (
         summary_share=0.20,
         summary_lines=SummaryLines.NEWEST,
         summary_chronological=True,
-        asked_as=("instruction", "instructions"),
     ),
     TypePolicy(
         type=MemoryType.TASK,
@@ -106,10 +102,6 @@ POLICIES: tuple[TypePolicy, ...] = (
         summary_share=0.15,
         summary_lines=SummaryLines.NEWEST,
         summary_chronological=False,
-        asked_as=(
-            *("task", "tasks", "to-do", "to-dos", "todo", "todos", "reminder", "reminders"),
-            *("to-do list", "todo list", "task list"),
-        ),
     ),
     TypePolicy(
         type=MemoryType.EVENT,

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import py3langid.langid as langid
 
 from app.language.languages import MODULES
+from app.language.languages.en.questions import MARKERS as ENGLISH_MARKERS
 
 # py3langid's codes → PostgreSQL's snowball configurations (`\dF` on PostgreSQL 15 and the embedded 18).
 LATIN_CONFIGS = {
@@ -60,15 +61,6 @@ SHORT_WORDS = 4
 # The model reads this many characters at most: enough to decide, and its cost (a walk over the bytes in
 # Python, ≈ 0.5 µs a byte) stays bounded.
 SAMPLE_CHARS = 200
-# Words that make a text English without asking the model, two of them at least: common in English chat
-# and not words of the other languages read here ("is", "of" and "we" are Dutch, "was" German, "he" Spanish,
-# "for" Danish and Norwegian). Most English messages stop here, in a few microseconds.
-ENGLISH_WORDS = frozenset(
-    ("the", "and", "you", "your", "you've", "my", "are", "that", "that's", "this", "with", "have", "what",
-     "just", "to", "it", "i'm", "it's", "don't", "they", "she", "would", "will", "about", "really", "how",
-     "yeah", "thanks", "been", "had", "has", "from", "when", "there", "their", "like", "know", "think",
-     "got", "going", "gonna", "looks", "great", "fun", "last", "next", "we're", "can't", "didn't")
-)  # fmt: skip
 _ENGLISH_WORD_RE = re.compile(r"[a-z]+(?:'[a-z]+)?")
 
 _HANGUL_RE = re.compile(r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
@@ -209,7 +201,7 @@ def detect(text: str) -> Language:
         if (script := _main_other_script(sample)) is not None:
             return _other_script(sample, script)
     words = len(_WORD_RE.findall(sample))
-    if words < 2 or len(ENGLISH_WORDS.intersection(_ENGLISH_WORD_RE.findall(sample.lower()))) >= 2:
+    if words < 2 or len(ENGLISH_MARKERS.intersection(_ENGLISH_WORD_RE.findall(sample.lower()))) >= 2:
         return ENGLISH
     code, confidence = _identifier().classify(sample)
     # Accents and inverted marks are rare in English: a short text that has them needs no more.

@@ -25,6 +25,11 @@ NAME_WORD_CHARS = 31
 UNSPACED_NAME_CHARS = 4
 # A word of another script without case (letters with their marks: "राहुल" is five code points).
 UNCASED_WORD_CHARS = 16
+# A capital and a small letter of the cased scripts a name is written in (Latin with its accents and
+# Polish letters, Greek, Cyrillic), as a character class both Python's and PostgreSQL's regular expressions
+# read: "Élodie", "Łukasz", "Саша" are names where only "[A-Z][a-z]" was.
+CAPITAL = "[A-ZÀ-ÖØ-ÞĄĆĘŁŃŚŹŻΑ-ΩА-ЯЁ]"
+SMALL = "[a-zß-öø-ÿąćęłńśźżα-ωа-яё]"
 # Inside a name's word after its first letter: "O'Neil", "Jean-Luc", "St.", "Ana’s".
 _JOINERS = frozenset("'’.-")
 

@@ -10,6 +10,7 @@ budget of `responseLength`.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from datetime import datetime
@@ -17,6 +18,7 @@ from datetime import datetime
 from app.core.dates import format_date
 from app.core.tokens import estimate_tokens
 from app.language.detect import detect
+from app.language.languages import ANSWERS
 from app.language.speakers import GENERIC_SPEAKERS
 from app.llm.answers import ANSWER_TOKENS
 from app.recall.repository import Candidate
@@ -27,12 +29,6 @@ ANSWER_CLOSE = 0.6
 ANSWER_MAX = {"short": 2, "medium": 3, "long": 8}
 # The speakers every profile has, whatever the names in its memories.
 _GENERIC_NAMES = frozenset(label.lower() for label in GENERIC_SPEAKERS.values())
-# "Which cities…", "What books…", "List…", "all the…": the question wants every item, not the best one.
-_LIST_QUESTION_RE = re.compile(
-    r"^\s*(?:which|what)\s+(?:\w+\s+)?\w+s\b(?<!\bis)(?<!\bwas)(?<!\bdoes)(?<!\bhas)|\b(?:list|all|every|ever)\b"
-    r"|^\s*what\s+(?:are|were)\b|^\s*(?:name|how\s+many)\b",
-    re.IGNORECASE,
-)
 _YEAR_RE = re.compile(r"\b(19|20)\d\d\b")
 _WORD_RE = re.compile(r"\w+")
 
@@ -43,8 +39,17 @@ def _speakers(rows: Sequence[Candidate]) -> set[str]:
     return names | _GENERIC_NAMES
 
 
-def asks_for_a_list(question: str) -> bool:
-    return _LIST_QUESTION_RE.search(question) is not None
+@functools.cache
+def _list_question(language: str) -> re.Pattern[str] | None:
+    words = ANSWERS.get(language)
+    return re.compile(words.list_asked, re.IGNORECASE) if words and words.list_asked else None
+
+
+def asks_for_a_list(question: str, language: str) -> bool:
+    """Whether the question (in `language`) wants every item, not the best one ("Which cities…", "List…":
+    `list_asked` of its language's `ANSWERS`)."""
+    pattern = _list_question(language)
+    return pattern is not None and pattern.search(question) is not None
 
 
 def dated(row: Candidate) -> str:
@@ -89,10 +94,11 @@ def compose_answer(
     length: str,
     scores: Sequence[float] | None = None,
     *,
-    question: str = "",
+    listing: bool = False,
     window: tuple[datetime, datetime] | None = None,
 ) -> str:
-    """The answer from the ranked candidates (best first) and their scores (the best's is 1)."""
+    """The answer from the ranked candidates (best first) and their scores (the best's is 1); `listing`:
+    the question asks for a list (`asks_for_a_list`)."""
     if not rows:
         return ""
     budget = ANSWER_TOKENS[length]
@@ -101,7 +107,6 @@ def compose_answer(
     speakers = _speakers(rows)
     named = {t for t in best.memory_terms if any(name.startswith(t) for name in speakers)}
     topic_terms = _shown(set(best.memory_terms) - named, best.summary)
-    listing = asks_for_a_list(question)
     most = ANSWER_MAX["long"] if listing else ANSWER_MAX[length]
     parts: list[str] = []
     seen: set[str] = set()

@@ -4,18 +4,23 @@ A question's wh-word says what its answer is (classic question answering: `when`
 place, `who` → a person, `how many` → a number), and the memory that answers it holds one, whatever words
 it shares with the question: "When do you start?" — "First of February"; "Where is the shop?" — "a little
 unit on Harlow Street". Among candidates that match the question equally, the one holding the kind of
-thing asked for is likelier the answer. The patterns are general English (the calendar's words, number
-words, place nouns, kinship words), not words of any conversation.
+thing asked for is likelier the answer. The words are each language's (`ANSWERS` of its module,
+`app.language.answer_words`), read in the question's language; a language without them asks for nothing
+this feature sees, and its candidates are ranked by the others.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import string
+from dataclasses import dataclass
 from enum import Enum
 
-from app.language.languages.en.lexicon import words
-from app.language.temporal import CALENDAR_WORDS
+from app.language.answer_words import AnswerWords
+from app.language.languages import ANSWERS, TIME_WORDS
+from app.language.languages import en as english
+from app.language.speakers import CAPITAL, SMALL
 from app.recall.repository import Candidate
 
 
@@ -26,109 +31,158 @@ class AnswerType(Enum):
     PERSON = "person"
 
 
-_I = re.IGNORECASE
-
-# The first that matches decides: "how long ago" asks for a time, "how long" for a number.
-_ASKS: list[tuple[AnswerType, re.Pattern[str]]] = [
-    (
-        AnswerType.TIME,
-        re.compile(
-            r"\b(?:when|what\s+(?:year|month|day|date|time)|which\s+(?:year|month|day|date)|how\s+long\s+ago)\b",
-            _I,
-        ),
-    ),
-    (AnswerType.NUMBER, re.compile(r"\bhow\s+(?:many|much|long|old|far|often|tall|big)\b", _I)),
-    (
-        AnswerType.PLACE,
-        re.compile(
-            r"\b(?:where|which\s+(?:city|country|town|place|state|island|village|restaurant|shop|store|hotel"
-            r"|beach|park))\b",
-            _I,
-        ),
-    ),
-    (AnswerType.PERSON, re.compile(r"\b(?:who|whom|whose)\b", _I)),
-]
-
-_TIME_WORDS = CALENDAR_WORDS | words(
-    "weekend yesterday today tomorrow tonight ago christmas xmas easter halloween thanksgiving eve birthday"
-)
-_RELATIVE = words("last next this")
-_PERIODS = words("week month year night morning evening weekend")
-_NUMBER_WORDS = words(
-    "one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty hundred"
-    " thousand million dozen couple half"
-)
-_PLACE_PREPOSITIONS = words("in at to from near around visit visited visiting")
-_PLACE_NOUNS = words(
-    "street road lane avenue square park city town village country island beach lake river mountain cafe café"
-    " restaurant shop store market hotel airport station school university college hospital clinic church"
-    " museum gallery gym pub bar office library farm garden abroad"
-)
-_PEOPLE_NOUNS = words(
-    "mum mom mother dad father sister brother wife husband son daughter aunt uncle cousin niece nephew gran"
-    " grandma grandmother grandpa grandfather friend boss colleague coworker neighbour neighbor partner"
-    " boyfriend girlfriend fiance fiancé fiancee fiancée teacher doctor coach"
-)
-_ORDINAL = re.compile(r"\d{1,2}(?:st|nd|rd|th)")
 _YEAR = re.compile(r"(?:19|20)\d\d")
-# A capitalised word inside a sentence: a name (sentence starts and the speaker's prefix excluded).
-_NAME = re.compile(r"[^.!?:\s]\s+[A-Z][a-z]{2,}")
+_DIGIT = re.compile(r"\d")
 # Punctuation to spaces (apostrophes kept: "There's" stays one word), then words split on spaces: one pass
 # of C string methods, several times cheaper than the word-list regular expressions it replaces.
 _PUNCTUATION = str.maketrans({c: " " for c in string.punctuation if c != "'"})
 
 
-def asked_for(question: str) -> AnswerType | None:
-    """The kind of answer the question asks for, if its wh-word says."""
-    for kind, pattern in _ASKS:
+@dataclass(frozen=True)
+class _Compiled:
+    asks: list[tuple[AnswerType, re.Pattern[str]]]
+    times: frozenset[str]
+    relative: frozenset[str]
+    periods: frozenset[str]
+    relative_follows: bool
+    numbers: frozenset[str]
+    places: frozenset[str]
+    place_before: frozenset[str]
+    people: frozenset[str]
+    ordinal: re.Pattern[str] | None
+    # A capitalised word inside a sentence: a name (sentence starts and the speaker's prefix excluded).
+    name: re.Pattern[str] | None
+    # Unspaced languages: each class's words found anywhere.
+    anywhere: dict[AnswerType, re.Pattern[str]]
+
+
+def _set(text: str) -> frozenset[str]:
+    return frozenset(text.lower().split())
+
+
+def _plural(words: frozenset[str], ending: str) -> frozenset[str]:
+    return words | {w + ending for w in words} if ending else words
+
+
+def _calendar(code: str) -> frozenset[str]:
+    """The calendar's words of the language: its weekdays, months and seasons (English's its own)."""
+    if code == "en":
+        return english.CALENDAR_WORDS
+    time = TIME_WORDS[code]
+    entries = ";".join(filter(None, (time.weekdays, time.weekdays_short, time.months, time.seasons)))
+    return frozenset(w for entry in entries.split(";") for w in entry.lower().split("|") if " " not in w)
+
+
+@functools.cache
+def _compiled(code: str) -> _Compiled | None:
+    words: AnswerWords | None = ANSWERS.get(code)
+    if words is None:
+        return None
+    flags = re.IGNORECASE
+    edge = (lambda p: p) if words.unspaced else (lambda p: rf"\b(?:{p})\b")
+    asks = [
+        (kind, re.compile(edge(phrases.replace(" ", r"\s+")), flags))
+        for kind, phrases in (
+            (AnswerType.TIME, words.time_asked),
+            (AnswerType.NUMBER, words.number_asked),
+            (AnswerType.PLACE, words.place_asked),
+            (AnswerType.PERSON, words.person_asked),
+        )
+        if phrases
+    ]
+    times = _calendar(code) | _set(words.times)
+    anywhere: dict[AnswerType, re.Pattern[str]] = {}
+    if words.unspaced:
+        for kind, found in (
+            (AnswerType.TIME, times),
+            (AnswerType.NUMBER, _set(words.numbers)),
+            (AnswerType.PLACE, _set(words.places)),
+            (AnswerType.PERSON, _set(words.people)),
+        ):
+            if found:
+                anywhere[kind] = re.compile("|".join(map(re.escape, sorted(found, key=len, reverse=True))))
+    return _Compiled(
+        asks=asks,
+        times=times,
+        relative=_set(words.relative),
+        periods=_set(words.periods),
+        relative_follows=words.relative_follows,
+        numbers=_set(words.numbers),
+        places=_plural(_set(words.places), words.plural),
+        place_before=_set(words.place_before),
+        people=_plural(_set(words.people), words.plural),
+        ordinal=re.compile(words.ordinal) if words.ordinal else None,
+        name=re.compile(rf"[^.!?:\s]\s+{CAPITAL}{SMALL}{{2,}}") if words.names_capitalised else None,
+        anywhere=anywhere,
+    )
+
+
+def _relative_period(tokens: list[str], compiled: _Compiled) -> bool:
+    """Whether a relative word stands before a period ("last week"), or after it where the language puts
+    it there ("semana pasada")."""
+    relative, periods = compiled.relative, compiled.periods
+    for a, b in zip(tokens, tokens[1:], strict=False):
+        if (a in relative and b in periods) or (compiled.relative_follows and a in periods and b in relative):
+            return True
+    return False
+
+
+def asked_for(question: str, language: str) -> AnswerType | None:
+    """The kind of answer the question (in `language`, ISO 639-1) asks for, if its question word says."""
+    compiled = _compiled(language)
+    if compiled is None:
+        return None
+    for kind, pattern in compiled.asks:
         if pattern.search(question):
             return kind
     return None
 
 
-def _with_plurals(words: frozenset[str]) -> frozenset[str]:
-    return words | {w + "s" for w in words}
-
-
-_PLACES = _with_plurals(_PLACE_NOUNS)
-_PEOPLE = _with_plurals(_PEOPLE_NOUNS)
-_DIGIT = re.compile(r"\d")
-
-
-def holds(kind: AnswerType, memory: Candidate) -> bool:
-    """Whether the memory holds an answer of that kind (a dated memory holds a time)."""
+def holds(kind: AnswerType, memory: Candidate, language: str) -> bool:
+    """Whether the memory holds an answer of that kind (a dated memory holds a time), read with the words
+    of `language`, the question's."""
     if kind is AnswerType.TIME and memory.event_time is not None:
         return True
+    compiled = _compiled(language)
+    if compiled is None:
+        return False
     # The speaker's name before the statement ("Owen: …") is who said it, not a person it names.
     body = memory.content
     if memory.speaker and body.startswith(memory.speaker):
         rest = body[len(memory.speaker) :].lstrip()
         body = rest[1:] if rest[:1] in (":", "：") else body
+    digits = _DIGIT.search(body) is not None
+    if (pattern := compiled.anywhere.get(kind)) is not None and pattern.search(body):
+        return True
+    if kind is AnswerType.NUMBER and digits:
+        return True
     tokens = body.lower().translate(_PUNCTUATION).split()
     present = set(tokens)
-    digits = _DIGIT.search(body) is not None
     if kind is AnswerType.TIME:
+        ordinal = compiled.ordinal
         return bool(
-            present & _TIME_WORDS
+            present & compiled.times
             or (
                 digits
-                and any(t[0].isdigit() and (_YEAR.fullmatch(t) or _ORDINAL.fullmatch(t)) for t in tokens)
+                and any(
+                    t[0].isdigit() and (_YEAR.fullmatch(t) or (ordinal is not None and ordinal.fullmatch(t)))
+                    for t in tokens
+                )
             )
-            or (
-                present & _RELATIVE
-                and any(a in _RELATIVE and b in _PERIODS for a, b in zip(tokens, tokens[1:], strict=False))
-            )
+            or (present & compiled.relative and _relative_period(tokens, compiled))
         )
     if kind is AnswerType.NUMBER:
-        return digits or bool(present & _NUMBER_WORDS)
+        return bool(present & compiled.numbers)
     if kind is AnswerType.PLACE:
-        if present & _PLACES:
+        if present & compiled.places:
             return True
-        if not present & _PLACE_PREPOSITIONS:
+        if not present & compiled.place_before:
             return False
         cased = body.translate(_PUNCTUATION).split()
         return any(
-            a.lower() in _PLACE_PREPOSITIONS and b[0].isupper() and b != "I"
+            a.lower() in compiled.place_before and b[0].isupper() and b != "I"
             for a, b in zip(cased, cased[1:], strict=False)
         )
-    return bool(present & _PEOPLE) or _NAME.search(body) is not None
+    return bool(present & compiled.people) or (
+        compiled.name is not None and compiled.name.search(body) is not None
+    )

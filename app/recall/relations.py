@@ -5,8 +5,9 @@ names them: "Sam doesn't do fish", "Lina starts Year 3", "Waffles needs a walk".
 who is who, somewhere ("my husband Sam", "Lina, my daughter", "a beagle called Waffles"): recall reads
 those names from the profile's memories holding the relation's words (one small, indexed look-up, only
 for a question that names a relation) and searches them with the question's words. The relation's other
-words are searched too ("mother" finds "Mum"). The vocabulary is general English kinship, partners and
-pets, plus the category table's instances ("dog" → beagle, labrador…), never a conversation's words.
+words are searched too ("mother" finds "Mum"). The words are the question's language's (`RELATIONS` of its
+module, `app.language.relation_words`: kinship, partners and pets, plus its category table's instances,
+"dog" → beagle, labrador…), never a conversation's; a language without them names no relation here.
 """
 
 from __future__ import annotations
@@ -14,35 +15,23 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from app.language.languages.en.categories import CATEGORIES
-from app.recall.query import STEMMER
+from app.language.languages import CATEGORIES, RELATIONS
+from app.language.relation_words import RelationWords
+from app.language.speakers import CAPITAL, SMALL
+from app.recall.query import stemmer as stemmer_of
 
-_FIANCES = ("fiance", "fiancee", "fiancé", "fiancée")
-_PARTNERS = ("partner", "husband", "wife", "boyfriend", "girlfriend", *_FIANCES)
-_CHILDREN = ("son", "daughter", "kid", "child", "baby")
-_MOTHERS = ("mother", "mom", "mum", "mam")
-_FATHERS = ("father", "dad")
-_PETS = ("dog", "cat", "puppy", "kitten", "pet")
-
-# A question's relation word → the words the conversation may use for that person or pet.
-RELATIONS: dict[str, tuple[str, ...]] = {
-    "husband": ("husband",), "wife": ("wife",), "spouse": ("husband", "wife"), "partner": _PARTNERS,
-    "boyfriend": ("boyfriend",), "girlfriend": ("girlfriend",),
-    **dict.fromkeys(_FIANCES, _FIANCES),
-    "son": ("son",), "daughter": ("daughter",),
-    **dict.fromkeys(("kid", "kids", "child", "children"), _CHILDREN),
-    **dict.fromkeys(("mother", "mom", "mum"), _MOTHERS), **dict.fromkeys(("father", "dad"), _FATHERS),
-    "parents": _MOTHERS + _FATHERS,
-    "sister": ("sister",), "brother": ("brother",),
-    "grandmother": ("grandmother", "grandma", "gran", "nan"), "grandfather": ("grandfather", "grandpa"),
-    "boss": ("boss", "manager"), "manager": ("manager", "boss"),
-    "dog": ("dog", "puppy"), "cat": ("cat", "kitten"), **dict.fromkeys(("pet", "pets"), _PETS),
-}  # fmt: skip
-
-_WORD_RE = re.compile(r"[a-zà-ÿ]+")
+_WORD_RE = re.compile(r"[^\W\d_]+")
 # A name as a memory writes it: capitalised, not a word that starts sentences.
-_NAME = r"([A-Z][a-z]{1,30})"
-_OWNER = r"(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|[A-Z][a-z]+'s)"
+_NAME = rf"({CAPITAL}{SMALL}{{1,30}})"
+
+
+def _either_case(alternatives: list[str]) -> str:
+    """PostgreSQL alternatives matching each of `alternatives` with its first letter in either case: a
+    sentence starts with "My husband…", and German writes its nouns capitalised ("mein Mann")."""
+    return "|".join(
+        f"[{a[0].upper()}{a[0]}]{re.escape(a[1:])}" if a[:1].isalpha() and a[0].upper() != a[0] else a
+        for a in alternatives
+    )
 
 
 @dataclass(frozen=True)
@@ -55,22 +44,36 @@ class Relations:
     pattern: str
 
 
-def relations_of(question: str) -> Relations | None:
-    """The relations the question names, or None."""
-    asked = [RELATIONS[w] for w in dict.fromkeys(_WORD_RE.findall(question.lower())) if w in RELATIONS]
+def relations_of(question: str, language: str, config: str) -> Relations | None:
+    """The relations the question (in `language`, read with the text-search configuration `config`) names,
+    or None."""
+    table: RelationWords | None = RELATIONS.get(language)
+    if table is None:
+        return None
+    named = table.relations
+    asked = [named[w] for w in dict.fromkeys(_WORD_RE.findall(question.lower())) if w in named]
     if not asked:
         return None
     words = list(dict.fromkeys(w for group in asked for w in group))
     # "my beagle Waffles": a pet is often named by its kind.
-    kinds = [k for w in words if w in ("dog", "cat") for k in CATEGORIES.get(w, "").split() if k != "rescue"]
-    said = "|".join(sorted({re.escape(w) for w in words + kinds}, key=len, reverse=True))
-    either = f"(?:{said})"
-    pattern = "|".join(
-        (
-            rf"\m{_OWNER}\s+{either}(?:,)?\s+(?:is\s+)?(?:called\s+|named\s+)?{_NAME}\M",  # my husband Sam
-            rf"\m{_NAME},\s+(?:my|our|his|her|their)\s+{either}\M",  # Sam, my husband
-            rf"\m{either}\s+(?:called|named)\s+{_NAME}\M",  # a beagle called Waffles
-        )
-    )
-    lexemes = list(dict.fromkeys(STEMMER.stemWord(w) for w in words + kinds))
-    return Relations(words, lexemes, pattern)
+    categories = CATEGORIES.get(language, {})
+    kinds = [
+        k
+        for w in words
+        if w in table.kinds
+        for k in categories.get(w, "").split()
+        if k not in table.not_kinds
+    ]
+    either = f"(?:{_either_case(sorted(set(words + kinds), key=len, reverse=True))})"
+    copula = rf"(?:(?:{table.copula})\s+)?" if table.copula else ""
+    naming = rf"(?:(?:{table.naming})\s+)?" if table.naming else ""
+    shapes = [
+        rf"\m(?:{_either_case(table.owners.split('|'))})\s+{either}(?:,)?\s+{copula}{naming}{_NAME}\M"
+    ]  # my husband Sam
+    if table.owners_after:
+        shapes.append(rf"\m{_NAME},\s+(?:{table.owners_after})\s+{either}\M")  # Sam, my husband
+    if table.naming:
+        shapes.append(rf"\m{either}\s+(?:{table.naming})\s+{_NAME}\M")  # a beagle called Waffles
+    stemmer = stemmer_of(config)
+    stems = (stemmer.stemWord(w) if stemmer else w for w in words + kinds)
+    return Relations(words, list(dict.fromkeys(stems)), "|".join(shapes))

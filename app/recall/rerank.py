@@ -22,6 +22,7 @@ Python and one small matrix product on at most a hundred candidates, no extra ro
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import unicodedata
@@ -30,6 +31,7 @@ from dataclasses import dataclass
 from itertools import repeat
 
 from app.language.folding import uncased
+from app.language.languages import RELATIONS
 from app.recall.answer_types import asked_for, holds
 from app.recall.related_words import relatedness
 from app.recall.repository import Candidate
@@ -85,6 +87,7 @@ class Query:
     df: dict[str, int]
     n: int
     text: str  # the question as asked
+    language: str  # the question's (ISO 639-1): its words say what kind of answer it asks for
 
 
 def idf(df: int, n: int) -> float:
@@ -113,26 +116,30 @@ def named_speakers(query: Query, rows: dict[str, Candidate]) -> dict[str, set[st
             continue
         matched = {p for p in parts if p.startswith(term) or (without_case and term in p)}
         if not matched and any(w.startswith(term) for w in capitalised):
-            matched = {p for p in parts if same_name(term, p)} or _nicknamed(term, rows)
+            matched = {p for p in parts if same_name(term, p)} or _nicknamed(term, rows, query.language)
         if matched:
             found[term] = matched
     return found
 
 
-# "Call me Bex", "everyone calls me Bex", "my nickname is Bex", "I go by Bex": a name its speaker is known by.
-_NICKNAME_RE = re.compile(
-    r"\b(?:call(?:s|ed)?\s+me|nickname\s+is|go\s+by|known\s+as)\s+(?P<nickname>[A-Z][\w'’-]*)", re.IGNORECASE
-)
+@functools.cache
+def _nickname(language: str) -> re.Pattern[str] | None:
+    """How a speaker of `language` says the name they go by ("call me Bex": `nickname` of its `RELATIONS`)."""
+    words = RELATIONS.get(language)
+    return re.compile(words.nickname, re.IGNORECASE) if words and words.nickname else None
 
 
-def _nicknamed(term: str, rows: dict[str, Candidate]) -> set[str]:
+def _nicknamed(term: str, rows: dict[str, Candidate], language: str) -> set[str]:
     """The name parts of the speakers who said they go by a nickname this term starts ("Bex")."""
     found: set[str] = set()
+    pattern = _nickname(language)
+    if pattern is None:
+        return found
     for row in rows.values():
         speaker = row.speaker
         if speaker is None:
             continue
-        for m in _NICKNAME_RE.finditer(row.content):
+        for m in pattern.finditer(row.content):
             if m["nickname"].lower().startswith(term):
                 found.update(speaker.lower().split())
     return found
@@ -248,7 +255,7 @@ def features(
     for m in strong:
         if (seq := rows[m].seq) is not None:
             placed[rows[m].session_id].append((m, seq, first[m]))
-    asked = asked_for(query.text)
+    asked = asked_for(query.text, query.language)
     related = relatedness(query.text, weights, rows)
     agree_scale = 1 / max(channel_count - 1, 1)
     out: dict[str, Features] = {}
@@ -268,7 +275,7 @@ def features(
             specific,
             (hits.get(memory_id, 1) - 1) * agree_scale,
             near,
-            1.0 if asked is not None and holds(asked, row) else 0.0,
+            1.0 if asked is not None and holds(asked, row, query.language) else 0.0,
             related.get(memory_id, 0.0),
         )
         said_by = set(row.speaker.lower().split()) if row.speaker else set()

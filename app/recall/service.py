@@ -39,7 +39,7 @@ from app.models import Profile
 from app.profiles.service import Named
 from app.recall import query as q
 from app.recall import relevance, repository
-from app.recall.answer import compose_answer
+from app.recall.answer import asks_for_a_list, compose_answer
 from app.recall.expansions import related_words
 from app.recall.levels import LEVELS, Level
 from app.recall.related_words import nearest_words
@@ -250,13 +250,13 @@ async def lexical_stage(
         window, (start, end) = found_time
         text = text[:start] + " " + text[end:]
     # "What's on my to-do list?" asks for the tasks themselves, not for memories holding "to-do".
-    types, text = q.types_asked(text)
+    types, text = q.types_asked(text, language.code)
     visible = repository.Visible(as_of=request.as_of, metadata=request.metadata)
     # "the user's husband" is who the profile calls "my husband Sam": his name is searched as a question
     # word (`analyse` reads it), and the relation's other words ("mother" → mum) lightly.
-    relations = relations_of(text)
+    relations = relations_of(text, language.code, language.config)
     phrases = q.phrases_of(text)
-    words = q.words_of(text)
+    words = q.words_of(text, language.code)
     # Irregular verbs in their base form too ("ran" → run): the stemmer leaves them apart.
     lemmas, expanded = " ".join(base_forms(text, language.code)), related_words(words, language.code)
     related = " ".join(filter(None, [expanded, lemmas, *(relations.words if relations else [])]))
@@ -277,7 +277,7 @@ async def lexical_stage(
         if isinstance(profile, Named)
         else profile.id
     )
-    parsed = q.build(analysis.lexemes, analysis.phrases, text, related=analysis.related)
+    parsed = q.build(analysis.lexemes, analysis.phrases, text, language, related=analysis.related)
 
     terms = _terms(parsed, analysis.phrases)
     # The question in other words is searched, lightly, but not weighed again in the second stage, whose
@@ -288,7 +288,7 @@ async def lexical_stage(
         tracer.lap("analysis")
         tracer.analysed(
             request,
-            language=language.code,
+            language=language,
             question=text,
             own_terms=parsed.lexemes,
             terms=[lexeme for lexeme, _ in terms.lexemes],
@@ -384,7 +384,7 @@ def fuse_and_answer(
     if tracer:
         tracer.lap("fusion")
     query_terms = {t: w for t, w in lexical.terms.lexemes}
-    query = Query(query_terms, found.df, lexical.analysis.memories.rows, request.query)
+    query = Query(query_terms, found.df, lexical.analysis.memories.rows, request.query, lexical.language)
     rerank_seen: dict[str, Features] | None = None
     if level.rerank:
         rerank_seen = rerank_features(fused, fused_rows, hits, query, len(channels))
@@ -440,7 +440,8 @@ def fuse_and_answer(
     best = [rows[m] for m in kept]
     # Which others join the best in the answer is judged on the ranking's own scale: close to the best.
     closeness = [rank_scores[m] / rank_scores[kept[0]] for m in kept]
-    answer = compose_answer(best, request.response_length, closeness, question=request.query, window=window)
+    listing = asks_for_a_list(request.query, lexical.language)
+    answer = compose_answer(best, request.response_length, closeness, listing=listing, window=window)
     if tracer:
         tracer.lap("answer")
         # The second stage's features as it computed them (none at `low`): the trace changes nothing.

@@ -19,7 +19,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol
 
-from app.recall.query import STEMMER, words_of
+from app.language.detect import Language
+from app.recall.query import stemmer, words_of
 from app.recall.relevance import ANSWERABILITY, EVIDENCE, Model
 from app.recall.rerank import DEFAULT_WEIGHTS, FEATURES, Features
 from app.recall.schemas import (
@@ -73,7 +74,7 @@ class Tracer:
         self,
         request: RecallRequest,
         *,
-        language: str,
+        language: Language,
         question: str,
         own_terms: list[str],
         terms: list[str],
@@ -84,12 +85,13 @@ class Tracer:
     ) -> None:
         """The question's analysis. `question`: its words that were searched (without the time phrase);
         `own_terms`: its own lexemes, which hold the names the profile gives the relations asked about
-        (English words: the lexemes no word of the question stems to); `terms`: all the lexemes searched
+        (the lexemes no word of the question stems to in its `language`); `terms`: all the lexemes searched
         for, expansions included."""
-        stems = {STEMMER.stemWord(word) for word in words_of(question)}
+        stem = stemmer(language.config)
+        stems = {stem.stemWord(w) if stem else w for w in words_of(question, language.code)}
         relation_names = [t for t in own_terms if t.isalpha() and t not in stems] if relation_words else []
         self.analysis = TraceAnalysis(
-            language=language,
+            language=language.code,
             terms=terms,
             phrases=phrases,
             time_window=TimeWindow(start=window[0], end=window[1]) if window else None,

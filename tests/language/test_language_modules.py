@@ -10,12 +10,22 @@ from pathlib import Path
 from types import ModuleType
 
 import app.language.languages as languages
+from app.language.answer_words import AnswerWords
 from app.language.formula_words import FormulaWords
 from app.language.languages import MODULES, PARTS
 from app.language.languages import en as english
+from app.language.relation_words import RelationWords
 from app.language.time_words import TimeWords
 
-KINDS: dict[str, type] = {"TIME": TimeWords, "FORMULAS": FormulaWords, "PRO_DROP": bool, "CATEGORIES": dict}
+KINDS: dict[str, type] = {
+    "TIME": TimeWords,
+    "FORMULAS": FormulaWords,
+    "PRO_DROP": bool,
+    "CATEGORIES": dict,
+    "ANSWERS": AnswerWords,
+    "RELATIONS": RelationWords,
+    "SPELLINGS": dict,
+}
 
 
 def _modules() -> dict[str, ModuleType]:
@@ -51,20 +61,61 @@ def test_english_is_a_module_among_them() -> None:
     assert callable(english.candidates) and set(english.LACKS) <= set(PARTS)
 
 
-# The shared engines: what reads every language's parts (and English's extraction rules, which apply
-# English's patterns). None of them may write a language's words: a `words("…")` list, or a pattern of
-# three or more words as alternatives ("hi|hello|hey"). Those are a language module's.
+# The shared engines: what reads every language's parts (English's extraction rules, which apply English's
+# patterns, and recall, which reads questions). None of them may write a language's words: a `words("…")`
+# list, a pattern of three or more words as alternatives ("hi|hello|hey"), or a collection of five or
+# more words ({"would", "could", …}). Those are a language module's.
+_APP = Path(languages.__file__).parents[2]
 _ENGINES = [
-    *sorted((Path(languages.__file__).parents[1]).glob("*.py")),
-    *sorted((Path(languages.__file__).parents[2] / "extraction").glob("*.py")),
-    Path(languages.__file__).parents[2] / "sessions" / "summariser.py",
+    *sorted((_APP / "language").glob("*.py")),
+    *sorted((_APP / "extraction").glob("*.py")),
+    _APP / "sessions" / "summariser.py",
+    *sorted((_APP / "recall").rglob("*.py")),
 ]
 _WORDS_AS_ALTERNATIVES = re.compile(r"(?:[A-Za-z]{2,}[^|]{0,6}\|){3,}")
+_WORD = re.compile(r"[a-z]{2,}(?:'[a-z]+)?")
+COLLECTION_WORDS = 5
+# Collections of the code's own names, not of a language's words: text-search configurations, language
+# codes, the granularities and modifiers every language's time words resolve to, feature and stage names,
+# SQL parameters, JSON fields. Each by its file and the first name in it.
+_CODE_NAMES = {
+    ("detect.py", "en"),
+    ("detect.py", "ko"),
+    ("detect.py", "zh"),
+    ("formulas.py", "es"),
+    ("time_mentions.py", "day"),
+    ("time_mentions.py", "last"),
+    ("llm.py", "id"),
+    ("relevance.py", "coverage"),
+    ("relevance.py", "first"),
+    ("channels.py", "phrases"),
+    ("rerank.py", "first"),
+    ("trace.py", "analysis"),
+}
+
+
+def _word_collection(node: ast.AST, path: Path) -> bool:
+    """A literal set, tuple, list or dict of five or more lower-case words (not the code's own names)."""
+    if isinstance(node, ast.Dict):
+        items = [k for k in node.keys if k is not None]
+    elif isinstance(node, ast.Set | ast.Tuple | ast.List):
+        items = list(node.elts)
+    else:
+        return False
+    words = [
+        i.value
+        for i in items
+        if isinstance(i, ast.Constant) and isinstance(i.value, str) and _WORD.fullmatch(i.value)
+    ]
+    return len(words) >= COLLECTION_WORDS and (path.name, words[0]) not in _CODE_NAMES
 
 
 def _language_words(path: Path) -> list[int]:
     found: list[int] = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.expr) and _word_collection(node, path):
+            found.append(node.lineno)
+            continue
         if not isinstance(node, ast.Call) or not node.args:
             continue
         name = getattr(node.func, "attr", getattr(node.func, "id", ""))

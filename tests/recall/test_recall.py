@@ -329,6 +329,51 @@ async def test_a_person_named_by_their_relation_is_found_by_their_name(
     assert booster <= 1 and booster < vet, dog
 
 
+# The same in other languages, with their own relation words (`RELATIONS` of their modules): the relative
+# and the pet are named once ("mi marido Javier", "einen Hund namens Bello"), then only by name.
+RELATIVES_IN_OTHER_LANGUAGES = {
+    "es": (
+        ["Mi marido Javier enseña química.", "Tenemos una perra que se llama Luna.", "Javier no come pescado, nunca le ha gustado.",
+         "Luna necesita su vacuna antes de junio.", "Yo casi no como pan.", "El veterinario está cerca de la estación."],
+        "¿Qué no le gusta comer a mi marido?", ("pescado", "pan"),
+        "¿Qué le toca a la perra antes del verano?", ("vacuna", "veterinario"),
+    ),
+    "de": (
+        ["Mein Mann Jonas unterrichtet Chemie.", "Wir haben einen Hund namens Bello.", "Jonas mag überhaupt keinen Fisch essen.",
+         "Bello braucht vor Juni seine Impfung.", "Ich esse kaum Brot.", "Der Tierarzt ist am Bahnhof."],
+        "Was mag mein Mann nicht essen?", ("Fisch", "Brot"),
+        "Was steht beim Hund vor dem Sommer an?", ("Impfung", "Tierarzt"),
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("language", sorted(RELATIVES_IN_OTHER_LANGUAGES))
+async def test_a_relative_is_found_by_their_name_in_other_languages(
+    client: httpx.AsyncClient, profile_url: str, worker: Worker, language: str
+) -> None:
+    statements, about_partner, (answer, other), about_pet, (pet_answer, pet_other) = (
+        RELATIVES_IN_OTHER_LANGUAGES[language]
+    )
+    messages = [
+        {"role": "user", "content": text, "timestamp": f"2026-03-0{1 + i // 2}T09:0{i}:00Z"}
+        for i, text in enumerate(statements)
+    ]
+    await _ingest(client, profile_url, worker, "s1", messages)
+
+    def rank(result: dict[str, Any], word: str) -> int:
+        summaries = [c["summary"] for c in result["candidates"]]
+        return next((i for i, s in enumerate(summaries) if word in s), len(summaries))
+
+    partner = await _recall(client, profile_url, about_partner, minScore=0, trace=True)
+    assert partner["trace"]["analysis"]["language"] == language, partner["trace"]["analysis"]
+    assert partner["trace"]["analysis"]["relations"], partner["trace"]["analysis"]
+    assert rank(partner, answer) <= 1 and rank(partner, answer) < rank(partner, other), [
+        (c["summary"], c["score"]) for c in partner["candidates"]
+    ]
+    pet = await _recall(client, profile_url, about_pet, minScore=0)
+    assert rank(pet, pet_answer) <= 1 and rank(pet, pet_answer) < rank(pet, pet_other), pet
+
+
 async def test_what_the_user_said_ranks_above_the_assistants_own_words(
     client: httpx.AsyncClient, profile_url: str, worker: Worker
 ) -> None:

@@ -75,7 +75,7 @@ ROWS = {
 
 @pytest.mark.parametrize("asked", ["Ana", "Anna"])
 def test_the_person_asked_about_is_known_by_other_spellings(asked: str) -> None:
-    query = Query({asked.lower(): 1.0, "lisbon": 1.0}, {"lisbon": 3}, 4, f"When was {asked} in Lisbon?")
+    query = Query({asked.lower(): 1.0, "lisbon": 1.0}, {"lisbon": 3}, 4, f"When was {asked} in Lisbon?", "en")
     found = features({m: 1.0 for m in ROWS}, ROWS, {m: 1 for m in ROWS}, query, 3)
     assert not found["own"].off_speaker and not found["own"].by_partner
     assert found["partner"].off_speaker  # neither said by Ana nor about her
@@ -83,7 +83,7 @@ def test_the_person_asked_about_is_known_by_other_spellings(asked: str) -> None:
 
 
 def test_a_nickname_the_chat_established_names_its_speaker() -> None:
-    query = Query({"benji": 1.0, "lisbon": 1.0}, {"lisbon": 3}, 4, "Was Benji ever in Lisbon?")
+    query = Query({"benji": 1.0, "lisbon": 1.0}, {"lisbon": 3}, 4, "Was Benji ever in Lisbon?", "en")
     found = features({m: 1.0 for m in ROWS}, ROWS, {m: 1 for m in ROWS}, query, 3)
     assert found["own"].off_speaker and found["own"].values
     assert not found["partner"].off_speaker and not found["partner"].by_partner
@@ -91,7 +91,7 @@ def test_a_nickname_the_chat_established_names_its_speaker() -> None:
 
 def test_a_lower_case_word_is_never_taken_for_a_name() -> None:
     rows = {"m": _candidate("m", "Mark parks by the river.", "Mark: I park by the river.")}
-    query = Query({"park": 1.0}, {"park": 1}, 1, "where do I park?")
+    query = Query({"park": 1.0}, {"park": 1}, 1, "where do I park?", "en")
     assert not features({"m": 1.0}, rows, {"m": 1}, query, 3)["m"].off_speaker
     assert same_name("marta", "martha") and same_name("katherine", "catherine") and not same_name("jo", "job")
 

@@ -7,7 +7,8 @@ Each module holds its language's rules as data: `TIME` (its time words, `app.lan
 (the words that tell a lasting circumstance of a person: `app.language.circumstances`), `PRO_DROP` (whether
 its sentences often leave the person unsaid: `app.extraction.chit_chat`), `ABBREVIATIONS` (the words a
 full stop does not end a sentence after: `app.language.sentences`), `LEMMAS` and `CATEGORIES`
-(`app.language.lemmas`, `app.language.categories`), and `LACKS`: the parts it has none of, each with what
+(`app.language.lemmas`, `app.language.categories`), `ANSWERS`, `RELATIONS`, `QUESTION_NOISE` and
+`SPELLINGS` (what recall reads a question with: `app.recall`), and `LACKS`: the parts it has none of, each with what
 happens instead. Adding a language is adding its module and its line in `MODULES`. English (`en`) is a
 package of such modules: its time patterns, its extraction rules' word lists and patterns (`lexicon`,
 `small_talk`), its lemmas and categories. A language without a module is still stored and searched,
@@ -16,8 +17,10 @@ verbatim: nothing is dropped for want of its rules.
 
 from types import ModuleType
 
+from app.language.answer_words import AnswerWords
 from app.language.formula_words import FormulaWords
 from app.language.languages import de, en, es, fr, it, ja, ko, nl, pl, pt, ru, sv, zh
+from app.language.relation_words import RelationWords
 from app.language.time_words import TimeWords
 
 # The languages with rules of their own besides English (`en`, whose rules are its own patterns), in the
@@ -48,6 +51,18 @@ ABBREVIATIONS: dict[str, str] = {
     code: m.ABBREVIATIONS for code, m in _ALL.items() if hasattr(m, "ABBREVIATIONS")
 }
 SOFT_ABBREVIATIONS: dict[str, str] = {code: getattr(m, "SOFT_ABBREVIATIONS", "") for code, m in _ALL.items()}
+# What recall reads a question with (`app.recall`): the kind of answer it asks for, the relations it names,
+# the stems that carry no meaning in it, other spellings of its words.
+ANSWERS: dict[str, AnswerWords] = {code: m.ANSWERS for code, m in _ALL.items() if hasattr(m, "ANSWERS")}
+RELATIONS: dict[str, RelationWords] = {
+    code: m.RELATIONS for code, m in _ALL.items() if hasattr(m, "RELATIONS")
+}
+QUESTION_NOISE: dict[str, str] = {
+    code: m.QUESTION_NOISE for code, m in _ALL.items() if hasattr(m, "QUESTION_NOISE")
+}
+SPELLINGS: dict[str, dict[str, str]] = {
+    code: m.SPELLINGS for code, m in _ALL.items() if hasattr(m, "SPELLINGS")
+}
 # The parts every language module has, or names in its `LACKS` with what happens instead. Shared by every
 # language, by script rather than by language: sentence ends (`app.language.sentences`), question
 # marks (`cues.is_question`), stop words (PostgreSQL's snowball lists, `app.language.formulas`).
@@ -76,6 +91,11 @@ PARTS = (
     "PROHIBITION",
     "GENERIC",
     "INTERROGATIVE",
+    # What recall reads a question with: `app.recall.answer_types`, `relations`, `query`.
+    "ANSWERS",
+    "RELATIONS",
+    "QUESTION_NOISE",
+    "SPELLINGS",
 )
 # Numbers and ISO dates only: a language without time words of its own.
 NO_TIME_WORDS = TimeWords()

@@ -1,7 +1,9 @@
 """German: its rules as data, read by the shared engines (`app.language.time_words`, `app.language.formulas`,
 `app.language.cues`, `app.language.questions`)."""
 
+from app.language.answer_words import AnswerWords
 from app.language.formula_words import FormulaWords
+from app.language.relation_words import RelationWords
 from app.language.time_words import TimeWords
 
 # How a question asks what was done or is planned, its interrogatives and light verbs ("¿Qué hice…?",
@@ -147,8 +149,74 @@ INTERROGATIVE = (
 PARTNER = r"\b(?:du|dich|dir|dein|deine|deinen|deinem|deiner|ihr|euch|sie)\b"
 SELF = r"^(?:hab|habe|bin|war|muss|kann|will|sind|waren|hatte|hatten)\b|\b(?:ich|mein|meine|meinen|meinem|meiner|meines|mir|mich|wir|unser|unsere|unseren|unserem|uns|hab|bin)\b"
 
+# What a question asks for, and what makes a memory hold it (`app.recall.answer_types`). Every noun is
+# capitalised, so a capital says nothing of a name, and a place's name cannot be told from a noun after "in".
+ANSWERS = AnswerWords(
+    types={
+        **dict.fromkeys(("anweisung", "anweisungen"), "instruction"),
+        **dict.fromkeys(
+            ("aufgabe", "aufgaben", "to-do", "to-dos", "todo-liste", "to-do-liste", "aufgabenliste"), "task"
+        ),
+    },
+    time_asked="wann|welches jahr|welchem jahr|welcher monat|welchem monat|welcher tag|welchem tag|welches datum"
+    "|um wie viel uhr|wie lange her|seit wann",
+    number_asked="wie viele|wie viel|wieviel|wieviele|wie lange|wie alt|wie weit|wie oft|wie groß",
+    place_asked="wo|wohin|woher|in welcher stadt|welche stadt|welches land|welchem land|welches restaurant"
+    "|welchem restaurant",
+    person_asked="wer|wen|wem|wessen|mit wem",
+    times="heute gestern morgen vorgestern übermorgen wochenende weihnachten ostern silvester heiligabend geburtstag",
+    relative="letzte letzten letztes letzter nächste nächsten nächstes nächster diese diesen dieses vorige vorigen",
+    periods="woche monat jahr wochenende abend nacht",
+    numbers="zwei drei vier fünf sechs sieben acht neun zehn elf zwölf fünfzehn zwanzig dreißig vierzig fünfzig"
+    " hundert tausend million dutzend paar hälfte",
+    places="straße platz park stadt dorf land insel strand see fluss berg café restaurant laden geschäft markt hotel"
+    " flughafen bahnhof schule universität uni krankenhaus klinik kirche museum galerie fitnessstudio kneipe bar"
+    " büro bibliothek garten",
+    people="mama mutter papa vater schwester bruder frau mann ehefrau ehemann sohn tochter tante onkel cousin"
+    " cousine nichte neffe oma großmutter opa großvater freund freundin chef chefin kollege kollegin nachbar"
+    " nachbarin partner partnerin lehrer lehrerin arzt ärztin trainer",
+    names_capitalised=False,
+)
+_DE_MOTHERS, _DE_FATHERS = ("mutter", "mama", "mami"), ("vater", "papa")
+_DE_PETS = ("hund", "welpe", "katze", "kater", "haustier")
+# The people and pets a question names by their relation, and how a conversation names them (`app.recall.relations`).
+RELATIONS = RelationWords(
+    relations={
+        **dict.fromkeys(("mann", "ehemann"), ("mann", "ehemann")),
+        **dict.fromkeys(("frau", "ehefrau"), ("frau", "ehefrau")),
+        **dict.fromkeys(
+            ("partner", "partnerin"), ("partner", "partnerin", "freund", "freundin", "mann", "frau")
+        ),
+        "freund": ("freund",),
+        "freundin": ("freundin",),
+        "sohn": ("sohn",),
+        "tochter": ("tochter",),
+        **dict.fromkeys(("kinder", "kind"), ("sohn", "tochter", "kind", "kinder")),
+        **dict.fromkeys(_DE_MOTHERS, _DE_MOTHERS),
+        **dict.fromkeys(_DE_FATHERS, _DE_FATHERS),
+        "eltern": _DE_MOTHERS + _DE_FATHERS,
+        "schwester": ("schwester",),
+        "bruder": ("bruder",),
+        **dict.fromkeys(("oma", "großmutter"), ("oma", "großmutter")),
+        **dict.fromkeys(("opa", "großvater"), ("opa", "großvater")),
+        **dict.fromkeys(("chef", "chefin"), ("chef", "chefin")),
+        "hund": ("hund", "welpe"),
+        **dict.fromkeys(("katze", "kater"), ("katze", "kater")),
+        "haustier": _DE_PETS,
+    },
+    owners="mein|meine|meinen|meinem|meiner|unser|unsere|unseren|unserem|sein|seine|seinen|ihr|ihre|ihren",
+    owners_after="mein|meine|unser|unsere|sein|seine|ihr|ihre",
+    naming="namens|heißt|genannt",
+    copula="ist",
+)
+# Words that carry no meaning in a question (`app.recall.query`).
+QUESTION_NOISE = (
+    "erinnerst erinnern weißt gesagt erzählt erwähnt gesprochen eigentlich nochmal irgendwas etwas"
+)
+
 # The parts this language has none of, each with what happens instead (never a statement dropped).
 LACKS = {
+    "SPELLINGS": "no other spellings of its words: a question's words are matched as written",
     "LEMMAS": "no table of irregular forms: its words are stemmed by its snowball stemmer, or searched as said",
     "CATEGORIES": "no table of categories: a question's words are searched as said, without their instances",
     "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",

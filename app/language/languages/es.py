@@ -1,7 +1,9 @@
 """Spanish: its rules as data, read by the shared engines (`app.language.time_words`, `app.language.formulas`,
 `app.language.cues`, `app.language.questions`)."""
 
+from app.language.answer_words import AnswerWords
 from app.language.formula_words import FormulaWords
+from app.language.relation_words import RelationWords
 from app.language.time_words import TimeWords
 
 # How a question asks what was done or is planned, its interrogatives and light verbs ("¿Qué hice…?",
@@ -164,8 +166,70 @@ CIRCUMSTANCES = (
 ABBREVIATIONS = "sr|sra|srta|dr|dra|ud|uds|ej|p.ej|aprox|núm|pág|av|avda|dña|prof"
 SOFT_ABBREVIATIONS = "etc|ene|feb|mar|abr|may|jun|jul|ago|sept|oct|nov|dic"
 
+# What a question asks for, and what makes a memory hold it (`app.recall.answer_types`).
+ANSWERS = AnswerWords(
+    types={
+        **dict.fromkeys(("instrucción", "instrucciones"), "instruction"),
+        **dict.fromkeys(
+            ("tarea", "tareas", "pendientes", "recordatorio", "recordatorios", "lista de tareas"), "task"
+        ),
+    },
+    time_asked="cuándo|en qué año|qué año|en qué mes|qué mes|qué día|qué fecha|a qué hora|hace cuánto|desde cuándo",
+    number_asked="cuántos|cuántas|cuánto|cuánta|cuantos|cuantas|qué edad",
+    place_asked="dónde|adónde|en qué ciudad|qué ciudad|en qué país|qué país|qué restaurante|qué pueblo",
+    person_asked="quién|quiénes|con quién|a quién|de quién",
+    times="hoy ayer mañana anoche anteayer finde navidad navidades pascua nochebuena nochevieja cumpleaños cumple",
+    relative="pasado pasada próximo próxima este esta",
+    periods="semana mes año finde noche",
+    relative_follows=True,
+    numbers="dos tres cuatro cinco seis siete ocho nueve diez once doce quince veinte treinta cuarenta cincuenta"
+    " cien ciento mil millón millones docena",
+    places="calle avenida plaza parque ciudad pueblo país isla playa lago río montaña café cafetería restaurante"
+    " tienda mercado hotel aeropuerto estación escuela colegio universidad hospital clínica iglesia museo galería"
+    " gimnasio bar oficina biblioteca granja jardín barrio",
+    place_before="en desde visité visitamos visitar",
+    people="mamá madre papá padre hermana hermano esposa esposo mujer marido hijo hija tía tío primo prima sobrino"
+    " sobrina abuela abuelo amigo amiga jefe jefa colega compañero compañera vecino vecina novio novia pareja"
+    " profesor profesora médico médica entrenador",
+    plural="s",
+)
+_ES_PARTNERS = ("pareja", "novio", "novia", "marido", "mujer", "esposo", "esposa")
+_ES_MOTHERS, _ES_FATHERS = ("madre", "mamá", "mama"), ("padre", "papá", "papa")
+_ES_DOGS, _ES_CATS = ("perro", "perra", "perrito", "perrita"), ("gato", "gata", "gatito", "gatita")
+# The people and pets a question names by their relation, and how a conversation names them (`app.recall.relations`).
+RELATIONS = RelationWords(
+    relations={
+        **dict.fromkeys(("marido", "esposo"), ("marido", "esposo")),
+        **dict.fromkeys(("esposa", "mujer"), ("esposa", "mujer")),
+        "pareja": _ES_PARTNERS,
+        "novio": ("novio",),
+        "novia": ("novia",),
+        "hijo": ("hijo",),
+        "hija": ("hija",),
+        "hijos": ("hijo", "hija", "hijos"),
+        **dict.fromkeys(_ES_MOTHERS, _ES_MOTHERS),
+        **dict.fromkeys(_ES_FATHERS, _ES_FATHERS),
+        "padres": _ES_MOTHERS + _ES_FATHERS,
+        "hermana": ("hermana",),
+        "hermano": ("hermano",),
+        "abuela": ("abuela", "abuelita"),
+        "abuelo": ("abuelo", "abuelito"),
+        **dict.fromkeys(("jefe", "jefa"), ("jefe", "jefa")),
+        **dict.fromkeys(_ES_DOGS, _ES_DOGS),
+        **dict.fromkeys(_ES_CATS, _ES_CATS),
+        "mascota": ("mascota", *_ES_DOGS, *_ES_CATS),
+    },
+    owners="mi|mis|nuestro|nuestra|su|sus",
+    owners_after="mi|nuestro|nuestra|su",
+    naming="llamado|llamada|que se llama|se llama",
+    copula="es",
+)
+# Words that carry no meaning in a question (`app.recall.query`).
+QUESTION_NOISE = "recuerdas acuerdas recuerdo dije dijiste conté contaste mencioné mencionaste hablé hablamos sabes algo cosa"
+
 # The parts this language has none of, each with what happens instead (never a statement dropped).
 LACKS = {
+    "SPELLINGS": "no other spellings of its words: a question's words are matched as written",
     "LEMMAS": "no table of irregular forms: its words are stemmed by its snowball stemmer, or searched as said",
     "CATEGORIES": "no table of categories: a question's words are searched as said, without their instances",
     "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",

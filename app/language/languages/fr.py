@@ -1,7 +1,9 @@
 """French: its rules as data, read by the shared engines (`app.language.time_words`, `app.language.formulas`,
 `app.language.cues`, `app.language.questions`)."""
 
+from app.language.answer_words import AnswerWords
 from app.language.formula_words import FormulaWords
+from app.language.relation_words import RelationWords
 from app.language.time_words import TimeWords
 
 # How a question asks what was done or is planned, its interrogatives and light verbs ("¿Qué hice…?",
@@ -147,8 +149,70 @@ INTERROGATIVE = (
 PARTNER = r"\b(?:tu|t|te|toi|vous)\b"
 SELF = r"\b(?:je|j|moi|mon|ma|mes|me|m|nous|notre|nos|on)\b"
 
+# What a question asks for, and what makes a memory hold it (`app.recall.answer_types`). "qui" also opens a
+# relative clause: only "qui" at the start or after a preposition asks for a person.
+ANSWERS = AnswerWords(
+    types={
+        **dict.fromkeys(("consigne", "consignes", "instruction", "instructions"), "instruction"),
+        **dict.fromkeys(
+            ("tâche", "tâches", "rappel", "rappels", "liste de tâches", "choses à faire"), "task"
+        ),
+    },
+    time_asked="quand|quelle année|quel mois|quel jour|quelle date|quelle heure|il y a combien de temps|depuis quand",
+    number_asked="combien|quel âge",
+    place_asked="où|dans quelle ville|quelle ville|quel pays|quel restaurant|quel hôtel",
+    person_asked="^qui|qui est|qui était|avec qui|à qui|de qui|pour qui|c'est qui",
+    times="aujourd'hui hier demain weekend week noël pâques anniversaire réveillon",
+    relative="dernier dernière prochain prochaine passé passée ce cette",
+    periods="semaine mois année an week weekend soir",
+    relative_follows=True,
+    numbers="deux trois quatre cinq six sept huit neuf dix onze douze quinze vingt trente quarante cinquante cent"
+    " mille million douzaine moitié",
+    places="rue avenue boulevard place parc ville village pays île plage lac rivière montagne café restaurant"
+    " boutique magasin marché hôtel aéroport gare école université fac hôpital clinique église musée galerie"
+    " bar bureau bibliothèque ferme jardin quartier",
+    place_before="à en au aux visité visiter",
+    people="maman mère papa père sœur soeur frère femme mari fils fille tante oncle cousin cousine nièce neveu mamie"
+    " papi ami amie copain copine patron patronne chef collègue voisin voisine partenaire prof professeur"
+    " médecin docteur coach",
+    plural="s",
+)
+_FR_MOTHERS, _FR_FATHERS = ("mère", "maman"), ("père", "papa")
+_FR_DOGS, _FR_CATS = ("chien", "chienne", "chiot"), ("chat", "chatte", "chaton")
+# The people and pets a question names by their relation, and how a conversation names them (`app.recall.relations`).
+RELATIONS = RelationWords(
+    relations={
+        **dict.fromkeys(("mari", "époux"), ("mari", "époux")),
+        **dict.fromkeys(("femme", "épouse"), ("femme", "épouse")),
+        **dict.fromkeys(
+            ("conjoint", "conjointe", "partenaire"),
+            ("conjoint", "conjointe", "partenaire", "mari", "femme", "copain", "copine"),
+        ),
+        "copain": ("copain",),
+        "copine": ("copine",),
+        "fils": ("fils",),
+        "fille": ("fille",),
+        "enfants": ("fils", "fille", "enfant", "enfants"),
+        **dict.fromkeys(_FR_MOTHERS, _FR_MOTHERS),
+        **dict.fromkeys(_FR_FATHERS, _FR_FATHERS),
+        "parents": _FR_MOTHERS + _FR_FATHERS,
+        **dict.fromkeys(("sœur", "soeur"), ("sœur", "soeur")),
+        "frère": ("frère",),
+        **dict.fromkeys(("patron", "patronne", "chef"), ("patron", "patronne", "chef")),
+        **dict.fromkeys(_FR_DOGS, _FR_DOGS),
+        **dict.fromkeys(_FR_CATS, _FR_CATS),
+    },
+    owners="mon|ma|mes|notre|nos|son|sa|ses|leur",
+    owners_after="mon|ma|notre|son|sa|leur",
+    naming="appelé|appelée|nommé|nommée|qui s'appelle|s'appelle",
+    copula="est",
+)
+# Words that carry no meaning in a question (`app.recall.query`).
+QUESTION_NOISE = "souviens rappelles rappelle dit raconté mentionné parlé sais quelque chose"
+
 # The parts this language has none of, each with what happens instead (never a statement dropped).
 LACKS = {
+    "SPELLINGS": "no other spellings of its words: a question's words are matched as written",
     "LEMMAS": "no table of irregular forms: its words are stemmed by its snowball stemmer, or searched as said",
     "CATEGORIES": "no table of categories: a question's words are searched as said, without their instances",
     "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",

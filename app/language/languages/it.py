@@ -1,7 +1,9 @@
 """Italian: its rules as data, read by the shared engines (`app.language.time_words`, `app.language.formulas`,
 `app.language.cues`, `app.language.questions`)."""
 
+from app.language.answer_words import AnswerWords
 from app.language.formula_words import FormulaWords
+from app.language.relation_words import RelationWords
 from app.language.time_words import TimeWords
 
 # How a question asks what was done or is planned, its interrogatives and light verbs ("¿Qué hice…?",
@@ -134,8 +136,70 @@ CIRCUMSTANCES = (
 ABBREVIATIONS = "sig|sig.ra|dott|dott.ssa|prof|ing|avv|es|ecc|p.es|pag|ca"
 SOFT_ABBREVIATIONS = "ecc|gen|feb|mar|apr|mag|giu|lug|ago|sett|ott|nov|dic"
 
+# What a question asks for, and what makes a memory hold it (`app.recall.answer_types`).
+ANSWERS = AnswerWords(
+    types={
+        **dict.fromkeys(("istruzione", "istruzioni"), "instruction"),
+        **dict.fromkeys(
+            ("compito", "compiti", "promemoria", "cose da fare", "lista delle cose da fare"), "task"
+        ),
+    },
+    time_asked="quando|in che anno|che anno|quale anno|che mese|quale mese|che giorno|quale giorno|che data"
+    "|a che ora|quanto tempo fa|da quando",
+    number_asked="quanti|quante|quanto|quanta",
+    place_asked="dove|in quale città|quale città|che città|quale paese|che paese|quale ristorante|che ristorante",
+    person_asked="chi|con chi|a chi|di chi",
+    times="oggi ieri domani stasera stamattina altroieri weekend natale pasqua compleanno capodanno ferragosto",
+    relative="scorso scorsa prossimo prossima questo questa",
+    periods="settimana mese anno weekend sera",
+    relative_follows=True,
+    numbers="due tre quattro cinque sei sette otto nove dieci undici dodici quindici venti trenta quaranta"
+    " cinquanta cento mille milione dozzina paio metà",
+    places="via strada piazza parco città paese villaggio isola spiaggia lago fiume montagna bar caffè ristorante"
+    " negozio mercato albergo hotel aeroporto stazione scuola università ospedale clinica chiesa museo galleria"
+    " palestra ufficio biblioteca giardino quartiere",
+    place_before="a in da visitato visitare",
+    people="mamma madre papà padre sorella fratello moglie marito figlio figlia zia zio cugino cugina nipote nonna"
+    " nonno amico amica capo collega vicino vicina fidanzato fidanzata compagno compagna ragazzo ragazza"
+    " insegnante professore professoressa medico dottore allenatore",
+)
+_IT_PARTNERS = ("compagno", "compagna", "fidanzato", "fidanzata", "marito", "moglie")
+_IT_CHILDREN = ("figlio", "figlia", "figli", "bambino", "bambina", "bambini")
+_IT_MOTHERS, _IT_FATHERS = ("madre", "mamma"), ("padre", "papà")
+_IT_DOGS, _IT_CATS = ("cane", "cagnolino", "cucciolo"), ("gatto", "gatta", "gattino")
+# The people and pets a question names by their relation, and how a conversation names them (`app.recall.relations`).
+RELATIONS = RelationWords(
+    relations={
+        "marito": ("marito",),
+        "moglie": ("moglie",),
+        **dict.fromkeys(("compagno", "compagna"), _IT_PARTNERS),
+        **dict.fromkeys(("fidanzato", "ragazzo"), ("fidanzato", "ragazzo")),
+        **dict.fromkeys(("fidanzata", "ragazza"), ("fidanzata", "ragazza")),
+        "figlio": ("figlio",),
+        "figlia": ("figlia",),
+        **dict.fromkeys(("figli", "bambini"), _IT_CHILDREN),
+        **dict.fromkeys(_IT_MOTHERS, _IT_MOTHERS),
+        **dict.fromkeys(_IT_FATHERS, _IT_FATHERS),
+        "genitori": _IT_MOTHERS + _IT_FATHERS,
+        "sorella": ("sorella",),
+        "fratello": ("fratello",),
+        "nonna": ("nonna",),
+        "nonno": ("nonno",),
+        "capo": ("capo",),
+        **dict.fromkeys(_IT_DOGS, _IT_DOGS),
+        **dict.fromkeys(_IT_CATS, _IT_CATS),
+    },
+    owners="mio|mia|miei|mie|il mio|la mia|i miei|le mie|nostro|nostra|suo|sua",
+    owners_after="mio|mia|nostro|nostra|suo|sua",
+    naming="chiamato|chiamata|che si chiama|si chiama",
+    copula="è",
+)
+# Words that carry no meaning in a question (`app.recall.query`).
+QUESTION_NOISE = "ricordi ricordo detto raccontato menzionato parlato sai qualcosa cosa"
+
 # The parts this language has none of, each with what happens instead (never a statement dropped).
 LACKS = {
+    "SPELLINGS": "no other spellings of its words: a question's words are matched as written",
     "LEMMAS": "no table of irregular forms: its words are stemmed by its snowball stemmer, or searched as said",
     "CATEGORIES": "no table of categories: a question's words are searched as said, without their instances",
     "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",

@@ -1,6 +1,7 @@
 """Japanese: its rules as data, read by the shared engines (`app.language.time_words`, `app.language.formulas`,
 `app.language.cues`, `app.language.questions`)."""
 
+from app.language.answer_words import AnswerWords
 from app.language.formula_words import FormulaWords
 from app.language.time_words import TimeWords
 
@@ -95,8 +96,33 @@ CIRCUMSTANCES = (
     "彼氏|彼女|婚約|結婚|祖父|祖母|おじいちゃん|おばあちゃん|子供|子ども|赤ちゃん|妊娠|犬|猫|ペット|アレルギー|喘息|糖尿病|診断|手術|ベジタリアン|好き|嫌い|誕生日|歳"
 )
 
+# What a question asks for, and what makes a memory hold it (`app.recall.answer_types`): found anywhere in
+# a text, as words are not spaced; single kanji that are parts of other words ("町", "山") left out.
+ANSWERS = AnswerWords(
+    types={
+        **dict.fromkeys(("指示",), "instruction"),
+        **dict.fromkeys(("タスク", "やること", "リマインダー", "リマインド"), "task"),
+    },
+    time_asked="いつ|何年|何月|何日|何曜日|何時|どのくらい前|どれくらい前",
+    number_asked="いくつ|何人|何個|何回|何歳|いくら|どのくらい|どれくらい|何匹|何本",
+    place_asked="どこ|どの町|どの街|どの国|どの店|どのレストラン",
+    person_asked="誰|だれ|どなた",
+    times="今日 昨日 明日 一昨日 明後日 今夜 昨夜 週末 先週 来週 今週 先月 来月 今月 去年 来年 今年 誕生日 クリスマス"
+    " 正月 お盆",
+    numbers="二 三 四 五 六 七 八 九 十 百 千 万 一つ 二つ 三つ 四つ 五つ 二人 三人",
+    places="公園 都市 ビーチ カフェ レストラン スーパー 市場 ホテル 空港 学校 大学 病院 教会 美術館 博物館 ジム バー"
+    " 会社 事務所 図書館",
+    people="母 お母さん 父 お父さん 姉 妹 兄 弟 妻 嫁 夫 旦那 息子 娘 叔母 叔父 いとこ 祖母 おばあちゃん 祖父"
+    " おじいちゃん 友達 友人 上司 同僚 彼氏 彼女 先生 医者 コーチ",
+    names_capitalised=False,
+    unspaced=True,
+)
+
 # The parts this language has none of, each with what happens instead (never a statement dropped).
 LACKS = {
+    "SPELLINGS": "no other spellings of its words: a question's words are matched as written",
+    "RELATIONS": "no relation words: a question naming a relation is searched by its words as said",
+    "QUESTION_NOISE": "no list of empty question words: every word of a question is searched",
     "LEMMAS": "no table of irregular forms: its words are stemmed by its snowball stemmer, or searched as said",
     "CATEGORIES": "no table of categories: a question's words are searched as said, without their instances",
     "ABBREVIATIONS": "no abbreviation list: a full stop ends a sentence unless a lower-case word follows it or "

@@ -1,6 +1,7 @@
 """Korean: its rules as data, read by the shared engines (`app.language.time_words`, `app.language.formulas`,
 `app.language.cues`, `app.language.questions`)."""
 
+from app.language.answer_words import AnswerWords
 from app.language.formula_words import FormulaWords
 from app.language.time_words import TimeWords
 
@@ -88,8 +89,33 @@ CIRCUMSTANCES = (
     "아내|남편|남자친구|여자친구|남친|여친|약혼|결혼|할머니|할아버지|아이|아기|임신|강아지|고양이|반려|알레르기|천식|당뇨|진단|수술|채식|좋아|싫어|생일|살이"
 )
 
+# What a question asks for, and what makes a memory hold it (`app.recall.answer_types`): found anywhere in
+# a word, as particles join their nouns ("서울에서"); single syllables that are parts of other words left out.
+ANSWERS = AnswerWords(
+    types={
+        **dict.fromkeys(("지시", "지침"), "instruction"),
+        **dict.fromkeys(("할 일", "할일", "작업", "리마인더"), "task"),
+    },
+    time_asked="언제|몇 년|몇 월|며칠|무슨 요일|몇 시|얼마나 전|얼마 전",
+    number_asked="몇|얼마나|얼마",
+    place_asked="어디|어느 도시|어느 나라|어느 식당|무슨 식당",
+    person_asked="누구|누가",
+    times="오늘 어제 내일 그저께 그제 모레 주말 지난주 다음주 이번주 지난달 다음달 이번달 작년 내년 올해 생일 크리스마스"
+    " 설날 추석",
+    numbers="하나 다섯 여섯 일곱 여덟 아홉 스물 서른 마흔 쉰",
+    places="공원 도시 마을 나라 해변 바닷가 호수 카페 식당 레스토랑 가게 시장 호텔 공항 학교 대학교 대학 병원 교회 박물관"
+    " 미술관 헬스장 술집 사무실 회사 도서관 정원",
+    people="엄마 어머니 아빠 아버지 누나 언니 오빠 여동생 남동생 동생 아내 와이프 남편 아들 딸 이모 고모 삼촌 사촌"
+    " 할머니 할아버지 친구 상사 팀장 동료 이웃 남자친구 여자친구 선생님 의사 코치",
+    names_capitalised=False,
+    unspaced=True,
+)
+
 # The parts this language has none of, each with what happens instead (never a statement dropped).
 LACKS = {
+    "SPELLINGS": "no other spellings of its words: a question's words are matched as written",
+    "RELATIONS": "no relation words: a question naming a relation is searched by its words as said",
+    "QUESTION_NOISE": "no list of empty question words: every word of a question is searched",
     "LEMMAS": "no table of irregular forms: its words are stemmed by its snowball stemmer, or searched as said",
     "CATEGORIES": "no table of categories: a question's words are searched as said, without their instances",
     "ABBREVIATIONS": "no abbreviation list: a full stop ends a sentence unless a lower-case word follows it or "

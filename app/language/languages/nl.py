@@ -1,7 +1,9 @@
 """Dutch: its rules as data, read by the shared engines (`app.language.time_words`, `app.language.formulas`,
 `app.language.cues`, `app.language.questions`)."""
 
+from app.language.answer_words import AnswerWords
 from app.language.formula_words import FormulaWords
+from app.language.relation_words import RelationWords
 from app.language.time_words import TimeWords
 
 # How a question asks what was done or is planned, its interrogatives and light verbs ("¿Qué hice…?",
@@ -104,8 +106,63 @@ CIRCUMSTANCES = (
     "favoriet|lievelings|verjaardag|ben \\d+ jaar"
 )
 
+# What a question asks for, and what makes a memory hold it (`app.recall.answer_types`).
+ANSWERS = AnswerWords(
+    types={
+        **dict.fromkeys(("instructie", "instructies"), "instruction"),
+        **dict.fromkeys(("taak", "taken", "to-do", "to-dolijst", "takenlijst"), "task"),
+    },
+    time_asked="wanneer|welk jaar|welke maand|welke dag|welke datum|hoe laat|hoe lang geleden|sinds wanneer",
+    number_asked="hoeveel|hoe lang|hoe oud|hoe ver|hoe vaak|hoe groot",
+    place_asked="waar|waarheen|in welke stad|welke stad|welk land|welk restaurant",
+    person_asked="wie|met wie|van wie|aan wie",
+    times="vandaag gisteren morgen eergisteren overmorgen vanavond weekend kerst kerstmis pasen verjaardag",
+    relative="vorige vorig afgelopen volgende volgend deze dit",
+    periods="week maand jaar weekend avond",
+    numbers="twee drie vier vijf zes zeven acht negen tien elf twaalf vijftien twintig dertig veertig vijftig"
+    " honderd duizend miljoen dozijn paar helft",
+    places="straat weg laan plein park stad dorp land eiland strand meer rivier berg café restaurant winkel markt"
+    " hotel vliegveld station school universiteit ziekenhuis kliniek kerk museum galerie sportschool kroeg bar"
+    " kantoor bibliotheek boerderij tuin buurt",
+    place_before="in naar uit bij bezocht bezoeken",
+    people="mama moeder papa vader zus zuster broer vrouw man echtgenote echtgenoot zoon dochter tante oom neef"
+    " nicht oma opa vriend vriendin baas collega buurman buurvrouw partner leraar lerares dokter arts coach",
+)
+_NL_MOTHERS, _NL_FATHERS = ("moeder", "mama"), ("vader", "papa")
+_NL_CATS = ("kat", "poes", "kater")
+# The people and pets a question names by their relation, and how a conversation names them (`app.recall.relations`).
+RELATIONS = RelationWords(
+    relations={
+        "man": ("man",),
+        "vrouw": ("vrouw",),
+        "partner": ("partner", "vriend", "vriendin", "man", "vrouw"),
+        "vriend": ("vriend",),
+        "vriendin": ("vriendin",),
+        "zoon": ("zoon",),
+        "dochter": ("dochter",),
+        "kinderen": ("zoon", "dochter", "kind", "kinderen"),
+        **dict.fromkeys(_NL_MOTHERS, _NL_MOTHERS),
+        **dict.fromkeys(_NL_FATHERS, _NL_FATHERS),
+        "ouders": _NL_MOTHERS + _NL_FATHERS,
+        **dict.fromkeys(("zus", "zuster"), ("zus", "zuster")),
+        "broer": ("broer",),
+        "oma": ("oma",),
+        "opa": ("opa",),
+        "baas": ("baas",),
+        "hond": ("hond", "puppy"),
+        **dict.fromkeys(_NL_CATS, _NL_CATS),
+    },
+    owners="mijn|m'n|onze|ons|zijn|z'n|haar|hun",
+    owners_after="mijn|onze|ons|zijn|haar|hun",
+    naming="genaamd|die heet|heet",
+    copula="is",
+)
+# Words that carry no meaning in a question (`app.recall.query`).
+QUESTION_NOISE = "herinner herinnert weet gezegd verteld genoemd gesproken eigenlijk iets"
+
 # The parts this language has none of, each with what happens instead (never a statement dropped).
 LACKS = {
+    "SPELLINGS": "no other spellings of its words: a question's words are matched as written",
     "LEMMAS": "no table of irregular forms: its words are stemmed by its snowball stemmer, or searched as said",
     "CATEGORIES": "no table of categories: a question's words are searched as said, without their instances",
     "ABBREVIATIONS": "no abbreviation list: a full stop ends a sentence unless a lower-case word follows it or "

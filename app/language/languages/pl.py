@@ -3,7 +3,9 @@
 and its line in `MODULES`, written from the language (its cases: "w maju", "3 maja", "zeszłego lata"),
 never from an evaluation's misses."""
 
+from app.language.answer_words import AnswerWords
 from app.language.formula_words import FormulaWords
+from app.language.relation_words import RelationWords
 from app.language.time_words import TimeWords
 
 # How a question asks what was done or is planned, its interrogatives and light verbs ("Co robiłem
@@ -182,8 +184,76 @@ SELF = (
     r"|\b(?:jestem|mam|będę|muszę|chcę|mogę|jesteśmy|mamy)\b|\b\w+(?:łem|łam|liśmy|łyśmy)\b"
 )
 
+# What a question asks for, and what makes a memory hold it (`app.recall.answer_types`). Its nouns are
+# declined: the forms a memory most often holds are listed.
+ANSWERS = AnswerWords(
+    types={
+        **dict.fromkeys(("instrukcja", "instrukcje", "instrukcji"), "instruction"),
+        **dict.fromkeys(
+            (
+                "zadanie",
+                "zadania",
+                "zadań",
+                "przypomnienie",
+                "przypomnienia",
+                "lista zadań",
+                "rzeczy do zrobienia",
+            ),
+            "task",
+        ),
+    },
+    time_asked="kiedy|w którym roku|którego dnia|w jakim miesiącu|o której|jak dawno|od kiedy|ile czasu temu",
+    number_asked="ile|ilu|w jakim wieku",
+    place_asked="gdzie|dokąd|skąd|w jakim mieście|jakie miasto|w jakim kraju|jaka restauracja|w jakiej restauracji",
+    person_asked="kto|kogo|komu|z kim|czyj|czyja|czyje",
+    times="dzisiaj dziś wczoraj jutro przedwczoraj pojutrze weekend weekendzie święta wigilia wielkanoc urodziny"
+    " sylwester",
+    relative="zeszłym zeszłego zeszły ostatnim ostatni przyszłym przyszłego przyszły następnym tym ten",
+    periods="tygodniu tydzień miesiącu miesiąc roku rok weekend weekendzie",
+    numbers="dwa dwie trzy cztery pięć sześć siedem osiem dziewięć dziesięć jedenaście dwanaście piętnaście"
+    " dwadzieścia trzydzieści czterdzieści pięćdziesiąt sto tysiąc milion tuzin pół połowa",
+    places="ulica ulicy park parku miasto mieście wieś wsi kraj kraju wyspa wyspie plaża plaży jezioro jeziorze"
+    " rzeka rzece góry górach kawiarnia kawiarni restauracja restauracji sklep sklepie rynek rynku hotel hotelu"
+    " lotnisko lotnisku dworzec dworcu szkoła szkole uniwersytet uczelnia szpital szpitalu kościół muzeum"
+    " galeria siłownia siłowni bar biuro biurze biblioteka bibliotece ogród ogrodzie",
+    place_before="w we na z do odwiedziłem odwiedziłam odwiedziliśmy",
+    people="mama mamy mamą matka tata taty tatą ojciec siostra siostry siostrą brat brata bratem żona żony żoną mąż"
+    " męża mężem syn syna córka córki ciocia wujek kuzyn kuzynka babcia dziadek przyjaciel przyjaciółka kolega"
+    " koleżanka szef szefowa sąsiad sąsiadka partner partnerka chłopak dziewczyna nauczyciel nauczycielka lekarz"
+    " lekarka trener",
+)
+_PL_DOGS, _PL_CATS = ("pies", "psa", "piesek", "pieska", "szczeniak"), ("kot", "kota", "kotka", "kotek")
+# The people and pets a question names by their relation, and how a conversation names them, in their
+# usual cases (`app.recall.relations`).
+RELATIONS = RelationWords(
+    relations={
+        **dict.fromkeys(("mąż", "męża", "mężem", "mężowi"), ("mąż", "męża", "mężem")),
+        **dict.fromkeys(("żona", "żony", "żonę", "żoną", "żonie"), ("żona", "żonę", "żoną")),
+        **dict.fromkeys(("syn", "syna", "synem"), ("syn", "syna")),
+        **dict.fromkeys(("córka", "córki", "córkę", "córką"), ("córka", "córkę")),
+        **dict.fromkeys(("mama", "mamy", "mamę", "mamą", "matka", "matki"), ("mama", "mamę", "matka")),
+        **dict.fromkeys(
+            ("tata", "taty", "tatę", "tatą", "ojciec", "ojca"), ("tata", "tatę", "ojciec", "ojca")
+        ),
+        **dict.fromkeys(("siostra", "siostry", "siostrę"), ("siostra", "siostrę")),
+        **dict.fromkeys(("brat", "brata", "bratem"), ("brat", "brata")),
+        **dict.fromkeys(("pies", "psa", "psem", "psu"), _PL_DOGS),
+        **dict.fromkeys(("kot", "kota", "kotem"), _PL_CATS),
+        **dict.fromkeys(("szef", "szefowa"), ("szef", "szefowa")),
+        "chłopak": ("chłopak",),
+        "dziewczyna": ("dziewczyna",),
+    },
+    owners="mój|moja|moją|mojego|moje|moi|nasz|nasza|naszą|jego|jej|ich",
+    owners_after="mój|moja|nasz|nasza",
+    naming="o imieniu|imieniem|który się nazywa|która się nazywa|nazywa się|ma na imię",
+    copula="to",
+)
+# Words that carry no meaning in a question (`app.recall.query`).
+QUESTION_NOISE = "pamiętasz pamiętam mówiłem mówiłam powiedziałem powiedziałam wspominałem wspominałam wiesz"
+
 # The parts this language has none of, each with what happens instead (never a statement dropped).
 LACKS = {
+    "SPELLINGS": "no other spellings of its words: a question's words are matched as written",
     "LEMMAS": "no table of irregular forms: its words are stemmed by its snowball stemmer, or searched as said",
     "CATEGORIES": "no table of categories: a question's words are searched as said, without their instances",
     "GENERIC": "no article opens a noun phrase: a remark about the world that names no one is kept",

@@ -1,7 +1,9 @@
 """Portuguese: its rules as data, read by the shared engines (`app.language.time_words`, `app.language.formulas`,
 `app.language.cues`, `app.language.questions`)."""
 
+from app.language.answer_words import AnswerWords
 from app.language.formula_words import FormulaWords
+from app.language.relation_words import RelationWords
 from app.language.time_words import TimeWords
 
 # How a question asks what was done or is planned, its interrogatives and light verbs ("¿Qué hice…?",
@@ -138,8 +140,68 @@ CIRCUMSTANCES = (
 ABBREVIATIONS = "sr|sra|dr|dra|prof|ex|av|pág|aprox|nº"
 SOFT_ABBREVIATIONS = "etc|jan|fev|mar|abr|mai|jun|jul|ago|set|out|nov|dez"
 
+# What a question asks for, and what makes a memory hold it (`app.recall.answer_types`).
+ANSWERS = AnswerWords(
+    types={
+        **dict.fromkeys(("instrução", "instruções"), "instruction"),
+        **dict.fromkeys(("tarefa", "tarefas", "lembrete", "lembretes", "lista de tarefas"), "task"),
+    },
+    time_asked="quando|em que ano|que ano|qual ano|que mês|qual mês|que dia|qual dia|que data|que horas"
+    "|há quanto tempo|desde quando",
+    number_asked="quantos|quantas|quanto|quanta|que idade",
+    place_asked="onde|aonde|em que cidade|qual cidade|que cidade|qual país|que país|qual restaurante|que restaurante",
+    person_asked="quem|com quem",
+    times="hoje ontem amanhã anteontem natal páscoa aniversário réveillon",
+    relative="passado passada próximo próxima este esta neste nesta",
+    periods="semana mês ano noite",
+    relative_follows=True,
+    numbers="dois duas três quatro cinco seis sete oito nove dez onze doze quinze vinte trinta quarenta cinquenta"
+    " cem cento mil milhão dúzia metade",
+    places="rua avenida praça parque cidade vila aldeia país ilha praia lago rio montanha café restaurante loja"
+    " mercado hotel aeroporto estação escola faculdade universidade hospital clínica igreja museu galeria"
+    " academia bar escritório biblioteca fazenda jardim bairro",
+    place_before="em no na para visitei visitamos visitar",
+    people="mãe mamãe pai papai irmã irmão esposa esposo mulher marido filho filha tia tio primo prima sobrinho"
+    " sobrinha avó avô amigo amiga chefe colega vizinho vizinha namorado namorada parceiro parceira professor"
+    " professora médico médica treinador",
+    plural="s",
+)
+_PT_PARTNERS = ("parceiro", "parceira", "namorado", "namorada", "marido", "esposa", "esposo", "mulher")
+_PT_MOTHERS, _PT_FATHERS = ("mãe", "mamãe"), ("pai", "papai")
+_PT_DOGS, _PT_CATS = ("cachorro", "cachorra", "cão", "cadela"), ("gato", "gata", "gatinho")
+# The people and pets a question names by their relation, and how a conversation names them (`app.recall.relations`).
+RELATIONS = RelationWords(
+    relations={
+        **dict.fromkeys(("marido", "esposo"), ("marido", "esposo")),
+        **dict.fromkeys(("esposa", "mulher"), ("esposa", "mulher")),
+        **dict.fromkeys(("parceiro", "parceira"), _PT_PARTNERS),
+        "namorado": ("namorado",),
+        "namorada": ("namorada",),
+        "filho": ("filho",),
+        "filha": ("filha",),
+        "filhos": ("filho", "filha", "filhos"),
+        **dict.fromkeys(_PT_MOTHERS, _PT_MOTHERS),
+        **dict.fromkeys(_PT_FATHERS, _PT_FATHERS),
+        "pais": _PT_MOTHERS + _PT_FATHERS,
+        "irmã": ("irmã",),
+        "irmão": ("irmão",),
+        "avó": ("avó",),
+        "avô": ("avô",),
+        "chefe": ("chefe",),
+        **dict.fromkeys(_PT_DOGS, _PT_DOGS),
+        **dict.fromkeys(_PT_CATS, _PT_CATS),
+    },
+    owners="meu|minha|meus|minhas|o meu|a minha|nosso|nossa|seu|sua",
+    owners_after="meu|minha|o meu|a minha|nosso|nossa",
+    naming="chamado|chamada|que se chama|se chama|chama",
+    copula="é",
+)
+# Words that carry no meaning in a question (`app.recall.query`).
+QUESTION_NOISE = "lembra lembras lembro disse contei mencionei falei sabe sabes alguma coisa"
+
 # The parts this language has none of, each with what happens instead (never a statement dropped).
 LACKS = {
+    "SPELLINGS": "no other spellings of its words: a question's words are matched as written",
     "LEMMAS": "no table of irregular forms: its words are stemmed by its snowball stemmer, or searched as said",
     "CATEGORIES": "no table of categories: a question's words are searched as said, without their instances",
     "NEGATION": "no rule reads negation: a negated statement is kept verbatim, typed like any other",

@@ -1,7 +1,9 @@
 """Russian: its rules as data, read by the shared engines (`app.language.time_words`, `app.language.formulas`,
 `app.language.cues`, `app.language.questions`). Added as a whole: this module and its line in `MODULES`."""
 
+from app.language.answer_words import AnswerWords
 from app.language.formula_words import FormulaWords
+from app.language.relation_words import RelationWords
 from app.language.time_words import TimeWords
 
 # How a question asks what was done or is planned, its interrogatives and light verbs ("Что я делал вчера?",
@@ -120,8 +122,61 @@ CIRCUMSTANCES = (
 ABBREVIATIONS = "т.е|т.к|др|ул|им|проф|см|тыс|млн|руб|стр"
 SOFT_ABBREVIATIONS = "т.д|т.п"
 
+# What a question asks for, and what makes a memory hold it (`app.recall.answer_types`). Its nouns are
+# declined: the forms a memory most often holds are listed.
+ANSWERS = AnswerWords(
+    types={
+        **dict.fromkeys(("инструкция", "инструкции", "инструкций"), "instruction"),
+        **dict.fromkeys(("задача", "задачи", "задач", "напоминание", "напоминания", "список дел"), "task"),
+    },
+    time_asked="когда|в каком году|какого числа|в какой день|в каком месяце|во сколько|сколько времени назад"
+    "|как давно|с каких пор",
+    number_asked="сколько|какого возраста",
+    place_asked="где|куда|откуда|в каком городе|какой город|в какой стране|какой ресторан|в каком ресторане",
+    person_asked="кто|кого|кому|с кем|чей|чья|чьё",
+    times="сегодня вчера завтра позавчера послезавтра выходные выходных рождество рождества пасха пасху рождения",
+    relative="прошлой прошлом прошлый прошлую следующей следующем следующий следующую этой этом этот эту",
+    periods="неделе неделю месяце месяц году год выходных выходные",
+    numbers="два две три четыре пять шесть семь восемь девять десять одиннадцать двенадцать пятнадцать двадцать"
+    " тридцать сорок пятьдесят сто тысяча тысяч миллион десяток пара половина",
+    places="улица улице улицу парк парке город городе деревня деревне страна стране остров острове пляж пляже"
+    " озеро озере река реке горы горах кафе ресторан ресторане магазин магазине рынок рынке отель отеле"
+    " гостиница аэропорт аэропорту вокзал вокзале школа школе университет университете больница больнице"
+    " церковь музей музее спортзал бар офис офисе библиотека библиотеке сад саду",
+    place_before="в во на из около посетил посетила посетили",
+    people="мама маме маму мать папа папе папу отец сестра сестре сестру брат брату жена жене муж мужем мужу сын"
+    " сына дочь дочка тётя тетя дядя племянник племянница бабушка дедушка друг подруга друга начальник"
+    " начальница коллега сосед соседка партнёр парень девушка учитель учительница врач тренер",
+)
+_RU_DOGS, _RU_CATS = ("собака", "собаку", "пёс", "пса", "щенок"), ("кошка", "кошку", "кот", "кота", "котёнок")
+# The people and pets a question names by their relation, and how a conversation names them, in their
+# usual cases (`app.recall.relations`).
+RELATIONS = RelationWords(
+    relations={
+        **dict.fromkeys(("муж", "мужа", "мужу", "мужем"), ("муж", "мужа", "мужем")),
+        **dict.fromkeys(("жена", "жену", "жене", "женой"), ("жена", "жену", "женой")),
+        **dict.fromkeys(("сын", "сына", "сыну"), ("сын", "сына")),
+        **dict.fromkeys(("дочь", "дочери", "дочка", "дочку"), ("дочь", "дочка", "дочку")),
+        **dict.fromkeys(("мама", "маму", "маме", "мать", "матери"), ("мама", "маму", "мать")),
+        **dict.fromkeys(("папа", "папу", "папе", "отец", "отца"), ("папа", "папу", "отец", "отца")),
+        **dict.fromkeys(("сестра", "сестру", "сестре"), ("сестра", "сестру")),
+        **dict.fromkeys(("брат", "брата", "брату"), ("брат", "брата")),
+        **dict.fromkeys(("собака", "собаку", "собаки", "пёс", "пса"), _RU_DOGS),
+        **dict.fromkeys(("кошка", "кошку", "кот", "кота"), _RU_CATS),
+        "начальник": ("начальник", "начальница", "шеф"),
+        "парень": ("парень",),
+        "девушка": ("девушка",),
+    },
+    owners="мой|моя|мою|моего|моей|мои|наш|наша|нашу|его|её|ее|их",
+    owners_after="мой|моя|наш|наша",
+    naming="по имени|по кличке|которого зовут|которую зовут|зовут",
+)
+# Words that carry no meaning in a question (`app.recall.query`).
+QUESTION_NOISE = "помнишь помните говорил говорила рассказывал рассказывала упоминал упоминала знаешь"
+
 # The parts this language has none of, each with what happens instead (never a statement dropped).
 LACKS = {
+    "SPELLINGS": "no other spellings of its words: a question's words are matched as written",
     "LEMMAS": "no table of irregular forms: its words are stemmed by its snowball stemmer, or searched as said",
     "CATEGORIES": "no table of categories: a question's words are searched as said, without their instances",
     "GENERIC": "no article opens a noun phrase: a remark about the world that names no one is kept",

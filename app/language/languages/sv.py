@@ -1,7 +1,9 @@
 """Swedish: its rules as data, read by the shared engines (`app.language.time_words`, `app.language.formulas`,
 `app.language.cues`, `app.language.questions`)."""
 
+from app.language.answer_words import AnswerWords
 from app.language.formula_words import FormulaWords
+from app.language.relation_words import RelationWords
 from app.language.time_words import TimeWords
 
 # How a question asks what was done or is planned, its interrogatives and light verbs ("¿Qué hice…?",
@@ -93,8 +95,69 @@ CIRCUMSTANCES = (
     "ar \\d+ ar"
 )
 
+# What a question asks for, and what makes a memory hold it (`app.recall.answer_types`). "var" is also
+# "was": only "var" opening the question asks where.
+ANSWERS = AnswerWords(
+    types={
+        **dict.fromkeys(("instruktion", "instruktioner"), "instruction"),
+        **dict.fromkeys(
+            ("uppgift", "uppgifter", "påminnelse", "påminnelser", "att göra-lista", "att göra"), "task"
+        ),
+    },
+    time_asked="när|vilket år|vilken månad|vilken dag|vilket datum|hur dags|hur länge sedan|sedan när",
+    number_asked="hur många|hur mycket|hur länge|hur gammal|hur långt|hur ofta|hur stor",
+    place_asked="^var|vart|varifrån|i vilken stad|vilken stad|vilket land|vilken restaurang",
+    person_asked="vem|vems|med vem",
+    times="idag igår imorgon förrgår ikväll helgen jul julafton påsk midsommar födelsedag nyår",
+    relative="förra nästa denna detta",
+    periods="vecka veckan månad månaden år året helg helgen",
+    numbers="två tre fyra fem sex sju åtta nio tio elva tolv femton tjugo trettio fyrtio femtio hundra tusen"
+    " miljon dussin",
+    places="gata gatan väg torg park stad by land ö strand sjö älv flod berg café kafé restaurang butik affär"
+    " marknad hotell flygplats station skola universitet sjukhus klinik kyrka museum galleri gym pub bar kontor"
+    " bibliotek gård trädgård",
+    place_before="i till från nära besökte besöka",
+    people="mamma mor pappa far syster bror fru man make maka son dotter moster faster morbror farbror kusin"
+    " mormor farmor morfar farfar vän kompis chef kollega granne partner sambo pojkvän flickvän lärare läkare"
+    " tränare",
+)
+_SV_PARTNERS = ("sambo", "partner", "pojkvän", "flickvän", "man", "make", "fru", "maka")
+_SV_MOTHERS, _SV_FATHERS = ("mamma", "mor"), ("pappa", "far")
+# The people and pets a question names by their relation, and how a conversation names them (`app.recall.relations`).
+RELATIONS = RelationWords(
+    relations={
+        **dict.fromkeys(("man", "make"), ("man", "make")),
+        **dict.fromkeys(("fru", "maka"), ("fru", "maka")),
+        **dict.fromkeys(("sambo", "partner"), _SV_PARTNERS),
+        "pojkvän": ("pojkvän",),
+        "flickvän": ("flickvän",),
+        "son": ("son",),
+        "dotter": ("dotter",),
+        "barn": ("son", "dotter", "barn"),
+        **dict.fromkeys(_SV_MOTHERS, _SV_MOTHERS),
+        **dict.fromkeys(_SV_FATHERS, _SV_FATHERS),
+        "föräldrar": _SV_MOTHERS + _SV_FATHERS,
+        "syster": ("syster",),
+        "bror": ("bror",),
+        "mormor": ("mormor",),
+        "farmor": ("farmor",),
+        "morfar": ("morfar",),
+        "farfar": ("farfar",),
+        "chef": ("chef",),
+        "hund": ("hund", "valp"),
+        "katt": ("katt", "kattunge"),
+    },
+    owners="min|mitt|mina|vår|vårt|våra|hans|hennes|deras",
+    owners_after="min|mitt|vår|vårt|hans|hennes|deras",
+    naming="som heter|heter|vid namn",
+    copula="är",
+)
+# Words that carry no meaning in a question (`app.recall.query`).
+QUESTION_NOISE = "minns ihåg sa sagt berättade berättat nämnde nämnt vet något"
+
 # The parts this language has none of, each with what happens instead (never a statement dropped).
 LACKS = {
+    "SPELLINGS": "no other spellings of its words: a question's words are matched as written",
     "LEMMAS": "no table of irregular forms: its words are stemmed by its snowball stemmer, or searched as said",
     "CATEGORIES": "no table of categories: a question's words are searched as said, without their instances",
     "ABBREVIATIONS": "no abbreviation list: a full stop ends a sentence unless a lower-case word follows it or "

@@ -1,6 +1,7 @@
 """Chinese: its rules as data, read by the shared engines (`app.language.time_words`, `app.language.formulas`,
 `app.language.cues`, `app.language.questions`)."""
 
+from app.language.answer_words import AnswerWords
 from app.language.formula_words import FormulaWords
 from app.language.time_words import TimeWords
 
@@ -96,8 +97,33 @@ CIRCUMSTANCES = (
     "岁"
 )
 
+# What a question asks for, and what makes a memory hold it (`app.recall.answer_types`): found anywhere in
+# a text, as words are not spaced; single characters that are parts of other words ("市", "山") left out.
+ANSWERS = AnswerWords(
+    types={
+        **dict.fromkeys(("指示", "指令"), "instruction"),
+        **dict.fromkeys(("待办事项", "待办", "任务", "提醒"), "task"),
+    },
+    time_asked="什么时候|几时|哪年|哪一年|几月|哪个月|哪天|哪一天|几号|几点|多久以前|多久前|多长时间以前",
+    number_asked="多少|几个|几岁|多大|多久|多长时间|多远|几次",
+    place_asked="哪里|哪儿|在哪|去哪|哪个城市|哪座城市|哪个国家|哪家",
+    person_asked="谁",
+    times="今天 昨天 明天 前天 后天 今晚 昨晚 周末 春节 中秋 圣诞 国庆 生日 元旦 去年 明年 今年 上周 下周 上个月"
+    " 下个月 这个月 星期 礼拜",
+    numbers="两 二 三 四 五 六 七 八 九 十 百 千 万",
+    places="广场 公园 城市 国家 海滩 咖啡馆 餐厅 饭店 商店 超市 市场 酒店 宾馆 机场 车站 火车站 学校 大学 医院 诊所"
+    " 教堂 博物馆 健身房 酒吧 办公室 公司 图书馆 农场 花园",
+    people="妈妈 母亲 爸爸 父亲 姐姐 妹妹 哥哥 弟弟 老婆 妻子 老公 丈夫 儿子 女儿 阿姨 叔叔 舅舅 姑姑 奶奶 爷爷 外婆"
+    " 外公 姥姥 朋友 老板 同事 邻居 男朋友 女朋友 对象 老师 医生 教练",
+    names_capitalised=False,
+    unspaced=True,
+)
+
 # The parts this language has none of, each with what happens instead (never a statement dropped).
 LACKS = {
+    "SPELLINGS": "no other spellings of its words: a question's words are matched as written",
+    "RELATIONS": "no relation words: a question naming a relation is searched by its words as said",
+    "QUESTION_NOISE": "no list of empty question words: every word of a question is searched",
     "LEMMAS": "no table of irregular forms: its words are stemmed by its snowball stemmer, or searched as said",
     "CATEGORIES": "no table of categories: a question's words are searched as said, without their instances",
     "ABBREVIATIONS": "no abbreviation list: a full stop ends a sentence unless a lower-case word follows it or "

@@ -2,7 +2,8 @@
 3rd of May", "two weeks ago", "at Christmas"); `lexicon` holds the word lists and patterns the English
 extraction rules decide with (persons, tasks, instructions, topics, negation, the offline summary's chatter);
 `small_talk` its well-wishes, guesses, verdicts and the shapes of its questions; `lemmas` the base
-forms of its irregular verbs; `categories` its categories and their instances. The parts every language
+forms of its irregular verbs; `categories` its categories and their instances; `questions` the words
+recall reads a question with. The parts every language
 module has are named here, as in every other language's module.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 from app.language.languages.en.categories import CATEGORIES
 from app.language.languages.en.lemmas import LEMMAS
+from app.language.languages.en.questions import ANSWERS, QUESTION_NOISE, RELATIONS, SPELLINGS
 from app.language.languages.en.time import (
     CALENDAR_WORDS,
     FUTURE_RE,
@@ -28,6 +30,7 @@ from app.language.languages.en.time import (
 
 __all__ = [
     "ABBREVIATIONS",
+    "ANSWERS",
     "CALENDAR_WORDS",
     "CATEGORIES",
     "CIRCUMSTANCES",
@@ -37,8 +40,11 @@ __all__ = [
     "LEMMAS",
     "PERIOD_WORDS",
     "PRO_DROP",
+    "QUESTION_NOISE",
     "RECENT_RE",
+    "RELATIONS",
     "SOFT_ABBREVIATIONS",
+    "SPELLINGS",
     "UPCOMING_RE",
     "WHEN_RE",
     "Cues",
