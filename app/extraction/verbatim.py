@@ -41,6 +41,9 @@ from app.language.cues import (
     opens_with_how_the_agent_answers,
 )
 from app.language.detect import Language
+from app.language.folding import fold
+from app.language.formulas import formulas_of
+from app.language.languages import ANSWERS
 from app.language.sentences import split_sentences
 from app.language.shapes import (
     addresses_the_partner,
@@ -49,6 +52,7 @@ from app.language.shapes import (
     is_hypothetical,
     is_prohibition,
     is_request,
+    opens_a_noun_phrase,
     opens_with_the_world,
     sets_a_condition,
     speaks_of_oneself,
@@ -58,6 +62,8 @@ from app.language.temporal import find_time, names_a_day, resolve_event_time
 
 # Whether a statement names a day does not depend on the day it is read against.
 _ANY_DAY = datetime(2000, 1, 1, tzinfo=UTC)
+# A statement's first word, after what may open it (quotes, emoji, "¡").
+_FIRST_WORD_RE = re.compile(r"[^\W\d_]+")
 _DIGIT_RE = re.compile(r"\d")
 # A clause of its own inside a statement.
 _CLAUSE_RE = re.compile(r"[,，、;；]")
@@ -166,13 +172,27 @@ def _about_no_one(sentence: str, language: Language) -> bool:
     no third person, no name, no number, no request. Read only where the words say the person: in
     Chinese, Japanese and Korean the subject is mostly left unsaid, and nothing is judged by its absence."""
     code = language.code
-    if not opens_with_the_world(sentence, code):
+    if not opens_with_the_world(sentence, code) or _opens_with_a_name(sentence, code):
         return False
     if _DIGIT_RE.search(sentence) or speaks_of_oneself(sentence, code):
         return False
     if refers_to_someone_in(sentence, code) or is_request(sentence, code):
         return False
     return not addresses_the_partner(sentence, code)
+
+
+def _opens_with_a_name(sentence: str, code: str) -> bool:
+    """Whether the statement opens with a name ("Luna necesita la vacuna…": the article comes after its
+    subject): a capitalised first word that is neither the article nor one of the language's function
+    words or formulas, in a language whose capitals mark names alone (not German's, where every noun has one)."""
+    answers, formulas = ANSWERS.get(code), formulas_of(code)
+    if answers is None or not answers.names_capitalised or formulas is None:
+        return False
+    first = _FIRST_WORD_RE.search(sentence)
+    if first is None or not first[0][0].isupper():
+        return False
+    word = fold(first[0])
+    return not formulas.says_nothing(word) and not opens_a_noun_phrase(word, code)
 
 
 def _says_little(text: str, language: Language) -> bool:

@@ -78,6 +78,12 @@ def opens_with_the_world(text: str, code: str) -> bool:
     return _has(text, code, "GENERIC")
 
 
+def opens_a_noun_phrase(word: str, code: str) -> bool:
+    """Whether `word` is itself what `opens_with_the_world` reads as opening the noun phrase (an article:
+    "les", "los"), not a word before it ("Luna necesita la vacuna…")."""
+    return _has(f"{word} x", code, "GENERIC")
+
+
 def beside_the_request(text: str, code: str) -> str:
     """A request's statement without the words that ask ("erzähl mir", "給我", "教えて"): what it says."""
     pattern = _pattern(code, "REQUEST")

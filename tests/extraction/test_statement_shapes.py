@@ -65,6 +65,13 @@ PAIRS = [
         "fr",
     ),
     ("Die Mieten in München sind einfach absurd.", "Meine Miete in München ist einfach absurd.", "de"),
+    # a remark about the world against one that opens with a name, its article after the name's verb
+    (
+        "Los alquileres en Madrid están por las nubes.",
+        "Luna necesita la vacuna antes de junio.",
+        "es",
+    ),
+    ("O trânsito de São Paulo está cada vez pior.", "Paulo comprou o carro novo.", "pt"),
 ]
 
 
