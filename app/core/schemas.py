@@ -7,6 +7,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
 from pydantic.alias_generators import to_camel
 
+# The largest value of PostgreSQL's bigint: an integer a request gives for such a column (a limit, an
+# event id) is bounded by it, so a larger one is a 422, not a database error.
+BIGINT_MAX = 2**63 - 1
+
 
 class ApiModel(BaseModel):
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, from_attributes=True)

@@ -10,6 +10,7 @@ from app.core.auth import CurrentPrincipal
 from app.core.db import DbSession, ReleaseDb
 from app.core.errors import ValidationFailed, error_responses
 from app.core.names import NamespacePath
+from app.core.schemas import BIGINT_MAX
 from app.events import service
 from app.events.schemas import EventPage
 from app.events.types import EventType
@@ -25,7 +26,12 @@ async def list_events(
     principal: CurrentPrincipal,
     request: Request,
     after: Annotated[
-        int, Query(ge=0, description="Events after this id (a page's `cursor`); 0 for the oldest kept.")
+        int,
+        Query(
+            ge=0,
+            le=BIGINT_MAX,
+            description="Events after this id (a page's `cursor`); 0 for the oldest kept.",
+        ),
     ] = 0,
     types: Annotated[
         list[EventType] | None,

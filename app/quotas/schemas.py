@@ -6,26 +6,28 @@ from typing import Literal
 
 from pydantic import Field
 
-from app.core.schemas import ApiModel, RequestModel
+from app.core.schemas import BIGINT_MAX, ApiModel, RequestModel
 
 # The largest limit a column holds (PostgreSQL's bigint): a larger one is a 422, not the database's overflow.
-_MAX = 2**63 - 1
 _OWN = "The namespace's own limit: null takes the server's default (AGENT_MEMORY_QUOTA_*), 0 is no limit."
 
 
 class QuotaSettings(RequestModel):
     """A namespace's own limits, all four replaced at once (a field left out is null: the server's default)."""
 
-    memories: int | None = Field(default=None, ge=0, le=_MAX, description="Active memories. " + _OWN)
-    messages: int | None = Field(default=None, ge=0, le=_MAX, description="Session messages. " + _OWN)
+    memories: int | None = Field(default=None, ge=0, le=BIGINT_MAX, description="Active memories. " + _OWN)
+    messages: int | None = Field(default=None, ge=0, le=BIGINT_MAX, description="Session messages. " + _OWN)
     bytes: int | None = Field(
         default=None,
         ge=0,
-        le=_MAX,
+        le=BIGINT_MAX,
         description="Bytes of memories' content and messages' parts as stored. " + _OWN,
     )
     requests_per_minute: int | None = Field(
-        default=None, ge=0, le=_MAX, description="Requests of the namespace's keys in one minute. " + _OWN
+        default=None,
+        ge=0,
+        le=BIGINT_MAX,
+        description="Requests of the namespace's keys in one minute. " + _OWN,
     )
 
 
