@@ -26,6 +26,7 @@ import functools
 import re
 import unicodedata
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import py3langid.langid as langid
@@ -194,6 +195,23 @@ def _script(text: str) -> str | None:
 def detect(text: str) -> Language:
     """The language of `text`; English when nothing says otherwise (no letters, a short reply, a guess
     the model is not sure of)."""
+    return _sure(text) or ENGLISH
+
+
+def detect_conversation(texts: Sequence[str]) -> list[Language]:
+    """The language of each of a conversation's texts: its own where its words say it, else the
+    conversation's — the language most of its texts are surely in (English when none is). A short reply
+    or a sentence the model is unsure of ("Javier no come pescado.", "Sí, claro.") is read in the language
+    it is said in, not in English for want of words."""
+    sure = [_sure(text) for text in texts]
+    counts = Counter(language for language in sure if language is not None)
+    conversation = counts.most_common(1)[0][0] if counts else ENGLISH
+    return [language or conversation for language in sure]
+
+
+def _sure(text: str) -> Language | None:
+    """The language of `text` when its script or words say it; None when they do not (no letters, a
+    short reply, a guess the model is not sure of)."""
     sample = text[:SAMPLE_CHARS]
     if not sample.isascii():
         if (code := _script(sample)) is not None:
@@ -201,12 +219,16 @@ def detect(text: str) -> Language:
         if (script := _main_other_script(sample)) is not None:
             return _other_script(sample, script)
     words = len(_WORD_RE.findall(sample))
-    if words < 2 or len(ENGLISH_MARKERS.intersection(_ENGLISH_WORD_RE.findall(sample.lower()))) >= 2:
+    if len(ENGLISH_MARKERS.intersection(_ENGLISH_WORD_RE.findall(sample.lower()))) >= 2:
         return ENGLISH
+    if words < 2:
+        return None
     code, confidence = _identifier().classify(sample)
     # Accents and inverted marks are rare in English: a short text that has them needs no more.
     short = words < SHORT_WORDS and sample.isascii()
-    if code == ENGLISH.code or confidence < (CONFIDENT_SHORT if short else CONFIDENT):
+    if confidence < (CONFIDENT_SHORT if short else CONFIDENT):
+        return _other_latin(sample, words)
+    if code == ENGLISH.code:
         return _other_latin(sample, words) or ENGLISH
     return Language(code, LATIN_CONFIGS.get(code, "simple"))
 

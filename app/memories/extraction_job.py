@@ -8,6 +8,7 @@ connection, store in a new one.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, timedelta
 from typing import Any
 
@@ -18,7 +19,7 @@ from app.events import repository as events
 from app.events.types import EventType
 from app.extraction.text import parse_message
 from app.extraction.types import Extractor, InputMessage
-from app.language.detect import Language, detect
+from app.language.detect import Language, detect_conversation
 from app.memories import service
 from app.memories.repository import NewMemory, Speaker
 from app.profiles import repository as profiles_repository
@@ -58,10 +59,12 @@ def _speaker(row: MessageText) -> Speaker:
     return Speaker(row.name or parse_message(row.text).speaker, row.role)
 
 
-def _language(row: MessageText) -> Language:
-    """The language of what the speaker said (a `Name:` prefix is not part of it): detected once, for the
-    extractor to read the message in and the index to store (detection costs up to a millisecond)."""
-    return detect(parse_message(row.text).body)
+def _languages(rows: Sequence[MessageText], new_from: int) -> dict[str, Language]:
+    """The language of what the speaker said in each new message (a `Name:` prefix is not part of it):
+    detected once, for the extractor to read the message in and the index to store (detection costs up
+    to a millisecond); where a message's words do not say, the window's (`detect_conversation`)."""
+    found = detect_conversation([parse_message(row.text).body for row in rows])
+    return {row.id: language for row, language in zip(rows[new_from:], found[new_from:], strict=True)}
 
 
 def extractor_for(ctx: JobContext) -> Extractor:
@@ -101,7 +104,7 @@ async def run_extraction(ctx: JobContext, job: JobInfo, payload: ExtractPayload)
             )
     if len(rows) <= new_from:
         return ExtractResult()  # every message was deleted before we got here
-    said_in = {r.id: _language(r) for r in rows[new_from:]}
+    said_in = _languages(rows, new_from)
     inputs = [_input(r, said_in.get(r.id)) for r in rows]
     earlier = [_input(r) for r in earlier_rows] if earlier_rows is not None else None
     extracted = await extractor_for(ctx).extract(inputs, new_from=new_from, earlier=earlier)

@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 
 from app.core.dates import format_date
-from app.language.detect import detect
+from app.language.detect import detect, detect_conversation
 from app.worker.runner import Worker
 from bench.harness import free_port
 from tests.test_serve_embedded import _embedded
@@ -63,6 +63,34 @@ def test_detection_reads_script_first_and_stays_english_when_unsure() -> None:
     # Short English replies stay English, whatever the model guesses.
     for text in ("ok", "haha same", "Nice", "Leeds??", "Ha! Accurate.", "🦄", "My favourite emoji is 🦄"):
         assert detect(text).english, text
+
+
+def test_a_message_its_words_do_not_place_is_read_in_its_conversations_language() -> None:
+    spanish = [
+        "Mi marido Javier y yo vivimos en Valencia desde hace años.",
+        "Javier no come pescado.",
+        "Sí, claro.",
+    ]
+    assert detect("Javier no come pescado.").english  # alone, the model is unsure
+    assert [language.code for language in detect_conversation(spanish)] == ["es", "es", "es"]
+    # In an English conversation, what is unsure stays English; what is sure keeps its own language.
+    english = ["We moved to Leeds last spring.", "Leeds??", "Me encanta el sushi, sobre todo el de salmón."]
+    assert [language.code for language in detect_conversation(english)] == ["en", "en", "es"]
+
+
+async def test_a_short_message_is_indexed_in_its_conversations_language(
+    client: httpx.AsyncClient, profile_url: str, worker: Worker
+) -> None:
+    messages = [
+        {"role": "user", "content": text, "timestamp": "2026-03-10T09:00:00Z"}
+        for text in ("Mi marido Javier y yo vivimos en Valencia desde hace años.", "Javier no come pescado.")
+    ]
+    response = await client.post(f"{profile_url}/ingest", json={"sessionId": "s1", "messages": messages})
+    assert response.status_code == 202, response.text
+    await worker.drain()
+    # Read in Spanish, "come" is the lexeme "com" the question searches for; read as English, "come".
+    hits = (await client.get(f"{profile_url}/search", params={"q": "qué come Javier"})).json()
+    assert [h["content"] for h in hits["results"]] == ["Javier no come pescado."], hits
 
 
 async def test_round_trip_in_every_language(
