@@ -4,19 +4,25 @@ Run: .venv/bin/python -m bench outbox [--kind statement|remember|ingest|all] [--
          [--connections 32] [--workers 2] [--batches 2] [--statements 2000]
 
 The same code on both sides, each on a fresh database of its own; on the `off` side the trigger that writes
-the memory events is disabled (`ALTER TABLE memories DISABLE TRIGGER memory_events`), so its writes make no
-event but an extraction's `ingest.completed` (one per job, written by the service). Each round measures
+the memory events are disabled (`ALTER TABLE memories DISABLE TRIGGER memory_events_inserted`, `…_updated`,
+`…_deleted`), so its writes make no event but an extraction's `ingest.completed` (one per job, written by
+the service). Each round measures
 both sides, the first side alternating from round to round; printed: each figure, the medians, and the
 on / off ratio of each round, with the load average; for remember and ingest also the ratio of all the CPU
 a request or message took (the Python side's and the database's), steadier than the rate on a loaded
 machine.
 
+Events are given their ids after commit, by their readers (migration 0024); so that the cost measured is
+the outbox's whole cost, each side of remember and statement numbers its events as the worker does (the off
+side finds none), and ingest's worker does it itself.
+
 - statement: remember's one statement in a loop on one connection, on one database whose trigger is
-  enabled and disabled by turns (the outbox's own cost in PostgreSQL, without the HTTP stack around it);
-  the backend's CPU a statement, p50 and p99 wall milliseconds.
+  enabled and disabled by turns (the outbox's own cost in PostgreSQL, without the HTTP stack around it),
+  numbered every 50 statements; the backend's CPU a statement, p50 and p99 wall milliseconds.
 - remember: as `bench ab --kind remember`: two `serve --no-worker --workers N` servers, --connections
-  keep-alive connections storing new statements in 8 profiles for --seconds after half a second of warm-up;
-  requests/s, the API processes' CPU and the database's (every backend of the side's database) per request.
+  keep-alive connections storing new statements in 8 profiles for --seconds after half a second of warm-up,
+  a connection of the bench numbering each side's events every 0.1 s; requests/s, the API processes' CPU
+  and the database's (every backend of the side's database, the numbering one too) per request.
 - ingest: end to end through extraction, where ingest's memories are written: each round posts --batches
   500-message conversations (each a new session) to each side's app (in this process, over ASGI) and times
   its worker draining the extraction jobs (memories stored and superseded, their events written, and
@@ -27,6 +33,8 @@ machine.
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import os
 import statistics
 import time
@@ -42,7 +50,15 @@ from bench import harness
 from bench.bench_ab import BATCH, BATCHES, NAMESPACE, Side, cpu_seconds, load, serving
 from bench.harness import fresh_database, print_table, scoped_key
 
-DISABLE = "ALTER TABLE memories DISABLE TRIGGER memory_events"
+DISABLE = "; ".join(
+    f"ALTER TABLE memories DISABLE TRIGGER {t}"
+    for t in ("memory_events_inserted", "memory_events_updated", "memory_events_deleted")
+)
+# Events are numbered by their readers after commit (migration 0024): remember's sides number them every
+# NUMBER_EVERY seconds, the statement's every NUMBER_STATEMENTS statements, so that the outbox's cost
+# measured is its whole cost (ingest's worker numbers them itself).
+NUMBER_EVERY = 0.1
+NUMBER_STATEMENTS = 50
 
 
 async def outbox_off(database_url: str) -> None:
@@ -64,6 +80,14 @@ async def database_cpu(database_url: str) -> float:
     finally:
         await conn.close()
     return cpu_seconds([psutil.Process(pid) for pid in pids if psutil.pid_exists(pid)])
+
+
+async def events_unnumbered(database_url: str) -> int:
+    conn = await asyncpg.connect(database_url)
+    try:
+        return int(await conn.fetchval("SELECT count(*) FROM events WHERE id IS NULL"))
+    finally:
+        await conn.close()
 
 
 async def events_written(database_url: str) -> int:
@@ -102,12 +126,37 @@ def report(
         print(f"on / off CPU of both per round: {ratios}; median {statistics.median(ratios):.3f}", flush=True)
 
 
+@asynccontextmanager
+async def numbering(database_url: str) -> AsyncIterator[None]:
+    """A reader of the side's events for as long as the block lasts: gives ids to the committed events every
+    `NUMBER_EVERY` seconds (`number_all_events`, migration 0024), as the worker's round and the feed do, on a
+    connection of its own (its backend's CPU counted with the side's database)."""
+    conn = await asyncpg.connect(database_url)
+    stop = asyncio.Event()
+
+    async def loop() -> None:
+        while not stop.is_set():
+            await conn.execute("SELECT number_all_events()")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), NUMBER_EVERY)
+
+    task = asyncio.create_task(loop())
+    try:
+        yield
+    finally:
+        stop.set()
+        await task
+        await conn.close()
+
+
 async def remember(args: argparse.Namespace) -> None:
     async with (
-        fresh_database(args.database_url, "bench_outbox") as on_url,
-        fresh_database(args.database_url, "bench_outbox") as off_url,
+        fresh_database(args.database_url, "bench_outbox", keep=args.keep) as on_url,
+        fresh_database(args.database_url, "bench_outbox", keep=args.keep) as off_url,
         serving(on_url, args.workers, None) as on_server,
         serving(off_url, args.workers, None) as off_server,
+        numbering(on_url),
+        numbering(off_url),
     ):
         await outbox_off(off_url)
         urls = {"on": on_url, "off": off_url}
@@ -140,7 +189,10 @@ async def remember(args: argparse.Namespace) -> None:
                     flush=True,
                 )
         written = {name: await events_written(url) for name, url in (("on", on_url), ("off", off_url))}
-    print(f"events written: on {written['on']:,}, off {written['off']:,}")
+        waiting = await events_unnumbered(on_url)
+    print(
+        f"events written: on {written['on']:,} ({waiting:,} not numbered yet at the end), off {written['off']:,}"
+    )
     report("remember", "remembers/s", figures, ["API CPU ms a request", "PostgreSQL CPU ms a request"])
 
 
@@ -175,8 +227,8 @@ async def ingest_side(database_url: str) -> AsyncIterator[tuple[Any, Any]]:
 
 async def ingest(args: argparse.Namespace) -> None:
     async with (
-        fresh_database(args.database_url, "bench_outbox") as on_url,
-        fresh_database(args.database_url, "bench_outbox") as off_url,
+        fresh_database(args.database_url, "bench_outbox", keep=args.keep) as on_url,
+        fresh_database(args.database_url, "bench_outbox", keep=args.keep) as off_url,
         ingest_side(on_url) as on_side,
         ingest_side(off_url) as off_side,
     ):
@@ -240,7 +292,7 @@ async def statement(args: argparse.Namespace) -> None:
     from app.extraction.types import content_hash
     from app.memories.repository import NewMemory, RememberItem, remember_one
 
-    async with fresh_database(args.database_url, "bench_outbox") as url:
+    async with fresh_database(args.database_url, "bench_outbox", keep=args.keep) as url:
         engine = create_async_engine(to_async_url(url))
         await upgrade_to_head(engine)
         await engine.dispose()
@@ -265,6 +317,8 @@ async def statement(args: argparse.Namespace) -> None:
                         done = await remember_one(conn, item)
                         times.append(time.perf_counter() - started)
                         assert done.memory is not None
+                        if sent % NUMBER_STATEMENTS == 0:  # a reader numbers them now and then, on both sides
+                            await conn.execute("SELECT number_all_events()")
                     backend_cpu = cpu_seconds([backend]) - cpu_before
                     if round_no == 0:
                         continue

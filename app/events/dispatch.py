@@ -12,7 +12,9 @@ it holds (a handler that fails leaves them all where they were). No front door q
 itself: whatever wrote the memory (REST, MCP, the Session API, import, extraction), its event is enough.
 
 The worker runs `follow_events` on each round of its loop (`Registry.every_round`), woken by the outbox's
-NOTIFY at commit; the same round deletes events past their retention, at most once a minute.
+NOTIFY at commit (at most every quarter second per writing connection, migration 0024; the poll catches
+the rest); each round first gives ids to the events committed since (`repository.number_all`), and
+deletes events past their retention, at most once a minute.
 """
 
 from __future__ import annotations
@@ -81,6 +83,8 @@ async def follow(ctx: JobContext, subs: list[Subscriber]) -> bool:
     serves them all: a namespace's batch is read once, from the cursor furthest behind, and each subscriber
     is given the events past its own cursor, in the transaction that moves the cursors."""
     names = [s.name for s in subs]
+    async with ctx.transaction() as db:  # ids for what committed since, committed before anything is read
+        await repository.number_all(db)
     async with ctx.transaction() as db:
         behind = await repository.namespaces_ahead_of(db, names)
     found = False

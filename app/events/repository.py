@@ -1,5 +1,11 @@
 """SQL of events: the write for changes made outside the `memories` table (memory changes are written by
-the table's trigger, migration 0017), the reads in id order, subscribers' cursors, the retention purge."""
+the table's trigger, migration 0017), their numbering after commit (migration 0024), the reads in id order,
+subscribers' cursors, the retention purge.
+
+Events are written unnumbered and given their ids by a reader, after they committed: a reader calls
+`number` (or `number_all`) in a transaction of its own, commits it, and then reads by id. Ids are given in
+the order the numberings commit, so a reader that goes on from the last id it read never misses an event
+committed late."""
 
 from __future__ import annotations
 
@@ -26,14 +32,13 @@ async def record(
     session_id: str | None = None,
     memory_id: str | None = None,
     data: dict[str, Any] | None = None,
-) -> int | None:
-    """Write one event of the profile's namespace in the caller's transaction; its id (None when the profile
-    row is gone). Call it last in the transaction: the memory trigger numbers its events at commit
-    (migration 0017), and this numbers them now, first, so that they come before this one (a session's
-    memories deleted before `session.deleted`, an extraction's memories before `ingest.completed`); the
-    namespace's counter stays locked from here to the commit."""
-    await db.execute(text("SET CONSTRAINTS memory_events IMMEDIATE"))
-    found = await db.execute(
+) -> None:
+    """Write one event of the profile's namespace in the caller's transaction (nothing when the profile row
+    is gone). Call it after the changes it sums up: the memory triggers write their events as each
+    statement ends (migration 0024), so a session's memories deleted come before `session.deleted`, an
+    extraction's memories before `ingest.completed`. It waits on nothing: the event is numbered after the
+    commit (`number`)."""
+    await db.execute(
         text("SELECT record_event(:p, :type, :mid, :sid, CAST(:data AS jsonb))"),
         {
             "p": profile_id,
@@ -43,7 +48,19 @@ async def record(
             "data": json.dumps(data or {}),
         },
     )
-    return found.scalar_one_or_none()
+
+
+async def number(db: AsyncSession, namespace_id: int) -> None:
+    """Give ids to the namespace's committed events that have none yet (migration 0024). The caller commits
+    right after, before it reads: ids read in the transaction that gave them could be given again,
+    differently, if it rolled back. Cheap when there are none (one probe of a partial index); otherwise the
+    namespace's counter row is locked until the commit (numberings wait on one another, writers never)."""
+    await db.execute(text("SELECT number_events(:ns)"), {"ns": namespace_id})
+
+
+async def number_all(db: AsyncSession) -> None:
+    """`number` for every namespace with events waiting (the worker's subscribers, the webhook dispatcher)."""
+    await db.execute(text("SELECT number_all_events()"))
 
 
 async def events_after(
@@ -57,8 +74,9 @@ async def events_after(
     with_data: bool = True,
 ) -> list[EventRow]:
     """The namespace's events with an id above `after_id`, in id order, at most `limit`, optionally of some
-    types and of one profile (by name). Ids are given in commit order (migration 0017), so a reader that
-    goes on from the last id it read never misses one committed later. `with_data=False`: each event's
+    types and of one profile (by name); only numbered ones (`number` first). Ids are given after commit, in
+    the order the numberings commit (migration 0024), so a reader that goes on from the last id it read
+    never misses one committed later. `with_data=False`: each event's
     `data` left empty, for a reader that needs only what changed where (the worker's subscribers), not the
     memory's text (most of an event's size)."""
     clauses = ["namespace_id = :ns", "id > :after"]
@@ -76,7 +94,7 @@ async def events_after(
 
 
 async def latest_event_id(db: AsyncSession, namespace_id: int) -> int:
-    """The namespace's last event id (0 when it has none yet): a reader starting now goes on from it."""
+    """The namespace's last event id given (0 when none yet): a reader starting now goes on from it."""
     found = await db.execute(
         text("SELECT last_id FROM event_counters WHERE namespace_id = :ns"), {"ns": namespace_id}
     )
@@ -84,7 +102,7 @@ async def latest_event_id(db: AsyncSession, namespace_id: int) -> int:
 
 
 def newer_than_sql(namespace_column: str, cursor_column: str) -> str:
-    """SQL, true when the namespace (`namespace_column`) has numbered an event past `cursor_column`: a
+    """SQL, true when the namespace (`namespace_column`) has given an event id past `cursor_column`: a
     subscriber's claim asks it of many rows at once (the webhook dispatcher's endpoints)."""
     return (
         f"{cursor_column} < coalesce((SELECT c.last_id FROM event_counters c "

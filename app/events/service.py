@@ -3,7 +3,8 @@
 A long-poll (`wait`) holds no database connection while it waits: each look is a short transaction
 (`release` returns its connection to the pool), and the looks are spaced out with a growing pause (from
 `FIRST_PAUSE` to `LAST_PAUSE` seconds), so a waiting client costs one indexed read per pause, and an event
-reaches it within `LAST_PAUSE` of its commit at worst.
+reaches it within `LAST_PAUSE` of its commit at worst. Each look first gives ids to the namespace's events
+committed since (`repository.number`, in a transaction committed before the read: migration 0024).
 """
 
 from __future__ import annotations
@@ -58,6 +59,8 @@ async def feed(
     pause = FIRST_PAUSE
     waited = False
     while True:
+        await repository.number(db, found.id)
+        await release()  # the ids given are committed before any is read
         rows = await repository.events_after(db, found.id, after, limit + 1, types=wanted, profile=profile)
         remaining = deadline - time.monotonic()
         if rows or remaining <= 0:

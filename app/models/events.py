@@ -1,5 +1,5 @@
-"""The event outbox (migration 0017 holds its trigger and writer function): events numbered per namespace,
-the counter that numbers them, and subscribers' positions."""
+"""The event outbox (migration 0017 holds its trigger and writer function): events numbered per namespace
+after they commit (migration 0024), the counter that numbers them, and subscribers' positions."""
 
 from __future__ import annotations
 
@@ -19,8 +19,12 @@ class Event(Base):
     namespace_id: Mapped[int] = mapped_column(
         BigInteger, ForeignKey("namespaces.id", ondelete="CASCADE"), primary_key=True
     )
-    # The namespace's number of the event, in commit order (event_counters).
-    id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    # The order of writing (the sequence `event_seq`, across namespaces).
+    seq: Mapped[int] = mapped_column(
+        BigInteger, primary_key=True, server_default=text("nextval('event_seq')")
+    )
+    # The namespace's number of the event, given after it committed (event_counters); NULL until then.
+    id: Mapped[int | None] = mapped_column(BigInteger)
     type: Mapped[str] = mapped_column(String(32), nullable=False)
     profile_id: Mapped[int | None] = mapped_column(BigInteger)  # no foreign key: outlives a purge
     profile: Mapped[str | None] = mapped_column(String(100))
@@ -30,13 +34,16 @@ class Event(Base):
     data: Mapped[dict[str, Any]] = mapped_column(JSONB, nullable=False, server_default=text("'{}'::jsonb"))
 
     __table_args__ = (
-        Index("ix_events_profile", "namespace_id", "profile", "id"),
-        Index("ix_events_created_at", "created_at"),
+        Index("uq_events_id", "namespace_id", "id", unique=True, postgresql_where=text("id IS NOT NULL")),
+        Index("ix_events_unnumbered", "namespace_id", "seq", postgresql_where=text("id IS NULL")),
+        Index("ix_events_profile", "namespace_id", "profile", "id", postgresql_where=text("id IS NOT NULL")),
+        Index("ix_events_created_at", "created_at", postgresql_using="brin"),
     )
 
 
 class EventCounter(Base):
-    """A namespace's last event number; its row is locked by a writer until it commits."""
+    """A namespace's last event number; its row is locked by a numbering (`number_events`) until it
+    commits."""
 
     __tablename__ = "event_counters"
 

@@ -150,6 +150,8 @@ class Dispatcher:
         free = self.settings.webhook_concurrency - len(self._active)
         if free <= 0:
             return
+        async with self.ctx.transaction() as db:  # ids for the events committed since, committed first
+            await event_source.number_all(db)
         async with self.ctx.transaction() as db:
             claimed = await repository.claim(
                 db, self.me, self.lease_seconds, free, event_source.newer_than_cursor()

@@ -16,7 +16,18 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.events import repository as events
 from app.events.types import EventRow
 
-latest_id = events.latest_event_id
+
+async def latest_id(db: AsyncSession, namespace_id: int) -> int:
+    """The namespace's last event id, the events committed so far numbered first (migration 0024), in the
+    caller's transaction: a new endpoint's cursor, stored with the ids it counts (committed together, or
+    neither)."""
+    await events.number(db, namespace_id)
+    return await events.latest_event_id(db, namespace_id)
+
+
+async def number_all(db: AsyncSession) -> None:
+    """Give ids to every namespace's events committed since; the caller commits before reading them."""
+    await events.number_all(db)
 
 
 async def after(

@@ -204,6 +204,7 @@ async def outbox_check(url: str, ns: str) -> dict[str, int]:
     1, 2, 3… without a gap or a repeat (an event lost or numbered twice by a crash would show here)."""
     conn = await _connect(url)
     try:
+        await conn.execute("SELECT number_all_events()")  # as every reader: ids first, committed, then read
         row = await conn.fetchrow(
             """
             WITH ns AS (SELECT id FROM namespaces WHERE name = $1 AND deleted_at IS NULL),

@@ -120,6 +120,7 @@ def judge(accepted: list[tuple[int, str]], written: list[int]) -> dict[str, int]
 async def written_events(url: str, ns: str, types: list[str] | None) -> list[int]:
     conn = await _connect(url)
     try:
+        await conn.execute("SELECT number_all_events()")  # as every reader: ids first, committed, then read
         rows = await conn.fetch(
             "SELECT e.id FROM events e JOIN namespaces n ON n.id = e.namespace_id "
             "WHERE n.name = $1 AND ($2::text[] IS NULL OR e.type = ANY($2::text[])) ORDER BY e.id",

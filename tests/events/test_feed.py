@@ -162,3 +162,28 @@ async def test_every_event_once_across_long_polls_under_concurrent_writers(
     everything = await _page(client, ns, limit=1000)
     assert len(everything["events"]) > 60
     assert read == [e["id"] for e in everything["events"]] == list(range(1, len(everything["events"]) + 1))
+
+
+async def test_an_event_committed_late_is_read_after_those_committed_before_it(
+    app: FastAPI, client: httpx.AsyncClient, ns: str
+) -> None:
+    """A transaction that wrote its event first and commits last: a writer after it does not wait for it, a
+    reader gets the later writer's event at once, and the late event after it (never behind its cursor)."""
+    from sqlalchemy import text
+
+    first = await _remember(client, ns, "alice", "I like plums.")
+    cursor = (await _page(client, ns))["cursor"]
+    async with app.state.sessionmaker() as late:
+        # The event row written now, not at commit, and not committed for a while.
+        await late.execute(text("SET CONSTRAINTS ALL IMMEDIATE"))
+        await late.execute(text("DELETE FROM memories WHERE id = :id"), {"id": first["id"]})
+        # Committed meanwhile, by a writer that must not wait on the open transaction.
+        second = await asyncio.wait_for(_remember(client, ns, "bob", "I like figs."), 10)
+        page = await asyncio.wait_for(_page(client, ns, after=cursor), 10)
+        assert [(e["type"], e["memoryId"]) for e in page["events"]] == [("memory.created", second["id"])]
+        cursor = page["cursor"]
+        await late.commit()
+    page = await _page(client, ns, after=cursor)
+    assert [(e["type"], e["memoryId"]) for e in page["events"]] == [("memory.deleted", first["id"])]
+    every = await _page(client, ns, after=0)
+    assert [e["id"] for e in every["events"]] == [1, 2, 3]

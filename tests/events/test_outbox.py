@@ -21,8 +21,12 @@ async def _namespace_id(app: FastAPI, ns: str) -> int:
 
 
 async def _events(app: FastAPI, ns: str) -> list[EventRow]:
+    """The namespace's events, as a reader reads them: numbered (and committed), then read."""
     async with app.state.sessionmaker() as db:
-        return await events.events_after(db, await _namespace_id(app, ns), 0, 1000)
+        namespace_id = await _namespace_id(app, ns)
+        await events.number(db, namespace_id)
+        await db.commit()
+        return await events.events_after(db, namespace_id, 0, 1000)
 
 
 async def test_each_change_to_a_memory_is_one_event_in_order(
@@ -95,6 +99,7 @@ async def test_retention_purges_old_events_and_ids_never_restart(
     ctx = JobContext(settings=app.state.settings, sessionmaker=app.state.sessionmaker)
 
     async def age(ids: list[int]) -> None:
+        await _events(app, ns)  # numbered, as any reader has them
         async with app.state.sessionmaker() as db:
             await db.execute(
                 text(
