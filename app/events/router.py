@@ -48,8 +48,9 @@ async def list_events(
         ),
     ] = 0,
 ) -> EventPage:
-    """The namespace's events in the order they committed, `after` a cursor (keyset): every event once,
-    across pages and waits. Kept for AGENT_MEMORY_EVENTS_RETENTION_DAYS (7 by default)."""
+    """The namespace's events in id order (ids are given once a change has committed), `after` a cursor
+    (keyset): every event once, across pages and waits. Kept for AGENT_MEMORY_EVENTS_RETENTION_DAYS (7 by
+    default)."""
     longest = request.app.state.settings.events_max_wait_seconds
     if wait > longest:
         raise ValidationFailed(f"wait must be at most {longest:g} seconds")

@@ -14,7 +14,10 @@ from app.events.types import EventType
 class EventOut(ApiModel):
     """One change, as the feed and webhooks give it."""
 
-    id: int = Field(description="The event's number in its namespace: 1, 2, 3… in the order they committed.")
+    id: int = Field(
+        description="The event's number in its namespace: 1, 2, 3…, given once its change has committed, so a "
+        "reader going on from the last id it read misses none."
+    )
     type: EventType
     timestamp: datetime = Field(description="When the change was committed (numbered), UTC.")
     namespace: str
