@@ -79,7 +79,8 @@ async def count_events(_ctx: JobContext, _db: AsyncSession, events: list[EventRo
 
 
 async def follow(ctx: JobContext, subs: list[Subscriber]) -> bool:
-    """Feed the subscribers every namespace's events past their cursors; whether there were any. One read
+    """Feed the subscribers every namespace's events past their cursors; whether there were any (read here,
+    or by another worker that holds their cursors now: its follow-up work is not queued yet). One read
     serves them all: a namespace's batch is read once, from the cursor furthest behind, and each subscriber
     is given the events past its own cursor, in the transaction that moves the cursors."""
     names = [s.name for s in subs]
@@ -93,7 +94,8 @@ async def follow(ctx: JobContext, subs: list[Subscriber]) -> bool:
             async with ctx.transaction() as db:
                 cursors = await repository.lock_cursors(db, names, namespace_id)
                 if not cursors:
-                    break  # other workers are reading them
+                    found = True  # other workers are reading them
+                    break
                 start = min(cursors.values())
                 events = await repository.events_after(db, namespace_id, start, BATCH, with_data=False)
                 if not events:  # purged past their retention before they were read: go on after them

@@ -141,6 +141,8 @@ class Worker:
                 if not pending:
                     return
                 await asyncio.sleep(0.05)  # a retry waiting for its backoff, or another worker's lease
+            elif not claimed:
+                await asyncio.sleep(0.01)  # events another worker is following up: its jobs come next
         raise TimeoutError("worker did not drain the queue in time")
 
     # -- loop -------------------------------------------------------------------------------------

@@ -3,11 +3,14 @@ commit order; session and profile deletes and an extraction's counts too."""
 
 from __future__ import annotations
 
+import asyncio
+
 import httpx
 from fastapi import FastAPI
 from sqlalchemy import text
 
 from app.events import repository as events
+from app.events.dispatch import subscribers
 from app.events.types import EventRow
 from app.worker.runner import Worker
 
@@ -120,3 +123,29 @@ async def test_retention_purges_old_events_and_ids_never_restart(
     response = await client.post(f"{profile_url}/remember", json={"content": "I have nine owls."})
     assert response.status_code == 201
     assert [e.id for e in await _events(app, ns)] == [4]
+
+
+async def test_drain_waits_for_events_another_worker_is_following_up(
+    app: FastAPI, client: httpx.AsyncClient, ns: str, profile_url: str, worker: Worker
+) -> None:
+    """Another worker holding the namespace's cursors (following its events up, its jobs not queued yet):
+    drain waits for it instead of finding the queue empty and returning."""
+    remembered = await client.post(f"{profile_url}/remember", json={"content": "I live in Lisbon."})
+    assert remembered.status_code == 201
+    namespace_id = await _namespace_id(app, ns)
+    worker.registry.load()  # every subscriber registered, as the worker has them
+    names = [s.name for s in subscribers()]
+    async with app.state.sessionmaker() as holder:
+        await events.number(holder, namespace_id)
+        await events.lock_cursors(holder, names, namespace_id)  # the cursor rows, at 0
+        await holder.commit()
+        assert set(await events.lock_cursors(holder, names, namespace_id)) == set(names)
+        draining = asyncio.create_task(worker.drain())
+        await asyncio.sleep(0.5)
+        assert not draining.done(), "drain returned while the namespace's events were being followed up"
+        await holder.rollback()  # the other worker gives its round up: this one follows the events up
+    await draining
+    async with app.state.sessionmaker() as db:
+        positions = await events.lock_cursors(db, names, namespace_id)
+        latest = await events.latest_event_id(db, namespace_id)
+    assert latest > 0 and all(position == latest for position in positions.values()), (positions, latest)
