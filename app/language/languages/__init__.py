@@ -8,10 +8,10 @@ Each module holds its language's rules as data: `TIME` (its time words, `app.lan
 its sentences often leave the person unsaid: `app.extraction.chit_chat`), `ABBREVIATIONS` (the words a
 full stop does not end a sentence after: `app.language.sentences`), `LEMMAS` and `CATEGORIES`
 (`app.language.lemmas`, `app.language.categories`), `ANSWERS`, `RELATIONS`, `QUESTION_NOISE` and
-`SPELLINGS` (what recall reads a question with: `app.recall`), and `LACKS`: the parts it has none of, each with what
-happens instead. Adding a language is adding its module and its line in `MODULES`. English (`en`) is a
-package of such modules: its time patterns, its extraction rules' word lists and patterns (`lexicon`,
-`small_talk`), its lemmas and categories. A language without a module is still stored and searched,
+`SPELLINGS` (what recall reads a question with: `app.recall`), and `LACKS`: the parts it has none of, each
+with what happens instead. Adding a language is adding its module and its line in `MODULES`. English
+(`en`) is a package of such modules: its time patterns, its extraction rules' word lists and patterns
+(`lexicon`, `small_talk`), its lemmas and categories, its question words (`questions`). A language without a module is still stored and searched,
 verbatim: nothing is dropped for want of its rules.
 """
 

@@ -3,8 +3,8 @@
 extraction rules decide with (persons, tasks, instructions, topics, negation, the offline summary's chatter);
 `small_talk` its well-wishes, guesses, verdicts and the shapes of its questions; `lemmas` the base
 forms of its irregular verbs; `categories` its categories and their instances; `questions` the words
-recall reads a question with. The parts every language
-module has are named here, as in every other language's module.
+recall reads a question with. The parts every language module has are named here, as in every other
+language's module.
 """
 
 from __future__ import annotations
