@@ -265,8 +265,6 @@ def is_thanks_in(text: str, code: str) -> bool:
     if formulas is None:
         return False
     folded = fold(text)
-    if formulas.empty is not None:
-        return formulas.thanks.match(folded, _past_non_words(folded, 0)) is not None
     return formulas.thanks.match(folded, _past_non_words(folded, 0)) is not None
 
 
