@@ -5,7 +5,7 @@ whether it is a hypothetical ("si me tocara la lotería…", "要是我中了五
 pronouns, possessives, verb forms).
 
 Each language module holds these as regular expressions on the statement's lower-cased text
-(`SHAPES`: `app.language.languages`); a language without one
+(`SHAPES`: `app.language.parts`); a language without one
 names it in its `LACKS`, and then no statement of it is read as having that shape (nothing is dropped for
 want of a rule).
 """
@@ -17,18 +17,6 @@ import re
 
 from app.language.languages import MODULES
 
-# The parts a language module gives for this engine.
-SHAPES = (
-    "HYPOTHETICAL",
-    "REQUEST",
-    "PROHIBITION",
-    "STANDING",
-    "PAST",
-    "SELF",
-    "PARTNER",
-    "GENERIC",
-    "INTERROGATIVE",
-)
 # What may open a statement before its words: punctuation, emoji, quotes.
 _LEADING_RE = re.compile(r"^[\W_]+")
 # A shape is read in a statement's opening and its close, this many characters of each: a chat statement's

@@ -16,7 +16,7 @@ from app.extraction.default import extract_memories
 from app.extraction.types import ExtractedMemory, InputMessage
 from app.language.detect import detect
 from app.language.languages import MODULES
-from app.language.shapes import SHAPES
+from app.language.parts import SHAPES
 
 AT = datetime(2026, 3, 10, 9, 30, tzinfo=UTC)
 

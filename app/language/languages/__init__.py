@@ -17,6 +17,7 @@ verbatim: nothing is dropped for want of its rules.
 
 from types import ModuleType
 
+from app.language import parts
 from app.language.answer_words import AnswerWords
 from app.language.formula_words import FormulaWords
 from app.language.languages import de, en, es, fr, it, ja, ko, nl, pl, pt, ru, sv, zh
@@ -63,39 +64,10 @@ QUESTION_NOISE: dict[str, str] = {
 SPELLINGS: dict[str, dict[str, str]] = {
     code: m.SPELLINGS for code, m in _ALL.items() if hasattr(m, "SPELLINGS")
 }
-# The parts every language module has, or names in its `LACKS` with what happens instead. Shared by every
-# language, by script rather than by language: sentence ends (`app.language.sentences`), question
-# marks (`cues.is_question`), stop words (PostgreSQL's snowball lists, `app.language.formulas`).
-PARTS = (
-    "TIME",
-    "FORMULAS",
-    "QUESTION_WORDS",
-    "RULE_CUES",
-    "AGENT_CUES",
-    "TASK_CUES",
-    "NEGATION",
-    "SECOND_PERSON",
-    "CIRCUMSTANCES",
-    "PRO_DROP",
-    "ABBREVIATIONS",
-    "LEMMAS",
-    "CATEGORIES",
-    # The shape of a statement (`app.language.shapes`): a hypothetical, a request to the agent, a standing
-    # condition, a past action, the speaker's own person, the partner, a prohibition, a noun phrase of the world.
-    "HYPOTHETICAL",
-    "REQUEST",
-    "STANDING",
-    "PAST",
-    "SELF",
-    "PARTNER",
-    "PROHIBITION",
-    "GENERIC",
-    "INTERROGATIVE",
-    # What recall reads a question with: `app.recall.answer_types`, `relations`, `query`.
-    "ANSWERS",
-    "RELATIONS",
-    "QUESTION_NOISE",
-    "SPELLINGS",
-)
+# The parts every language module has, or names in its `LACKS` with what happens instead (`PARTS`,
+# `app.language.parts`). Shared by every language, by script rather than by language: sentence ends
+# (`app.language.sentences`), question marks (`cues.is_question`), stop words (PostgreSQL's snowball
+# lists, `app.language.formulas`).
+PARTS = parts.PARTS
 # Numbers and ISO dates only: a language without time words of its own.
 NO_TIME_WORDS = TimeWords()

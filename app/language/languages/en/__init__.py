@@ -27,6 +27,7 @@ from app.language.languages.en.time import (
     narrowed,
     with_clock,
 )
+from app.language.parts import CUES, SHAPES
 
 __all__ = [
     "ABBREVIATIONS",
@@ -88,22 +89,5 @@ CIRCUMSTANCES = (
 # typing_rules, summaries, chit_chat) apply; its question words are PostgreSQL's English stop list.
 LACKS = {
     part: "English's own patterns (en.lexicon, en.small_talk), applied by the English extraction rules"
-    for part in (
-        "FORMULAS",
-        "QUESTION_WORDS",
-        "RULE_CUES",
-        "AGENT_CUES",
-        "TASK_CUES",
-        "NEGATION",
-        "SECOND_PERSON",
-        "HYPOTHETICAL",
-        "REQUEST",
-        "STANDING",
-        "PAST",
-        "SELF",
-        "PARTNER",
-        "PROHIBITION",
-        "GENERIC",
-        "INTERROGATIVE",
-    )
+    for part in (*CUES, *SHAPES)
 }
